@@ -1,0 +1,187 @@
+"""The store contract: what every backend (SQLite, Redis/Valkey, PostgreSQL) must do.
+
+A store keeps records, the lexical index of their terms, per-session state (the read-to-write
+handoff and the injected set), counters and small metadata. It does no ranking: the
+retriever scores from `postings` and `index_stats`, so ranking is identical on every backend.
+
+Every query is scoped. An empty scope list, or a scope with an empty key, matches nothing.
+
+Failure: a store raises `memory_core.errors.StoreUnavailable` when its server cannot be
+reached or does not answer in time, and `memory_core.errors.StoreError` for anything else
+it cannot do. It never returns partial results silently.
+
+`memory_core.testing.store_conformance` is the suite every implementation must pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+from memory_core.models import IndexStats, Record, Scope
+
+__all__ = ["Store", "Posting", "TermPostings", "SessionState"]
+
+
+@dataclass(frozen=True, slots=True)
+class Posting:
+    """One record that holds a term: its id, the term's frequency in it, and its length in terms."""
+
+    record_id: str
+    tf: int
+    length: int
+
+
+@dataclass(frozen=True, slots=True)
+class TermPostings:
+    """A term's document frequency across the queried scopes, and its postings.
+
+    `postings` is empty when `df` exceeded the `max_df` the caller passed: the term is too
+    common to be worth reading, and every backend makes that same call, so ranking agrees.
+    """
+
+    df: int
+    postings: tuple[Posting, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionState:
+    """What recall must know about a session before it injects anything.
+
+    Attributes:
+        injected: Ids already injected in this session (never injected twice).
+        live_since: Records of this session created at or after this time are still in the
+            harness's live context and are not injected. 0.0 means since the session began;
+            a compaction moves it to the compaction's time.
+    """
+
+    injected: frozenset[str]
+    live_since: float
+
+
+@runtime_checkable
+class Store(Protocol):
+    """A backend. Implementations: `memory_core.store.sqlite`, `.redis`, `.postgres`."""
+
+    backend: str
+    """`sqlite`, `redis` or `postgres`."""
+
+    display_url: str
+    """The store's URL with any password replaced by `***`: safe to print and log."""
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    def ping(self) -> str:
+        """Reach the server (or open the file) and return its version string."""
+        ...
+
+    def close(self) -> None:
+        """Release connections. Idempotent."""
+        ...
+
+    # -- records ---------------------------------------------------------------------------
+
+    def put(self, record: Record, terms: Mapping[str, int], *, replace: bool = False) -> bool:
+        """Store `record` and index `terms` (term -> frequency; empty for an unsearchable record).
+
+        An existing id is left untouched and False is returned, unless `replace` is set, in
+        which case the record and its index entries are overwritten (used by `scrub` and
+        `restore`). Returns True when something was written.
+        """
+        ...
+
+    def get(self, ids: Sequence[str]) -> list[Record]:
+        """The records with these ids, in the order asked; unknown ids are skipped."""
+        ...
+
+    def delete(self, ids: Sequence[str]) -> int:
+        """Delete records and their index entries; returns how many existed."""
+        ...
+
+    def adjust_standing(self, record_id: str, delta: int) -> int | None:
+        """Add `delta` to a record's standing; returns the new standing, None if no such record."""
+        ...
+
+    def scan(
+        self,
+        scopes: Sequence[Scope] | None,
+        *,
+        session_id: str | None = None,
+        author: str | None = None,
+        before: float | None = None,
+    ) -> Iterator[Record]:
+        """Every record matching all the filters, oldest first (then by id).
+
+        `scopes=None` means every scope in the store: only `export`, `migrate` and `scrub`
+        ask for that; recall and search always pass their scopes.
+        """
+        ...
+
+    def count(self, scopes: Sequence[Scope] | None) -> int:
+        """How many records in these scopes (None: in the whole store)."""
+        ...
+
+    def session_records(self, scope: Scope, session_id: str, seqs: Sequence[int]) -> list[Record]:
+        """The records of one session at the given positions (for neighbour context, `expand`)."""
+        ...
+
+    # -- lexical index ---------------------------------------------------------------------
+
+    def index_stats(self, scopes: Sequence[Scope]) -> IndexStats:
+        """Searchable documents and their total length, across `scopes`."""
+        ...
+
+    def postings(
+        self, scopes: Sequence[Scope], terms: Sequence[str], *, max_df: int | None = None
+    ) -> dict[str, TermPostings]:
+        """For each distinct term: its document frequency and postings across `scopes`.
+
+        Records with a negative standing or `searchable=False` are not in the index.
+        A term no record holds maps to `TermPostings(0, ())`.
+        """
+        ...
+
+    # -- per-session state -----------------------------------------------------------------
+
+    def stash_prompt(self, session_key: str, turn_id: str | None, prompt: str, *, ttl: float, keep: int) -> None:
+        """Hold a prompt (already firewalled) until the turn's write event takes it.
+
+        Keyed by `turn_id`; with None, by arrival order (the positional fallback). At most
+        `keep` prompts are held per session (oldest dropped first); each expires after `ttl`.
+        """
+        ...
+
+    def take_prompt(self, session_key: str, turn_id: str | None) -> str | None:
+        """Remove and return the prompt stashed for `turn_id` (None: the newest unexpired one)."""
+        ...
+
+    def load_session(self, session_key: str) -> SessionState:
+        """The session's injected set and live-context start (empty state for a new session)."""
+        ...
+
+    def add_injected(self, session_key: str, ids: Sequence[str]) -> None:
+        """Remember that these records were injected in this session."""
+        ...
+
+    def reset_session(self, session_key: str, now: float) -> None:
+        """A compaction: clear the injected set and set `live_since` to `now`."""
+        ...
+
+    # -- counters and metadata -------------------------------------------------------------
+
+    def bump(self, counts: Mapping[str, int]) -> None:
+        """Add to named counters (created at zero)."""
+        ...
+
+    def counters(self) -> dict[str, int]:
+        """Every counter."""
+        ...
+
+    def set_meta(self, values: Mapping[str, str]) -> None:
+        """Set small named values (last recall time, last injected ids, ...)."""
+        ...
+
+    def meta(self) -> dict[str, str]:
+        """Every named value."""
+        ...
