@@ -93,6 +93,15 @@ class Harness(HookAdapter, Protocol):
         """Where this harness is installed, and whether each hook command still runs."""
         ...
 
+    def hook_argv(self) -> list[str] | None:
+        """The hook command as the harness runs it (for `bench/latency.py`), or None for an
+        in-process plugin. The payload goes to its stdin."""
+        ...
+
+    def bench_payloads(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A recorded (read, write) payload pair from the package's fixtures, for benchmarks."""
+        ...
+
 
 @dataclass
 class _Discovered:
