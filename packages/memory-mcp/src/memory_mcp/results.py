@@ -1,0 +1,60 @@
+"""What the tools hand back: plain JSON-ready dicts built from memory-core's records.
+
+Every result carries the record's `id` so the model can pass it back to `memory_feedback`,
+`memory_forget` or `memory_expand`. Times are ISO 8601 in UTC, which a model reads without
+arithmetic. Nothing here fails on a well-formed `Record`.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from memory_core.models import Hit, Record
+
+__all__ = ["hit_result", "record_result", "saved_result"]
+
+_SCORE_DIGITS = 3
+"""Enough to order results; more digits only cost the model tokens."""
+
+
+def _iso(timestamp: float) -> str:
+    return datetime.fromtimestamp(timestamp, tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def hit_result(hit: Hit) -> dict[str, Any]:
+    """One search result: `{id, text, score, scope, created_at, session}`.
+
+    `text` is the excerpt the retriever chose (the record's own text when it chose none).
+    """
+    record = hit.record
+    return {
+        "id": record.id,
+        "text": hit.excerpt or record.text,
+        "score": round(hit.score, _SCORE_DIGITS),
+        "scope": record.scope.kind,
+        "created_at": _iso(record.created_at),
+        "session": record.session_id,
+    }
+
+
+def record_result(record: Record, *, target: bool = False) -> dict[str, Any]:
+    """One turn of `memory_expand`: the record's whole text, and whether it is the one asked for."""
+    return {
+        "id": record.id,
+        "text": record.text,
+        "scope": record.scope.kind,
+        "created_at": _iso(record.created_at),
+        "session": record.session_id,
+        "target": target,
+    }
+
+
+def saved_result(record: Record) -> dict[str, Any]:
+    """What `memory_save` stored: the text after the firewall, so a redaction is visible."""
+    return {
+        "id": record.id,
+        "text": record.text,
+        "scope": record.scope.kind,
+        "created_at": _iso(record.created_at),
+    }

@@ -1,0 +1,192 @@
+"""The six tools, their descriptions and argument schemas, registered on an `MCPServer`.
+
+The names are frozen (clients and tests refer to them literally): `memory_search`,
+`memory_save`, `memory_feedback`, `memory_status`, `memory_forget`, `memory_expand`. The
+descriptions are written for the model that chooses among them, so they say when to call
+each one, what comes back, and that recall already happens on every turn without them.
+
+Each tool is a thin call into `MemoryService` through the `ServiceRunner`. Success is one
+JSON text block (what a model reads) plus the same data as structured content (what a
+program reads). Any failure is an error result with a readable message (`failures`), never a
+traceback. A deliberate search goes through `MemoryService.search`, which touches no
+session's state: it neither counts as nor suppresses the turn's automatic recall.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
+from memory_core.errors import NotFound
+from pydantic import Field
+
+from memory_mcp.failures import describe_failure
+from memory_mcp.results import hit_result, record_result, saved_result
+
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+    from memory_core.service import MemoryService
+
+    from memory_mcp.server import ServiceRunner
+
+__all__ = ["TOOL_NAMES", "register_tools"]
+
+TOOL_NAMES = ("memory_search", "memory_save", "memory_feedback", "memory_status", "memory_forget", "memory_expand")
+
+_MAX_LIMIT = 50
+_MAX_RADIUS = 5
+
+Query = Annotated[
+    str,
+    Field(
+        min_length=1,
+        description="A few distinctive words: names of files, functions, commands, errors or tools. Not a sentence.",
+    ),
+]
+Limit = Annotated[int, Field(ge=1, le=_MAX_LIMIT, description="How many results at most (1 to 50).")]
+ScopeArg = Annotated[
+    Literal["project", "user"],
+    Field(description="`project`: this project's memories (the default). `user`: the user's cross-project ones."),
+]
+MemoryId = Annotated[
+    str,
+    Field(min_length=1, description="A memory's `id`, as memory_search gave it or a recalled memory showed it."),
+]
+Content = Annotated[
+    str,
+    Field(min_length=1, description="One self-contained statement, with the words someone would later search for."),
+]
+OutcomeArg = Annotated[
+    Literal["acted", "contradicted"],
+    Field(description="`acted`: you relied on it and it held. `contradicted`: it is wrong or out of date."),
+]
+Radius = Annotated[int, Field(ge=1, le=_MAX_RADIUS, description="How many turns before and after to include (1 to 5).")]
+
+SEARCH = """\
+Search this project's long-term memory: earlier conversation turns (the user's prompt with the \
+assistant's answer, kept verbatim) and notes saved with memory_save.
+
+Relevant memories are already recalled automatically on every turn and appear in your context \
+without any tool call. Call this only to look for something specific that was not recalled: a past \
+decision and its reason, a command that worked, what the user said about a topic. Searching here \
+does not use up or change that automatic recall.
+
+Use a few distinctive keywords rather than a sentence. Returns a JSON list, best match first, of \
+{id, text, score, scope, created_at, session}; an empty list means nothing relevant was found. Pass \
+an `id` to memory_expand to read the turns around it, to memory_feedback to say whether it held, or \
+to memory_forget to delete it."""
+
+SAVE = """\
+Save a fact to long-term memory on purpose, so it is recalled automatically in later sessions.
+
+Every turn is already captured verbatim without any tool call, so save only what should stand on \
+its own: a decision and its reason, a project convention, a command that works, a user preference. \
+Write one self-contained statement with the words someone would search for, e.g. "Run the tests \
+with `tox -e py311`; plain pytest misses the Redis fixtures."
+
+scope `project` (the default) keeps it to this project; `user` makes it hold in every project for \
+this user (personal preferences). A secret firewall redacts credentials and removes \
+<private>...</private> spans before anything is stored; if nothing is left the call fails as a \
+firewall block. Returns {id, text, scope, created_at}, where text is exactly what was stored."""
+
+FEEDBACK = """\
+Say whether a memory you were shown (recalled automatically or found with memory_search) was right.
+
+`acted`: you relied on it and it held; its standing rises and it is recalled more readily. \
+`contradicted`: it is wrong or out of date; its standing drops so it stops being recalled, without \
+being deleted (memory_forget deletes). Returns {id, outcome, standing}."""
+
+STATUS = """\
+Report memory's health: the store in use and whether it answers, this project's key, how many \
+memories there are, whether capture and the secret firewall are on, and recent errors: the same \
+facts as `memory doctor --json`. Call it when memory seems absent or another memory tool failed. \
+Returns a JSON object."""
+
+FORGET = """\
+Delete one memory permanently, by `id`. Use it when the user asks to forget something or a memory \
+holds what must not be kept. To mark a memory as wrong but keep it, use memory_feedback with \
+`contradicted` instead. Returns {id, forgotten}."""
+
+EXPAND = """\
+Read a memory in its context: the memory with the turns just before and after it in the same \
+session, in order, each with its full text. Use it when a search result or a recalled memory is cut \
+short or only makes sense with the conversation around it. Returns a JSON list of {id, text, scope, \
+created_at, session, target}; `target` is true for the memory you asked about."""
+
+
+def _ok(data: Any) -> CallToolResult:
+    text = json.dumps(data, ensure_ascii=False, default=str)
+    structured = data if isinstance(data, dict) else {"result": data}
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
+
+
+def _error(message: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=message)], is_error=True)
+
+
+def register_tools(server: MCPServer[Any], runner: ServiceRunner) -> None:
+    """Add the six memory tools to `server`; each calls the service through `runner`."""
+
+    async def call(tool: str, work: Callable[[MemoryService], Any]) -> CallToolResult:
+        try:
+            return _ok(await runner.call(work))
+        except Exception as exc:  # noqa: BLE001 - every failure becomes an error result, by design
+            return _error(describe_failure(tool, exc))
+
+    async def memory_search(query: Query, limit: Limit = 10, scope: ScopeArg = "project") -> CallToolResult:
+        return await call(
+            "memory_search", lambda s: [hit_result(hit) for hit in s.search(query, scope=scope, limit=limit)]
+        )
+
+    async def memory_save(content: Content, scope: ScopeArg = "project") -> CallToolResult:
+        return await call("memory_save", lambda s: saved_result(s.save(content, scope=scope)))
+
+    async def memory_feedback(id: MemoryId, outcome: OutcomeArg) -> CallToolResult:
+        return await call(
+            "memory_feedback", lambda s: {"id": id, "outcome": outcome, "standing": s.feedback(id, outcome)}
+        )
+
+    async def memory_status() -> CallToolResult:
+        return await call("memory_status", lambda s: s.status())
+
+    def forget(service: MemoryService, record_id: str) -> dict[str, Any]:
+        if service.forget([record_id]) == 0:
+            raise NotFound(f"no memory has the id {record_id!r} in this project or this user's memories")
+        return {"id": record_id, "forgotten": True}
+
+    async def memory_forget(id: MemoryId) -> CallToolResult:
+        return await call("memory_forget", lambda s: forget(s, id))
+
+    async def memory_expand(id: MemoryId, radius: Radius = 1) -> CallToolResult:
+        return await call(
+            "memory_expand",
+            lambda s: [record_result(r, target=r.id == id) for r in s.expand(id, radius=radius)],
+        )
+
+    read_only = ToolAnnotations(
+        read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+    )
+    tools: list[tuple[Callable[..., Awaitable[CallToolResult]], str, str, ToolAnnotations]] = [
+        (memory_search, SEARCH, "Search memory", read_only),
+        (memory_save, SAVE, "Save to memory", ToolAnnotations(read_only_hint=False, destructive_hint=False)),
+        (
+            memory_feedback,
+            FEEDBACK,
+            "Rate a memory",
+            ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False),
+        ),
+        (memory_status, STATUS, "Memory status", read_only),
+        (
+            memory_forget,
+            FORGET,
+            "Forget a memory",
+            ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False),
+        ),
+        (memory_expand, EXPAND, "Memory in context", read_only),
+    ]
+    for fn, description, title, hints in tools:
+        server.add_tool(
+            fn, name=fn.__name__, title=title, description=description, annotations=hints, structured_output=False
+        )
