@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Config", "data_home", "state_home", "config_home"]
+__all__ = ["Config", "data_home", "state_home", "config_home", "display_url"]
 
 _DEFAULT_MAX_ITEMS = 5
 _DEFAULT_MAX_TOKENS = 800
@@ -66,6 +66,21 @@ def config_home(environ: Mapping[str, str] = os.environ) -> Path:
     if _is_macos():
         return _home(environ) / "Library" / "Preferences" / "memory"
     return _home(environ) / ".config" / "memory"
+
+
+def display_url(url: str) -> str:
+    """`url` with any password replaced by `***`, safe to print and log."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return url
+    authority, slash, path = rest.partition("/")
+    if "@" not in authority:
+        return url
+    userinfo, _, host = authority.rpartition("@")
+    user, colon, _password = userinfo.partition(":")
+    # A lone userinfo may be a token (`redis://TOKEN@host`): mask it too.
+    masked = f"{user}:***" if colon else "***"
+    return f"{scheme}://{masked}@{host}{slash}{path}"
 
 
 def _os_user() -> str:
@@ -184,7 +199,8 @@ class Config:
 
 def _read_config_file(environ: Mapping[str, str]) -> Mapping[str, object]:
     """The `[memory]` table of the config file, or nothing. A broken file is ignored here and
-    reported by `doctor`; the hook path must not fail on it. Reading it costs a stat when absent."""
+    reported by `doctor`; the hook path must not fail on it. Reading it costs a stat when absent.
+    """
     path = Path(environ["MEMORY_CONFIG"]) if environ.get("MEMORY_CONFIG") else config_home(environ) / "config.toml"
     try:
         raw = path.read_bytes()

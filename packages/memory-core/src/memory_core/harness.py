@@ -40,12 +40,14 @@ class HookAdapter(Protocol):
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
         """Turn one hook payload into a normalised event. Never raises for unknown extra keys;
-        raises `ValueError` for a payload that lacks what the event needs."""
+        raises `ValueError` for a payload that lacks what the event needs.
+        """
         ...
 
     def render(self, event: HookEvent, recall: Recall) -> str:
         """The exact bytes to print for `event` given what recall found: "" when there is
-        nothing to inject (then nothing at all is printed)."""
+        nothing to inject (then nothing at all is printed).
+        """
         ...
 
 
@@ -95,7 +97,8 @@ class Harness(HookAdapter, Protocol):
 
     def hook_argv(self) -> list[str] | None:
         """The hook command as the harness runs it (for `bench/latency.py`), or None for an
-        in-process plugin. The payload goes to its stdin."""
+        in-process plugin. The payload goes to its stdin.
+        """
         ...
 
     def bench_payloads(self) -> tuple[dict[str, Any], dict[str, Any]]:

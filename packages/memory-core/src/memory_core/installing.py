@@ -37,6 +37,7 @@ class FileEdit:
 
     @property
     def changes(self) -> bool:
+        """Whether applying the edit would change the file."""
         return self.before != self.after
 
     def diff(self) -> str:
@@ -76,6 +77,7 @@ class InstallPlan:
 
     @property
     def changes(self) -> bool:
+        """Whether the plan would change anything."""
         return any(edit.changes for edit in self.edits) or bool(self.steps)
 
 

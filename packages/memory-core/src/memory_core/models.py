@@ -7,7 +7,7 @@ it must stay cheap to import (no pydantic, no typing tricks evaluated at run tim
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Literal
 
 __all__ = [
@@ -101,10 +101,11 @@ class IndexStats:
 
     @property
     def average_length(self) -> float:
+        """Mean document length (0.0 for an empty index)."""
         return self.total_length / self.documents if self.documents else 0.0
 
 
-class EventKind(str, Enum):
+class EventKind(StrEnum):
     """What a harness payload asks of us."""
 
     READ = "read"

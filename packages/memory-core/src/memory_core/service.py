@@ -1,18 +1,70 @@
 """`MemoryService`: the one API every harness, the CLI and the MCP server call.
 
-(API contract; the implementation lands in the next commit.)
+Promises:
+- Recall (`assemble`) returns the few most relevant memories of the project and the user,
+  never one already injected in this session and never a turn of this session still in the
+  harness's live context; nothing (an empty block) when nothing is relevant.
+- Capture (`capture`) stores a turn verbatim after the firewall, once (ids derive from the
+  harness's own ids), or spools it when the store is unreachable; it never loses a turn.
+- The hook path (`handle`) never raises: every swallowed error is one log line and a counter.
+- In a hook process (`long_lived=False`) the first outage switches the store off for the rest
+  of the process, so a hook never waits twice. A long-lived process retries after a back-off.
+
+Nothing here touches a store when memory is off (`MEMORY_ENABLED=0`, or `memory off` in the
+project); the firewall runs before anything is stored, indexed, spooled or logged.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from memory_core.config import Config
-from memory_core.models import CaptureOutcome, Hit, HookEvent, Outcome, Recall, Record, ScopeKind
+from memory_core.config import Config, display_url
+from memory_core.errors import FirewallBlocked, NotFound, StoreUnavailable
+from memory_core.logbook import Logbook
+from memory_core.models import CaptureOutcome, EventKind, Hit, HookEvent, Outcome, Recall, Record, Scope, ScopeKind
+from memory_core.project import ProjectIdentity, is_disabled, resolve_project
+from memory_core.spool import Spool
 from memory_core.store.base import Store
 
-__all__ = ["MemoryService"]
+if TYPE_CHECKING:
+    from memory_core.firewall import Firewall
+    from memory_core.retriever import Retriever
+
+__all__ = ["MemoryService", "turn_record_id", "note_record_id"]
+
+_T = TypeVar("_T")
+
+_BACKOFF_FIRST_S = 2.0
+_BACKOFF_MAX_S = 60.0
+_HANDOFF_FALLBACK_KEEP = 16
+"""Prompts kept per session in the local handoff file used while the store is down."""
+
+
+def turn_record_id(harness: str, session_id: str, turn_id: str) -> str:
+    """The id of a captured turn: the same from the hook and from a transcript import."""
+    digest = hashlib.sha256(f"turn\0{harness}\0{session_id}\0{turn_id}".encode()).hexdigest()
+    return f"t{digest[:19]}"
+
+
+def note_record_id(scope: Scope, content: str) -> str:
+    """The id of a saved note: saving the same text twice in a scope stores it once."""
+    digest = hashlib.sha256(f"note\0{scope.kind}\0{scope.key}\0{content}".encode()).hexdigest()
+    return f"n{digest[:19]}"
+
+
+def turn_text(prompt: str, response: str) -> str:
+    """How a turn is stored: the user's words and the assistant's answer, labelled."""
+    prompt, response = prompt.strip(), response.strip()
+    if not prompt:
+        return f"Assistant: {response}"
+    return f"User: {prompt}\nAssistant: {response}"
 
 
 class MemoryService:
@@ -25,6 +77,7 @@ class MemoryService:
             process is skipped. True in the MCP server or an in-process plugin: retry after a
             back-off instead.
         cwd: The working directory used to resolve the project when a call does not pass one.
+        clock: Seconds since the epoch; tests pass a fake one.
     """
 
     def __init__(
@@ -34,18 +87,181 @@ class MemoryService:
         store: Store | None = None,
         long_lived: bool = False,
         cwd: str | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
-        raise NotImplementedError
+        self.config = config if config is not None else Config.from_env()
+        self._store = store
+        self.long_lived = long_lived
+        self.cwd = cwd
+        self.clock = clock
+        self._down_until = 0.0
+        self._backoff = _BACKOFF_FIRST_S
+        self._projects: dict[str | None, ProjectIdentity] = {}
+        self._firewall: Firewall | None = None
+        self._retriever: Retriever | None = None
+        self.logbook = Logbook(self.config.log_path, self.config.state_dir, scrub=self._scrub_for_log)
+        self.spool = Spool(self.config.spool_path, max_bytes=self.config.spool_max_bytes)
+        for warning in self.config.warnings:
+            self.logbook.warning("config", warning)
+
+    # -- plumbing --------------------------------------------------------------------------
+
+    @property
+    def store(self) -> Store:
+        """The store, opened on first use. Raises `ConfigError` for an unusable URL."""
+        if self._store is None:
+            from memory_core.store import open_store
+
+            self._store = open_store(self.config.url, timeout=self.config.timeout, allow_db0=self.config.allow_db0)
+        return self._store
+
+    @property
+    def firewall(self) -> Firewall:
+        """The secret firewall, built on first use."""
+        if self._firewall is None:
+            from memory_core.firewall import Firewall
+
+            self._firewall = Firewall(enabled=self.config.firewall)
+        return self._firewall
+
+    @property
+    def retriever(self) -> Retriever:
+        """The retriever over this store, built on first use."""
+        if self._retriever is None:
+            from memory_core.retriever import Retriever
+
+            self._retriever = Retriever(self.store)
+        return self._retriever
+
+    def _scrub_for_log(self, text: str) -> str:
+        try:
+            return self.firewall.scrub(text).text
+        except Exception:  # noqa: BLE001 - if the firewall itself broke, log nothing of the text
+            return "[message withheld: firewall unavailable]"
+
+    @property
+    def store_down(self) -> bool:
+        """Whether an outage was seen and store calls are being skipped right now."""
+        return self.clock() < self._down_until
+
+    def _guard(self, call: Callable[[], _T]) -> _T:
+        """Run a store call, turning an outage into the process's skip-the-store state."""
+        if self.store_down:
+            raise StoreUnavailable(f"{display_url(self.config.url)} was unreachable moments ago; skipping the store")
+        try:
+            result = call()
+        except StoreUnavailable:
+            if self.long_lived:
+                self._down_until = self.clock() + self._backoff
+                self._backoff = min(self._backoff * 2, _BACKOFF_MAX_S)
+            else:
+                self._down_until = float("inf")
+            raise
+        self._backoff = _BACKOFF_FIRST_S
+        return result
+
+    def project(self, cwd: str | None = None) -> ProjectIdentity:
+        """The project of `cwd` (default: the service's, then the process's), resolved once."""
+        directory = cwd or self.cwd
+        found = self._projects.get(directory)
+        if found is None:
+            found = resolve_project(directory, override=self.config.project)
+            self._projects[directory] = found
+        return found
+
+    def scopes(self, cwd: str | None = None, kind: ScopeKind | None = None) -> list[Scope]:
+        """The scopes recall reads (project and user), or just one kind."""
+        project = Scope("project", self.project(cwd).key)
+        user = Scope("user", self.config.user)
+        if kind == "project":
+            return [project]
+        if kind == "user":
+            return [user]
+        return [project, user]
+
+    def active(self, cwd: str | None = None) -> bool:
+        """Whether memory runs here: the kill switch is on and the project is not switched off."""
+        return self.config.enabled and not is_disabled(self.config.state_dir, self.project(cwd).key)
+
+    # -- the hook path ---------------------------------------------------------------------
 
     def handle(self, event: HookEvent) -> Recall:
         """The hook path in one call: READ assembles, WRITE captures, RESET resets. Never raises."""
-        raise NotImplementedError
+        try:
+            if event.kind is EventKind.READ:
+                return self.assemble(
+                    event.prompt or "",
+                    harness=event.harness,
+                    session_id=event.session_id,
+                    turn_id=event.turn_id,
+                    cwd=event.cwd,
+                )
+            if event.kind is EventKind.WRITE:
+                outcome = self.capture(
+                    harness=event.harness,
+                    session_id=event.session_id,
+                    turn_id=event.turn_id,
+                    response=event.response or "",
+                    prompt=event.prompt,
+                    cwd=event.cwd,
+                )
+                return Recall("", reason=f"capture {outcome.status}: {outcome.reason}".rstrip(": "))
+            if event.kind is EventKind.RESET:
+                self.reset_session(harness=event.harness, session_id=event.session_id, cwd=event.cwd)
+                return Recall("", reason="session reset")
+            return Recall("", reason=event.reason or "ignored")
+        except Exception as exc:  # noqa: BLE001 - a memory failure never fails a user's turn
+            self.logbook.error(f"{event.harness}.{event.kind.value}", exc)
+            return Recall("", reason=f"error: {type(exc).__name__}")
 
     def assemble(
         self, prompt: str, *, harness: str, session_id: str, turn_id: str | None = None, cwd: str | None = None
     ) -> Recall:
-        """Recall for one prompt; also stashes the prompt for the turn's write event."""
-        raise NotImplementedError
+        """Recall for one prompt; also stashes the (firewalled) prompt for the turn's write event.
+
+        Raises `StoreUnavailable` when the store is down (the hook path's `handle` swallows it);
+        the prompt is then stashed locally so the capture can still pair it.
+        """
+        if not self.active(cwd):
+            return Recall("", reason="memory is off here")
+        verdict = self.firewall.check_turn(prompt, "")
+        session_key = f"{harness}:{session_id}"
+        if not verdict.voided:
+            self._stash(session_key, turn_id, verdict.prompt)
+        query = verdict.prompt
+        if not query.strip():
+            return Recall("", reason="empty prompt")
+        state = self._guard(lambda: self.store.load_session(session_key))
+
+        def exclude(record: Record) -> bool:
+            if record.id in state.injected:
+                return True
+            # A turn of this session newer than the last compaction is still in the live context.
+            return record.session_id == session_id and record.created_at >= state.live_since
+
+        from memory_core.retriever import render_block
+
+        hits = self._guard(
+            lambda: self.retriever.rank(query, self.scopes(cwd), limit=self.config.max_items * 2, exclude=exclude)
+        )
+        text, kept = render_block(hits, max_tokens=self.config.max_tokens, max_items=self.config.max_items)
+        now = self.clock()
+        last = {
+            "at": now,
+            "harness": harness,
+            "session": session_id,
+            "query": "" if verdict.voided else query[:500],
+            "injected": [{"id": h.record.id, "score": round(h.score, 4)} for h in kept],
+            "candidates": len(hits),
+        }
+        self._guard(lambda: self._after_recall(session_key, kept, last))
+        return Recall(text, kept, reason=f"{len(kept)} of {len(hits)} candidates fit" if hits else "nothing relevant")
+
+    def _after_recall(self, session_key: str, kept: Sequence[Hit], last: dict[str, Any]) -> None:
+        if kept:
+            self.store.add_injected(session_key, [hit.record.id for hit in kept])
+        self.store.bump({"recalls": 1, "recalls.injected": 1 if kept else 0, "recalls.items": len(kept)})
+        self.store.set_meta({"last_recall_at": f"{last['at']:.3f}", "last_recall": json.dumps(last, sort_keys=True)})
 
     def capture(
         self,
@@ -57,12 +273,134 @@ class MemoryService:
         prompt: str | None = None,
         cwd: str | None = None,
     ) -> CaptureOutcome:
-        """Store one turn (prompt taken from the handoff when not given). Spools on an outage."""
-        raise NotImplementedError
+        """Store one turn. The prompt comes from the read event's handoff when not given.
 
-    def reset_session(self, *, harness: str, session_id: str) -> None:
-        """A compaction emptied the live context: clear the injected set."""
-        raise NotImplementedError
+        An unreachable store spools the firewalled record; the next successful capture writes
+        the spool. Never stores a voided (`#nomemory`) turn.
+        """
+        if not self.active(cwd):
+            return CaptureOutcome("dropped", reason="memory is off here")
+        session_key = f"{harness}:{session_id}"
+        if prompt is None:
+            prompt = self._take_stashed(session_key, turn_id)
+        verdict = self.firewall.check_turn(prompt or "", response)
+        counts = {f"firewall.{kind}": n for kind, n in verdict.counts.items() if n}
+        if verdict.voided:
+            self._count_quietly({"captures.dropped": 1, **counts})
+            return CaptureOutcome("dropped", reason="#nomemory")
+        if not verdict.response.strip() and not verdict.prompt.strip():
+            return CaptureOutcome("dropped", reason="empty turn")
+        now = self.clock()
+        record_id = turn_record_id(harness, session_id, turn_id or _positional_id(verdict.prompt, verdict.response))
+        record = Record(
+            id=record_id,
+            scope=Scope("project", self.project(cwd).key),
+            text=turn_text(verdict.prompt, verdict.response),
+            kind="turn",
+            author=self.config.user,
+            created_at=now,
+            harness=harness,
+            session_id=session_id,
+            turn_id=turn_id,
+            seq=-1,
+        )
+        try:
+            new = self._guard(lambda: self._write(record))
+        except StoreUnavailable as exc:
+            self.spool.append(record)
+            self.logbook.error(f"{harness}.capture", exc)
+            return CaptureOutcome("spooled", record_id, reason="store unreachable; kept in the spool")
+        self._guard(lambda: self._after_capture(now, {"captures": 1 if new else 0, **counts}))
+        return CaptureOutcome("stored" if new else "duplicate", record_id)
+
+    def _write(self, record: Record) -> bool:
+        """Write one record, then whatever the spool holds (the store just proved reachable)."""
+        new = self._put_turn(record)
+        if self.spool.pending_bytes():
+            drained = self.spool.drain(self._put_turn)
+            if drained:
+                self.store.bump({"spool.drained": drained})
+        return new
+
+    def _put_turn(self, record: Record) -> bool:
+        """Store one record; a turn's seq is assigned here, at the end of its session."""
+        from dataclasses import replace
+
+        from memory_core.tokenizer import index_terms
+
+        if record.seq < 0:
+            if self.store.get([record.id]):
+                return False
+            seq = sum(1 for _ in self.store.scan([record.scope], session_id=record.session_id))
+            record = replace(record, seq=seq)
+        return self.store.put(record, index_terms(record.text) if record.searchable else {})
+
+    def _after_capture(self, now: float, counts: dict[str, int]) -> None:
+        self.store.bump({k: v for k, v in counts.items() if v})
+        self.store.set_meta({"last_capture_at": f"{now:.3f}"})
+
+    def _count_quietly(self, counts: dict[str, int]) -> None:
+        try:
+            self._guard(lambda: self.store.bump(counts))
+        except StoreUnavailable:
+            pass
+
+    def reset_session(self, *, harness: str, session_id: str, cwd: str | None = None) -> None:
+        """A compaction emptied the live context: clear the injected set, and let this
+        session's earlier turns be recalled again.
+        """
+        if not self.active(cwd):
+            return
+        now = self.clock()
+        self._guard(lambda: self.store.reset_session(f"{harness}:{session_id}", now))
+
+    # -- the read-to-write handoff ---------------------------------------------------------
+
+    def _stash(self, session_key: str, turn_id: str | None, prompt: str) -> None:
+        try:
+            self._guard(
+                lambda: self.store.stash_prompt(
+                    session_key, turn_id, prompt, ttl=self.config.handoff_ttl, keep=self.config.handoff_keep
+                )
+            )
+        except StoreUnavailable:
+            # The capture of this turn will be spooled; keep its prompt locally so it pairs.
+            with self._local_handoff(session_key) as pending:
+                pending.append({"turn": turn_id, "prompt": prompt, "at": self.clock()})
+                del pending[:-_HANDOFF_FALLBACK_KEEP]
+            raise
+
+    def _take_stashed(self, session_key: str, turn_id: str | None) -> str | None:
+        with self._local_handoff(session_key) as pending:
+            for index in range(len(pending) - 1, -1, -1):
+                if turn_id is None or pending[index].get("turn") == turn_id:
+                    return str(pending.pop(index).get("prompt") or "")
+        try:
+            return self._guard(lambda: self.store.take_prompt(session_key, turn_id))
+        except StoreUnavailable:
+            return None
+
+    @contextmanager
+    def _local_handoff(self, session_key: str) -> Iterator[list[dict[str, Any]]]:
+        """The outage fallback of the handoff: a small JSON file per session, read and rewritten."""
+        digest = hashlib.sha256(session_key.encode()).hexdigest()[:32]
+        path = self.config.state_dir / "handoff" / f"{digest}.json"
+        try:
+            pending = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            pending = None
+        if not isinstance(pending, list):
+            pending = []
+        before = list(pending)
+        yield pending
+        if pending == before:
+            return
+        if pending:
+            _write_private_json(path, pending)
+        else:
+            path.unlink(missing_ok=True)
+
+    # -- deliberate operations -------------------------------------------------------------
 
     def search(
         self,
@@ -73,16 +411,51 @@ class MemoryService:
         author: str | None = None,
         cwd: str | None = None,
     ) -> list[Hit]:
-        """Deliberate search (CLI, MCP). Does not touch any session's injected set."""
-        raise NotImplementedError
+        """Deliberate search (CLI, MCP): ranked hits in the project and user scopes (or one).
+
+        Touches no session's injected set and is not counted as a recall.
+        """
+        query = self.firewall.scrub(query).text
+        limit = max(1, min(int(limit), 100))
+        return self._guard(lambda: self.retriever.rank(query, self.scopes(cwd, scope), limit=limit, author=author))
 
     def save(self, content: str, *, scope: ScopeKind = "project", cwd: str | None = None) -> Record:
         """Save a deliberate note. Raises `FirewallBlocked` if nothing is left after the firewall."""
-        raise NotImplementedError
+        scrubbed = self.firewall.scrub(content)
+        verdict = self.firewall.check_turn(content, "")
+        if verdict.voided or not scrubbed.text.strip():
+            raise FirewallBlocked("the firewall removed everything in that text, so nothing was saved")
+        target = self.scopes(cwd, scope)[0]
+        record = Record(
+            id=note_record_id(target, scrubbed.text),
+            scope=target,
+            text=scrubbed.text.strip(),
+            kind="note",
+            author=self.config.user,
+            created_at=self.clock(),
+        )
+        from memory_core.tokenizer import index_terms
+
+        counts = {f"firewall.{kind}": n for kind, n in scrubbed.counts.items() if n}
+        self._guard(lambda: self.store.put(record, index_terms(record.text)))
+        self._guard(lambda: self.store.bump({"saves": 1, **counts}))
+        stored = self._guard(lambda: self.store.get([record.id]))
+        return stored[0] if stored else record
 
     def feedback(self, record_id: str, outcome: Outcome) -> int:
-        """Raise (`acted`) or lower (`contradicted`) a record's standing; returns the new standing."""
-        raise NotImplementedError
+        """Raise (`acted`) or lower (`contradicted`) a record's standing; returns the new standing.
+
+        A record with a negative standing is no longer recalled; it is not deleted.
+        Raises `NotFound` for an unknown id and `ValueError` for an unknown outcome.
+        """
+        if outcome not in ("acted", "contradicted"):
+            raise ValueError(f"outcome must be 'acted' or 'contradicted', not {outcome!r}")
+        delta = 1 if outcome == "acted" else -1
+        standing = self._guard(lambda: self.store.adjust_standing(record_id, delta))
+        if standing is None:
+            raise NotFound(f"no memory has the id {record_id!r}")
+        self._guard(lambda: self.store.bump({f"feedback.{outcome}": 1}))
+        return standing
 
     def forget(
         self,
@@ -92,13 +465,58 @@ class MemoryService:
         before: float | None = None,
         cwd: str | None = None,
     ) -> int:
-        """Delete records by id, by session or by age (in this project's and user's scopes)."""
-        raise NotImplementedError
+        """Delete records by id, or by session or age within this project's and user's scopes.
+
+        Ids are deleted only when they belong to those scopes, so one project's `forget` never
+        reaches another's records.
+        """
+        scopes = self.scopes(cwd)
+        keys = {(s.kind, s.key) for s in scopes}
+        targets: list[str] = []
+        if ids:
+            found = self._guard(lambda: self.store.get(list(ids)))
+            targets.extend(r.id for r in found if (r.scope.kind, r.scope.key) in keys)
+        if session_id is not None or before is not None:
+            matched = self._guard(lambda: list(self.store.scan(scopes, session_id=session_id, before=before)))
+            targets.extend(r.id for r in matched)
+        if not targets:
+            return 0
+        unique = sorted(set(targets))
+        deleted = self._guard(lambda: self.store.delete(unique))
+        self._guard(lambda: self.store.bump({"forgotten": deleted}))
+        return deleted
 
     def expand(self, record_id: str, *, radius: int = 1) -> list[Record]:
-        """A record with the turns just before and after it in its session."""
-        raise NotImplementedError
+        """A record with the turns just before and after it in its session, in order."""
+        found = self._guard(lambda: self.store.get([record_id]))
+        if not found:
+            raise NotFound(f"no memory has the id {record_id!r}")
+        record = found[0]
+        if record.session_id is None:
+            return [record]
+        seqs = [record.seq + offset for offset in range(-radius, radius + 1) if record.seq + offset >= 0]
+        session = record.session_id
+        around = self._guard(lambda: self.store.session_records(record.scope, session, seqs))
+        return sorted(around, key=lambda r: r.seq) or [record]
+
+    # -- status ----------------------------------------------------------------------------
 
     def status(self) -> dict[str, Any]:
-        """The facts `memory doctor --json` prints (documented in docs/doctor.md)."""
-        raise NotImplementedError
+        """The facts `memory doctor --json` prints (keys documented in docs/doctor.md)."""
+        from memory_core.status import collect_status
+
+        return collect_status(self)
+
+
+def _positional_id(prompt: str, response: str) -> str:
+    """A turn id for a harness that sent none: the turn's own content, so a retry matches."""
+    return "p" + hashlib.sha256(f"{prompt}\0{response}".encode()).hexdigest()[:24]
+
+
+def _write_private_json(path: Path, value: object) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        json.dump(value, handle)
+    os.replace(tmp, path)

@@ -1,0 +1,141 @@
+"""`memory doctor [--json] [--fix]`: is memory working here, and if not, what fixes it.
+
+Exit 0 when memory can work, 1 when it cannot (an unreachable store, memory switched off,
+a hook command that no longer runs), with the command that fixes each problem. `--fix` runs
+the repairs that are safe to run unasked: draining the spool into a reachable store and
+importing turns a hook missed from transcripts (for harnesses that can import).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from memory_core.cli._common import print_json, service
+from memory_core.harness import discover_harnesses
+
+__all__ = ["register", "doctor_report"]
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add `memory doctor`."""
+    p = subparsers.add_parser("doctor", help="check that memory works here, and say how to fix it if not")
+    p.add_argument("--json", action="store_true", help="print the facts as JSON (keys: docs/doctor.md)")
+    p.add_argument("--fix", action="store_true", help="drain the spool and import turns hooks missed")
+    p.set_defaults(func=cmd_doctor)
+
+
+def doctor_report(project_dir: Path | None = None) -> dict[str, Any]:
+    """The status dict plus each installed harness and whether its hook command still runs."""
+    svc = service()
+    report = svc.status()
+    harnesses, broken = discover_harnesses()
+    entries: list[dict[str, Any]] = []
+    for name, harness in sorted(harnesses.items()):
+        try:
+            places = harness.status(project_dir=project_dir or Path.cwd())
+        except Exception as exc:  # noqa: BLE001 - one harness's bug must not hide the others
+            entries.append({"harness": name, "error": f"{type(exc).__name__}: {exc}", "installed": []})
+            continue
+        installed = [
+            {
+                "scope": p.scope,
+                "path": p.path,
+                "installed": p.installed,
+                "command": p.command,
+                "runs": p.runs,
+                "detail": p.detail,
+            }
+            for p in places
+        ]
+        entries.append({"harness": name, "display_name": harness.display_name, "installed": installed})
+        for place in places:
+            if place.installed and place.runs is False:
+                report["problems"].append(
+                    {
+                        "what": f"{harness.display_name} ({place.scope}) hook command no longer runs: {place.detail}",
+                        "fix": f"memory install {name} --scope {place.scope}",
+                    }
+                )
+    for name, reason in sorted(broken.items()):
+        entries.append({"harness": name, "error": reason, "installed": []})
+    report["harnesses"] = entries
+    report["ok"] = not report["problems"]
+    return report
+
+
+def _fix(report: dict[str, Any]) -> list[str]:
+    done: list[str] = []
+    svc = service()
+    if report["spool"]["pending"] and report["store"].get("reachable"):
+        drained = svc.spool.drain(svc._put_turn)
+        done.append(f"wrote {drained} spooled capture(s) to the store")
+    harnesses, _ = discover_harnesses()
+    for name, harness in sorted(harnesses.items()):
+        since_last = getattr(harness, "import_since_last", None)
+        if callable(since_last) and report["store"].get("reachable"):
+            count = since_last(svc)
+            done.append(f"{name}: imported {count} turn(s) hooks had missed")
+    return done
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    report = doctor_report()
+    if args.fix:
+        report["fixed"] = _fix(report)
+    if args.json:
+        print_json(report)
+        return 0 if report["ok"] else 1
+    store = report["store"]
+    state = "reachable" if store.get("reachable") else store.get("state", "UNREACHABLE")
+    lines = [
+        f"memory {report['version']}  ({'enabled' if report['enabled'] else 'DISABLED'})",
+        f"store      {store['backend']}  {store['url']}  {state}"
+        + (f"  (server {store['server_version']})" if store.get("server_version") else ""),
+        f"project    {report['project']['key']}  (from {report['project']['source']})"
+        + ("  OFF" if report["project"]["disabled"] else ""),
+        f"user       {report['user']}",
+        f"retrieval  {report['retrieval']['mode']}, up to {report['retrieval']['max_items']} items"
+        f" / {report['retrieval']['max_tokens']} tokens per turn",
+    ]
+    records = report["records"]
+    if records["total"] is not None:
+        cap = f", cap {report['max_records']}" if report["max_records"] else ""
+        lines.append(f"records    project {records['project']}, user {records['user']}, store {records['total']}{cap}")
+    counts = report["firewall"]["counts"]
+    firewall = ", ".join(f"{k} {v}" for k, v in counts.items()) or "nothing redacted yet"
+    lines.append(f"firewall   {'on' if report['firewall']['enabled'] else 'OFF'}: {firewall}")
+    counters = report["counters"]
+    lines.append(
+        f"activity   {counters.get('recalls', 0)} recalls ({counters.get('recalls.injected', 0)} injected),"
+        f" {counters.get('captures', 0)} captures"
+    )
+    lines.append(
+        f"last       recall {report['last_recall_at'] or 'never'}, capture {report['last_capture_at'] or 'never'}"
+    )
+    failures = report["failures"]
+    lines.append("failures   " + (", ".join(f"{k} {v}" for k, v in sorted(failures.items())) or "none"))
+    if report["spool"]["pending"]:
+        lines.append(f"spool      {report['spool']['pending']} capture(s) waiting in {report['spool']['path']}")
+    for entry in report["harnesses"]:
+        if "error" in entry:
+            lines.append(f"harness    {entry['harness']}: BROKEN ({entry['error']})")
+            continue
+        places = [p for p in entry["installed"] if p["installed"]]
+        if not places:
+            lines.append(f"harness    {entry['display_name']}: not installed (memory install {entry['harness']})")
+        for place in places:
+            ok = {True: "hook runs", False: "HOOK BROKEN", None: "installed"}[place["runs"]]
+            detail = f"  {place['detail']}" if place["detail"] else ""
+            lines.append(f"harness    {entry['display_name']} ({place['scope']}): {ok}  {place['path']}{detail}")
+    if report["log"]["tail"]:
+        lines.append(f"log        {report['log']['path']} (last lines):")
+        lines.extend(f"           {line}" for line in report["log"]["tail"][-5:])
+    for done in report.get("fixed", []):
+        lines.append(f"fixed      {done}")
+    for problem in report["problems"]:
+        lines.append(f"PROBLEM    {problem['what']}")
+        lines.append(f"  fix:     {problem['fix']}")
+    print("\n".join(lines))
+    return 0 if report["ok"] else 1

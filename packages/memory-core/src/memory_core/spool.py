@@ -1,0 +1,154 @@
+"""The outage spool: captures that could not reach the store, kept until the next success.
+
+Promise: a capture that fails with the store unreachable is appended here (already through
+the firewall) and written to the store on a later successful capture, without duplicates
+(record ids are derived from the harness's ids and the store's `put` is idempotent). The
+file is user-only (0600) JSON lines, bounded by `max_bytes`: when full, the oldest entries
+are dropped first and counted, so a long outage keeps the newest turns.
+
+Concurrency: every change happens under an exclusive `flock` on a lock file beside the
+spool, so a drain's rewrite never loses a concurrent append. A drain does not wait for the
+lock: a second process that finds it taken skips draining this time (the first is doing it).
+Entries are removed only after the store confirmed them; an entry the store rejects for a
+reason other than an outage is kept for the next drain and logged by the caller.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from memory_core.models import Record, Scope
+
+__all__ = ["Spool", "record_to_json", "record_from_json"]
+
+
+def record_to_json(record: Record) -> dict[str, Any]:
+    """A record as a JSON-ready dict (the format of the spool and of `memory export`)."""
+    data = asdict(record)
+    data["scope"] = {"kind": record.scope.kind, "key": record.scope.key}
+    return data
+
+
+def record_from_json(data: dict[str, Any]) -> Record:
+    """The inverse of `record_to_json`. Raises `KeyError`/`TypeError`/`ValueError` on a malformed entry."""
+    scope = data["scope"]
+    kind = scope["kind"]
+    if kind not in ("project", "user"):
+        raise ValueError(f"unknown scope kind {kind!r}")
+    fields = {k: v for k, v in data.items() if k != "scope"}
+    return Record(scope=Scope(kind=kind, key=str(scope["key"])), **fields)
+
+
+class Spool:
+    """A bounded JSON-lines file of pending records."""
+
+    def __init__(self, path: Path, *, max_bytes: int) -> None:
+        self.path = path
+        self.max_bytes = max_bytes
+
+    def pending_bytes(self) -> int:
+        """Size of the spool file (0 when absent): a cheap check before draining."""
+        try:
+            return self.path.stat().st_size
+        except FileNotFoundError:
+            return 0
+
+    def append(self, record: Record) -> int:
+        """Keep `record` for later. Returns how many old entries were dropped to stay in bounds."""
+        line = (json.dumps(record_to_json(record), ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+        with self._lock(blocking=True):
+            dropped = 0
+            if self.pending_bytes() + len(line) > self.max_bytes:
+                dropped = self._trim(self.max_bytes - len(line))
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            try:
+                os.write(fd, line)
+            finally:
+                os.close(fd)
+            return dropped
+
+    def entries(self) -> list[Record]:
+        """Every well-formed pending record, oldest first (for `doctor` and draining)."""
+        return [record for _, record in self._read()]
+
+    def drain(self, write: Callable[[Record], object]) -> int:
+        """Hand each pending record to `write`, oldest first, and forget those it accepted.
+
+        `write` raises to refuse a record: the refused one and all after it stay for next time
+        (an outage mid-drain stops the drain). Returns how many were written. Does nothing if
+        another process is draining.
+        """
+        if self.pending_bytes() == 0:
+            return 0
+        with self._lock(blocking=False) as locked:
+            if not locked:
+                return 0
+            entries = self._read()
+            written = 0
+            try:
+                for _, record in entries:
+                    write(record)
+                    written += 1
+            finally:
+                self._rewrite([line for line, _ in entries[written:]])
+            return written
+
+    def _read(self) -> list[tuple[str, Record]]:
+        try:
+            text = self.path.read_text(encoding="utf-8", errors="replace")
+        except FileNotFoundError:
+            return []
+        out: list[tuple[str, Record]] = []
+        for line in text.splitlines():
+            try:
+                out.append((line, record_from_json(json.loads(line))))
+            except (ValueError, KeyError, TypeError):
+                continue  # a torn line from a crash mid-write: nothing recoverable in it
+        return out
+
+    def _trim(self, budget: int) -> int:
+        """Drop the oldest entries until the file fits `budget` bytes. Caller holds the lock."""
+        lines = [line for line, _ in self._read()]
+        dropped = 0
+        size = sum(len(line.encode()) + 1 for line in lines)
+        while lines and size > budget:
+            size -= len(lines.pop(0).encode()) + 1
+            dropped += 1
+        self._rewrite(lines)
+        return dropped
+
+    def _rewrite(self, lines: list[str]) -> None:
+        if not lines:
+            self.path.unlink(missing_ok=True)
+            return
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write("".join(line + "\n" for line in lines))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, self.path)
+
+    @contextmanager
+    def _lock(self, *, blocking: bool) -> Iterator[bool]:
+        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(self.path.with_name(self.path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
+            except BlockingIOError:
+                yield False
+                return
+            try:
+                yield True
+            finally:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            os.close(fd)
