@@ -1,0 +1,223 @@
+"""Lua scripts of the Redis store: every multi-key change of one scope, done atomically on the server.
+
+Each script touches only keys of one scope (one hash tag, so one Cluster slot). The first
+key in KEYS routes the call; the others are built from the scope's key prefix passed as
+ARGV[1], which is safe on Cluster because they share that hash tag. Scripts run with EVAL
+(not EVALSHA): the text is a few hundred bytes on loopback, and EVAL never meets NOSCRIPT
+after a failover or a `SCRIPT FLUSH`, so there is no second round trip to recover.
+
+Key layout under a scope prefix P (`memory:{<kind>:<key>}:`):
+
+- `P rec`    hash id -> record JSON (every field but standing)
+- `P st`     hash id -> standing
+- `P terms`  hash id -> the record's terms as JSON (searchable records with terms only)
+- `P len`    hash id -> the record's length in terms (same records)
+- `P stats`  hash `documents`, `total_length`: what `index_stats` reads
+- `P time`   sorted set id by created_at (scan order)
+- `P a:<author>`  sorted set id by created_at
+- `P s:<session>` sorted set id by seq
+- `P t:<term>`    hash id -> "tf:length" (the postings of one term)
+
+A record is in the index when it has terms and its standing is not negative.
+"""
+
+from __future__ import annotations
+
+__all__ = ["PUT", "DELETE", "ADJUST_STANDING", "POSTINGS", "SCAN_BATCH", "SESSION_RECORDS", "STASH", "TAKE"]
+
+_HELPERS = r"""
+local function unindex(P, id)
+  local raw = redis.call('HGET', P..'terms', id)
+  if not raw then return end
+  local length = tonumber(redis.call('HGET', P..'len', id) or '0')
+  for term, _ in pairs(cjson.decode(raw)) do
+    redis.call('HDEL', P..'t:'..term, id)
+  end
+  redis.call('HINCRBY', P..'stats', 'documents', -1)
+  redis.call('HINCRBY', P..'stats', 'total_length', -length)
+end
+
+local function reindex(P, id)
+  local raw = redis.call('HGET', P..'terms', id)
+  if not raw then return end
+  local length = redis.call('HGET', P..'len', id) or '0'
+  for term, tf in pairs(cjson.decode(raw)) do
+    redis.call('HSET', P..'t:'..term, id, string.format('%d:%s', tf, length))
+  end
+  redis.call('HINCRBY', P..'stats', 'documents', 1)
+  redis.call('HINCRBY', P..'stats', 'total_length', tonumber(length))
+end
+
+local function remove(P, id)
+  local raw = redis.call('HGET', P..'rec', id)
+  if not raw then return 0 end
+  local standing = tonumber(redis.call('HGET', P..'st', id) or '0')
+  if standing >= 0 then unindex(P, id) end
+  local rec = cjson.decode(raw)
+  if type(rec.author) == 'string' and rec.author ~= '' then
+    redis.call('ZREM', P..'a:'..rec.author, id)
+  end
+  if type(rec.session_id) == 'string' and rec.session_id ~= '' then
+    redis.call('ZREM', P..'s:'..rec.session_id, id)
+  end
+  redis.call('ZREM', P..'time', id)
+  redis.call('HDEL', P..'rec', id)
+  redis.call('HDEL', P..'st', id)
+  redis.call('HDEL', P..'terms', id)
+  redis.call('HDEL', P..'len', id)
+  return 1
+end
+"""
+
+PUT = (
+    _HELPERS
+    + r"""
+-- ARGV: P, id, replace, record JSON, standing, created_at, author, session, seq, terms JSON, length,
+--       then term, tf, term, tf, ...
+local P, id = ARGV[1], ARGV[2]
+if redis.call('HEXISTS', P..'rec', id) == 1 then
+  if ARGV[3] ~= '1' then return 0 end
+  remove(P, id)
+end
+local standing = tonumber(ARGV[5])
+redis.call('HSET', P..'rec', id, ARGV[4])
+redis.call('HSET', P..'st', id, ARGV[5])
+redis.call('ZADD', P..'time', ARGV[6], id)
+if ARGV[7] ~= '' then redis.call('ZADD', P..'a:'..ARGV[7], ARGV[6], id) end
+if ARGV[8] ~= '' then redis.call('ZADD', P..'s:'..ARGV[8], ARGV[9], id) end
+if ARGV[10] ~= '' then
+  local length = ARGV[11]
+  redis.call('HSET', P..'terms', id, ARGV[10])
+  redis.call('HSET', P..'len', id, length)
+  if standing >= 0 then
+    for i = 12, #ARGV, 2 do
+      redis.call('HSET', P..'t:'..ARGV[i], id, ARGV[i + 1]..':'..length)
+    end
+    redis.call('HINCRBY', P..'stats', 'documents', 1)
+    redis.call('HINCRBY', P..'stats', 'total_length', tonumber(length))
+  end
+end
+return 1
+"""
+)
+
+DELETE = (
+    _HELPERS
+    + r"""
+-- ARGV: P, id, id, ...  -> how many existed
+local P = ARGV[1]
+local n = 0
+for i = 2, #ARGV do n = n + remove(P, ARGV[i]) end
+return n
+"""
+)
+
+ADJUST_STANDING = (
+    _HELPERS
+    + r"""
+-- ARGV: P, id, delta -> the new standing, or nil for an unknown id
+local P, id, delta = ARGV[1], ARGV[2], tonumber(ARGV[3])
+if redis.call('HEXISTS', P..'rec', id) == 0 then return false end
+local new = redis.call('HINCRBY', P..'st', id, delta)
+local old = new - delta
+if old >= 0 and new < 0 then unindex(P, id) elseif old < 0 and new >= 0 then reindex(P, id) end
+return new
+"""
+)
+
+POSTINGS = r"""
+-- ARGV: P, max_df (-1: none), term, term, ...
+-- -> per term: {df} when df > max_df, else {df, id, "tf:length", id, "tf:length", ...}
+local P, max_df = ARGV[1], tonumber(ARGV[2])
+local out = {}
+for i = 3, #ARGV do
+  local key = P..'t:'..ARGV[i]
+  local df = redis.call('HLEN', key)
+  if df == 0 or (max_df >= 0 and df > max_df) then
+    out[#out + 1] = {df}
+  else
+    local row = redis.call('HGETALL', key)
+    table.insert(row, 1, df)
+    out[#out + 1] = row
+  end
+end
+return out
+"""
+
+SCAN_BATCH = r"""
+-- ARGV: P, index key suffix, min score, max score, count
+-- -> flat {id, score, record JSON, standing, ...} for the next `count` entries of the index
+local P = ARGV[1]
+local page = redis.call('ZRANGE', P..ARGV[2], ARGV[3], ARGV[4], 'BYSCORE', 'LIMIT', 0, tonumber(ARGV[5]), 'WITHSCORES')
+local out = {}
+for i = 1, #page, 2 do
+  local id = page[i]
+  out[#out + 1] = id
+  out[#out + 1] = page[i + 1]
+  out[#out + 1] = redis.call('HGET', P..'rec', id) or ''
+  out[#out + 1] = redis.call('HGET', P..'st', id) or '0'
+end
+return out
+"""
+
+SESSION_RECORDS = r"""
+-- ARGV: P, session, seq, seq, ...  -> flat {record JSON, standing, ...}
+local P, key = ARGV[1], ARGV[1]..'s:'..ARGV[2]
+local out = {}
+for i = 3, #ARGV do
+  for _, id in ipairs(redis.call('ZRANGE', key, ARGV[i], ARGV[i], 'BYSCORE')) do
+    local raw = redis.call('HGET', P..'rec', id)
+    if raw then
+      out[#out + 1] = raw
+      out[#out + 1] = redis.call('HGET', P..'st', id) or '0'
+    end
+  end
+end
+return out
+"""
+
+# The handoff queue of one session is a small JSON list (at most `keep` entries) in one key:
+# [{"t": turn id or absent, "p": prompt, "x": expiry}, ...], oldest first.
+STASH = r"""
+-- KEYS: queue. ARGV: now, ttl seconds, keep, has turn id (1/0), turn id, prompt
+local now, ttl, keep = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local has_turn, turn = ARGV[4] == '1', ARGV[5]
+local raw = redis.call('GET', KEYS[1])
+local kept = {}
+if raw then
+  for _, e in ipairs(cjson.decode(raw)) do
+    if e.x > now and not (has_turn and e.t == turn) then kept[#kept + 1] = e end
+  end
+end
+local entry = {p = ARGV[6], x = now + ttl}
+if has_turn then entry.t = turn end
+kept[#kept + 1] = entry
+while #kept > keep do table.remove(kept, 1) end
+redis.call('SET', KEYS[1], cjson.encode(kept), 'PX', math.max(1, math.ceil(ttl * 1000)))
+return #kept
+"""
+
+TAKE = r"""
+-- KEYS: queue. ARGV: now, has turn id (1/0), turn id  -> the prompt, or nil
+local now, has_turn, turn = tonumber(ARGV[1]), ARGV[2] == '1', ARGV[3]
+local raw = redis.call('GET', KEYS[1])
+if not raw then return false end
+local kept, pick = {}, nil
+for _, e in ipairs(cjson.decode(raw)) do
+  if e.x > now then
+    kept[#kept + 1] = e
+    if (not has_turn) or (e.t == turn and not pick) then pick = #kept end
+  end
+end
+local prompt = false
+if pick then
+  prompt = kept[pick].p
+  table.remove(kept, pick)
+end
+if #kept == 0 then
+  redis.call('DEL', KEYS[1])
+else
+  redis.call('SET', KEYS[1], cjson.encode(kept), 'KEEPTTL')
+end
+return prompt
+"""

@@ -1,0 +1,508 @@
+"""The Redis/Valkey store (standalone or Cluster), on redis-py.
+
+Promises:
+
+- Every key of one scope shares one hash tag (`memory:{project:<key>}:...`), so each scope
+  lives in one Cluster slot and every change to it is one atomic Lua script; the store runs
+  unchanged on a standalone server and on a Redis Cluster. Records found by id alone go
+  through one global id -> scope hash (`memory:{g}:where`).
+- Recall costs a bounded number of round trips whatever the size of the scope: `postings`
+  is one script per scope returning only the asked terms' postings (a term above `max_df`
+  returns its df alone), `index_stats` one hash read per scope, `get` two round trips,
+  `session_records` one script. Nothing on the recall path reads a scope's whole key set.
+- Connect and socket timeouts are the `timeout` given (1 s on the hook path), with no retry.
+
+Failure: a server that is down, silent past the timeout, loading or in a failed cluster
+state raises `StoreUnavailable`; any other server error raises `StoreError`. A URL that
+would write somewhere unintended (no database number, database 0 without
+`MEMORY_ALLOW_DB0=1`) raises `ConfigError` from `from_url`, before any write.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any
+from urllib.parse import urlencode
+
+from memory_core.errors import StoreError, StoreUnavailable
+from memory_core.models import IndexStats, Record, Scope
+from memory_core.store import _redis_scripts as scripts
+from memory_core.store._redis_url import RedisTarget, connection_options, display_url, parse_redis_url
+from memory_core.store.base import Posting, SessionState, TermPostings
+
+__all__ = ["RedisStore"]
+
+_ROOT = "memory"
+_GLOBAL = f"{_ROOT}:{{g}}:"
+_WHERE = _GLOBAL + "where"
+_SCOPES = _GLOBAL + "scopes"
+_COUNTERS = _GLOBAL + "counters"
+_META = _GLOBAL + "meta"
+_SCAN_BATCH = 500
+"""Records per round trip when scanning: large enough to amortise the trip, small enough to stream."""
+_SESSION_TTL_S = 30 * 24 * 3600
+"""A session's injected set and live-context mark expire a month after its last change."""
+
+
+def _scope_prefix(scope: Scope) -> str:
+    return f"{_ROOT}:{{{scope.kind}:{scope.key}}}:"
+
+
+def _session_prefix(session_key: str) -> str:
+    return f"{_ROOT}:{{s:{session_key}}}:"
+
+
+def _parse_scope(text: str) -> Scope:
+    kind, _, key = text.partition(":")
+    if kind not in ("project", "user"):
+        raise StoreError(f"redis store holds a scope of unknown kind {text!r}")
+    return Scope(kind, key)  # type: ignore[arg-type]
+
+
+def _live(scopes: Sequence[Scope]) -> list[Scope]:
+    """The scopes a query may read: distinct, none with an empty key."""
+    return list(dict.fromkeys(s for s in scopes if s.key))
+
+
+def _encode(record: Record) -> str:
+    return json.dumps(
+        {
+            "id": record.id,
+            "scope": str(record.scope),
+            "text": record.text,
+            "kind": record.kind,
+            "author": record.author,
+            "created_at": record.created_at,
+            "harness": record.harness,
+            "session_id": record.session_id,
+            "turn_id": record.turn_id,
+            "seq": record.seq,
+            "searchable": record.searchable,
+        },
+        ensure_ascii=False,
+        separators=(",", ":"),
+    )
+
+
+def _decode(raw: str, standing: str | int | None) -> Record:
+    data = json.loads(raw)
+    return Record(
+        id=data["id"],
+        scope=_parse_scope(data["scope"]),
+        text=data["text"],
+        kind=data["kind"],
+        author=data["author"],
+        created_at=float(data["created_at"]),
+        harness=data["harness"],
+        session_id=data["session_id"],
+        turn_id=data["turn_id"],
+        seq=int(data["seq"]),
+        standing=int(standing or 0),
+        searchable=bool(data["searchable"]),
+    )
+
+
+class RedisStore:
+    """A store on one Redis or Valkey server, or on a Redis Cluster. Build it with `from_url`."""
+
+    backend = "redis"
+
+    def __init__(self, target: RedisTarget, *, timeout: float, display: str) -> None:
+        self.display_url = display
+        self._target = target
+        self._timeout = timeout
+        self._client_obj: Any = None
+
+    @classmethod
+    def from_url(cls, url: str, *, timeout: float = 1.0, allow_db0: bool = False) -> RedisStore:
+        """Open the store `url` names (no network until the first call). Raises `ConfigError`."""
+        target = parse_redis_url(url, allow_db0=allow_db0, timeout=timeout)
+        return cls(target, timeout=timeout, display=display_url(url))
+
+    # -- plumbing ----------------------------------------------------------------------------
+
+    @property
+    def _client(self) -> Any:
+        if self._client_obj is None:
+            self._client_obj = self._connect()
+        return self._client_obj
+
+    def _connect(self) -> Any:
+        import redis
+
+        target = self._target
+        options: dict[str, Any] = {
+            **connection_options(self._timeout),
+            "decode_responses": True,
+            "username": target.username,
+            "password": target.password,
+        }
+        if not target.cluster:
+            query = f"?{urlencode(target.query)}" if target.query else ""
+            return redis.Redis.from_url(target.url + query, **options)
+        from redis.cluster import ClusterNode, RedisCluster
+
+        options.update(target.query)
+        options["ssl"] = target.ssl
+        nodes = [ClusterNode(host, port) for host, port in target.nodes]  # type: ignore[no-untyped-call]
+        with self._guard():
+            return RedisCluster(startup_nodes=nodes, **options)
+
+    @contextmanager
+    def _guard(self) -> Iterator[None]:
+        """Turn redis-py's exceptions into ours: unreachable or silent -> `StoreUnavailable`."""
+        from redis import exceptions as rx
+
+        try:
+            yield
+        except rx.AuthenticationError as exc:
+            raise StoreError(f"redis store {self.display_url}: authentication failed: {exc}") from exc
+        except (rx.ConnectionError, rx.TimeoutError, rx.ClusterError, OSError) as exc:
+            raise StoreUnavailable(f"redis store {self.display_url} unreachable: {exc or type(exc).__name__}") from exc
+        except rx.ResponseError as exc:
+            if str(exc).startswith(("LOADING", "READONLY", "MASTERDOWN", "TRYAGAIN", "CLUSTERDOWN")):
+                raise StoreUnavailable(f"redis store {self.display_url} unavailable: {exc}") from exc
+            raise StoreError(f"redis store {self.display_url}: {exc}") from exc
+        except rx.RedisError as exc:
+            raise StoreError(f"redis store {self.display_url}: {exc}") from exc
+
+    def _pipeline(self) -> Any:
+        return self._client.pipeline(transaction=False)
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def ping(self) -> str:
+        """Reach the server and return `Redis <version>` (or `Valkey <version>`)."""
+        with self._guard():
+            client = self._client
+            info = client.info("server")
+            if self._target.cluster:  # a cluster answers per node: any node speaks for the version
+                info = next(iter(info.values())) if info and isinstance(next(iter(info.values())), dict) else info
+        name = "Valkey" if info.get("valkey_version") or info.get("server_name") == "valkey" else "Redis"
+        version = info.get("valkey_version") or info.get("redis_version", "?")
+        return f"{name} {version}{' cluster' if self._target.cluster else ''}"
+
+    def close(self) -> None:
+        """Release connections. Idempotent."""
+        client, self._client_obj = self._client_obj, None
+        if client is not None:
+            try:
+                client.close()
+            except Exception:  # noqa: BLE001,S110 - closing a dead connection has nothing left to report
+                pass
+
+    # -- records -----------------------------------------------------------------------------
+
+    def put(self, record: Record, terms: Mapping[str, int], *, replace: bool = False) -> bool:
+        """Store `record` and index `terms`; an existing id is kept unless `replace` (see `Store.put`)."""
+        if not record.scope.key:
+            raise StoreError("a record needs a scope with a key")
+        scope_text = str(record.scope)
+        with self._guard():
+            where = self._client.hget(_WHERE, record.id)
+            if where is not None and where != scope_text:
+                if not replace:
+                    return False
+                old = _scope_prefix(_parse_scope(where))
+                self._client.eval(scripts.DELETE, 1, old + "rec", old, record.id)
+            prefix = _scope_prefix(record.scope)
+            live_terms = {t: int(n) for t, n in terms.items() if t and int(n) > 0} if record.searchable else {}
+            flat: list[str | int] = []
+            for term, tf in live_terms.items():
+                flat += [term, tf]
+            pipe = self._pipeline()
+            pipe.eval(
+                scripts.PUT,
+                1,
+                prefix + "rec",
+                prefix,
+                record.id,
+                "1" if replace else "0",
+                _encode(record),
+                record.standing,
+                repr(float(record.created_at)),
+                record.author,
+                record.session_id or "",
+                record.seq,
+                json.dumps(live_terms, ensure_ascii=False, separators=(",", ":")) if live_terms else "",
+                sum(live_terms.values()),
+                *flat,
+            )
+            pipe.hset(_WHERE, record.id, scope_text)
+            pipe.sadd(_SCOPES, scope_text)
+            written, *_ = pipe.execute()
+        return bool(written)
+
+    def _locate(self, ids: Sequence[str]) -> dict[str, list[str]]:
+        """Scope text -> the ids among `ids` that live there (unknown ids dropped)."""
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:
+            return {}
+        by_scope: dict[str, list[str]] = {}
+        for record_id, where in zip(wanted, self._client.hmget(_WHERE, wanted), strict=True):
+            if where is not None:
+                by_scope.setdefault(where, []).append(record_id)
+        return by_scope
+
+    def get(self, ids: Sequence[str]) -> list[Record]:
+        """The records with these ids, in the order asked; unknown ids are skipped."""
+        with self._guard():
+            by_scope = self._locate(ids)
+            if not by_scope:
+                return []
+            pipe = self._pipeline()
+            for scope_text, group in by_scope.items():
+                prefix = _scope_prefix(_parse_scope(scope_text))
+                pipe.hmget(prefix + "rec", group)
+                pipe.hmget(prefix + "st", group)
+            replies = pipe.execute()
+        found: dict[str, Record] = {}
+        for n, group in enumerate(by_scope.values()):
+            for record_id, raw, standing in zip(group, replies[2 * n], replies[2 * n + 1], strict=True):
+                if raw:
+                    found[record_id] = _decode(raw, standing)
+        return [found[i] for i in ids if i in found]
+
+    def delete(self, ids: Sequence[str]) -> int:
+        """Delete records and their index entries; returns how many existed."""
+        with self._guard():
+            by_scope = self._locate(ids)
+            if not by_scope:
+                return 0
+            pipe = self._pipeline()
+            for scope_text, group in by_scope.items():
+                prefix = _scope_prefix(_parse_scope(scope_text))
+                pipe.eval(scripts.DELETE, 1, prefix + "rec", prefix, *group)
+            pipe.hdel(_WHERE, *[i for group in by_scope.values() for i in group])
+            replies = pipe.execute()
+        return sum(int(n) for n in replies[:-1])
+
+    def adjust_standing(self, record_id: str, delta: int) -> int | None:
+        """Add `delta` to a record's standing (moving it in or out of the index); None if unknown."""
+        with self._guard():
+            where = self._client.hget(_WHERE, record_id)
+            if where is None:
+                return None
+            prefix = _scope_prefix(_parse_scope(where))
+            new = self._client.eval(scripts.ADJUST_STANDING, 1, prefix + "rec", prefix, record_id, int(delta))
+        return None if new is None else int(new)
+
+    def _all_scopes(self) -> list[Scope]:
+        return sorted((_parse_scope(s) for s in self._client.smembers(_SCOPES)), key=str)
+
+    def scan(
+        self,
+        scopes: Sequence[Scope] | None,
+        *,
+        session_id: str | None = None,
+        author: str | None = None,
+        before: float | None = None,
+    ) -> Iterator[Record]:
+        """Every record matching all the filters, oldest first (then by id), streamed in batches."""
+        with self._guard():
+            chosen = self._all_scopes() if scopes is None else _live(scopes)
+        if session_id is not None:
+            streams = [self._session_scan(s, session_id, author, before) for s in chosen]
+        else:
+            index = "time" if author is None else f"a:{author}"
+            streams = [self._index_scan(s, index, before) for s in chosen]
+        for _, _, record in heapq.merge(*streams):
+            yield record
+
+    def _index_scan(self, scope: Scope, index: str, before: float | None) -> Iterator[tuple[float, str, Record]]:
+        """One scope's records in (created_at, id) order, read `_SCAN_BATCH` at a time.
+
+        The cursor is the last (score, id) seen, not an offset, so records deleted or added
+        while the caller consumes the stream do not make it skip or repeat any other record.
+        """
+        prefix = _scope_prefix(scope)
+        high = "+inf" if before is None else f"({before!r}"
+        low, last_score, last_id, batch = "-inf", None, "", _SCAN_BATCH
+        while True:
+            with self._guard():
+                flat = self._client.eval(scripts.SCAN_BATCH, 1, prefix + "rec", prefix, index, low, high, batch)
+            fresh = 0
+            for n in range(0, len(flat), 4):
+                record_id, score = flat[n], float(flat[n + 1])
+                if last_score is not None and (score, record_id) <= (last_score, last_id):
+                    continue
+                fresh += 1
+                last_score, last_id = score, record_id
+                if flat[n + 2]:
+                    yield score, record_id, _decode(flat[n + 2], flat[n + 3])
+            if len(flat) < 4 * batch:
+                return
+            if fresh == 0:  # a whole batch tied on one score: widen the window past the ties
+                batch *= 2
+            low = repr(last_score)
+
+    def _session_scan(
+        self, scope: Scope, session_id: str, author: str | None, before: float | None
+    ) -> Iterator[tuple[float, str, Record]]:
+        prefix = _scope_prefix(scope)
+        with self._guard():
+            flat = self._client.eval(
+                scripts.SCAN_BATCH, 1, prefix + "rec", prefix, f"s:{session_id}", "-inf", "+inf", -1
+            )
+        rows = []
+        for n in range(0, len(flat), 4):
+            if not flat[n + 2]:
+                continue
+            record = _decode(flat[n + 2], flat[n + 3])
+            if author is not None and record.author != author:
+                continue
+            if before is not None and not record.created_at < before:
+                continue
+            rows.append((record.created_at, record.id, record))
+        yield from sorted(rows, key=lambda row: (row[0], row[1]))
+
+    def count(self, scopes: Sequence[Scope] | None) -> int:
+        """How many records in these scopes (None: in the whole store)."""
+        with self._guard():
+            chosen = self._all_scopes() if scopes is None else _live(scopes)
+            if not chosen:
+                return 0
+            pipe = self._pipeline()
+            for scope in chosen:
+                pipe.zcard(_scope_prefix(scope) + "time")
+            return sum(int(n) for n in pipe.execute())
+
+    def session_records(self, scope: Scope, session_id: str, seqs: Sequence[int]) -> list[Record]:
+        """The records of one session at the given positions, by position then age."""
+        if not scope.key or not seqs:
+            return []
+        prefix = _scope_prefix(scope)
+        wanted = sorted({int(s) for s in seqs})
+        with self._guard():
+            flat = self._client.eval(scripts.SESSION_RECORDS, 1, prefix + "rec", prefix, session_id, *wanted)
+        records = [_decode(flat[n], flat[n + 1]) for n in range(0, len(flat), 2)]
+        return sorted(records, key=lambda r: (r.seq, r.created_at, r.id))
+
+    # -- lexical index -----------------------------------------------------------------------
+
+    def index_stats(self, scopes: Sequence[Scope]) -> IndexStats:
+        """Searchable documents and their total length, across `scopes`."""
+        chosen = _live(scopes)
+        if not chosen:
+            return IndexStats(0, 0)
+        with self._guard():
+            pipe = self._pipeline()
+            for scope in chosen:
+                pipe.hmget(_scope_prefix(scope) + "stats", ["documents", "total_length"])
+            replies = pipe.execute()
+        return IndexStats(sum(int(d or 0) for d, _ in replies), sum(int(t or 0) for _, t in replies))
+
+    def postings(
+        self, scopes: Sequence[Scope], terms: Sequence[str], *, max_df: int | None = None
+    ) -> dict[str, TermPostings]:
+        """Each distinct term's df and postings across `scopes`: one script per scope, one round trip."""
+        wanted = list(dict.fromkeys(terms))
+        chosen = _live(scopes)
+        if not wanted or not chosen:
+            return {t: TermPostings(0, ()) for t in wanted}
+        limit = -1 if max_df is None else int(max_df)
+        with self._guard():
+            pipe = self._pipeline()
+            for scope in chosen:
+                prefix = _scope_prefix(scope)
+                pipe.eval(scripts.POSTINGS, 1, prefix + "stats", prefix, limit, *wanted)
+            replies = pipe.execute()
+        result: dict[str, TermPostings] = {}
+        for i, term in enumerate(wanted):
+            df = sum(int(reply[i][0]) for reply in replies)
+            if max_df is not None and df > max_df:
+                result[term] = TermPostings(df, ())
+                continue
+            found: list[Posting] = []
+            for reply in replies:
+                row = reply[i]
+                for n in range(1, len(row), 2):
+                    tf, _, length = row[n + 1].partition(":")
+                    found.append(Posting(row[n], int(tf), int(length)))
+            found.sort(key=lambda p: p.record_id)
+            result[term] = TermPostings(df, tuple(found))
+        return result
+
+    # -- per-session state -------------------------------------------------------------------
+
+    def stash_prompt(self, session_key: str, turn_id: str | None, prompt: str, *, ttl: float, keep: int) -> None:
+        """Hold a prompt until the turn's write event takes it (at most `keep` per session, each for `ttl`)."""
+        key = _session_prefix(session_key) + "prompts"
+        with self._guard():
+            self._client.eval(
+                scripts.STASH, 1, key, repr(time.time()), repr(float(ttl)), int(keep),
+                "0" if turn_id is None else "1", turn_id or "", prompt,
+            )  # fmt: skip
+
+    def take_prompt(self, session_key: str, turn_id: str | None) -> str | None:
+        """Remove and return the prompt stashed for `turn_id` (None: the newest unexpired one)."""
+        key = _session_prefix(session_key) + "prompts"
+        with self._guard():
+            found = self._client.eval(
+                scripts.TAKE, 1, key, repr(time.time()), "0" if turn_id is None else "1", turn_id or ""
+            )
+        return None if found is None else str(found)
+
+    def load_session(self, session_key: str) -> SessionState:
+        """The session's injected set and live-context start (empty for a new session)."""
+        prefix = _session_prefix(session_key)
+        with self._guard():
+            pipe = self._pipeline()
+            pipe.smembers(prefix + "inj")
+            pipe.get(prefix + "live")
+            injected, live = pipe.execute()
+        return SessionState(frozenset(injected or ()), float(live or 0.0))
+
+    def add_injected(self, session_key: str, ids: Sequence[str]) -> None:
+        """Remember that these records were injected in this session."""
+        if not ids:
+            return
+        key = _session_prefix(session_key) + "inj"
+        with self._guard():
+            pipe = self._pipeline()
+            pipe.sadd(key, *ids)
+            pipe.expire(key, _SESSION_TTL_S)
+            pipe.execute()
+
+    def reset_session(self, session_key: str, now: float) -> None:
+        """A compaction: clear the injected set and move `live_since` to `now`."""
+        prefix = _session_prefix(session_key)
+        with self._guard():
+            pipe = self._pipeline()
+            pipe.delete(prefix + "inj")
+            pipe.set(prefix + "live", repr(float(now)), ex=_SESSION_TTL_S)
+            pipe.execute()
+
+    # -- counters and metadata ---------------------------------------------------------------
+
+    def bump(self, counts: Mapping[str, int]) -> None:
+        """Add to named counters (created at zero)."""
+        if not counts:
+            return
+        with self._guard():
+            pipe = self._pipeline()
+            for name, n in counts.items():
+                pipe.hincrby(_COUNTERS, name, int(n))
+            pipe.execute()
+
+    def counters(self) -> dict[str, int]:
+        """Every counter."""
+        with self._guard():
+            raw = self._client.hgetall(_COUNTERS)
+        return {name: int(value) for name, value in sorted(raw.items())}
+
+    def set_meta(self, values: Mapping[str, str]) -> None:
+        """Set small named values."""
+        if not values:
+            return
+        with self._guard():
+            self._client.hset(_META, mapping=dict(values))
+
+    def meta(self) -> dict[str, str]:
+        """Every named value."""
+        with self._guard():
+            return dict(sorted(self._client.hgetall(_META).items()))
