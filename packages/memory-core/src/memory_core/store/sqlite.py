@@ -1,0 +1,713 @@
+"""The embedded store: one SQLite file, stdlib `sqlite3`, no server.
+
+Promises:
+- Several processes (agent sessions, the MCP server, the CLI) may read and write the same file
+  at once. The file runs in WAL mode, every write is one `BEGIN IMMEDIATE` transaction (so a
+  writer waits for the lock up front instead of failing half-way), and a busy timeout bounds
+  the wait.
+- The file is created user-only (0600) and, when we create its folder, that folder is 0700.
+  SQLite gives the `-wal` and `-shm` files the database file's permissions.
+- The schema is versioned with `PRAGMA user_version` and migrated in place on first use; a file
+  written by a newer memory-core is refused rather than damaged.
+- The lexical index is our own (vocabulary, postings with document lengths, document
+  frequencies, per-scope totals), not FTS5: the retriever scores, so every backend ranks alike.
+
+Failure: a lock still held after the timeout, or a file that cannot be opened, raises
+`StoreUnavailable`; any other SQLite error raises `StoreError`. Nothing is ever half-written:
+each method is one transaction.
+
+SQL text is only ever formatted with `?` placeholders and column lists of this module (the
+`noqa: S608` lines); every value is bound.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from memory_core.errors import ConfigError, StoreError, StoreUnavailable
+from memory_core.models import IndexStats, Record, Scope
+from memory_core.store.base import Posting, SessionState, TermPostings
+
+__all__ = ["SQLiteStore", "SCHEMA_VERSION"]
+
+SCHEMA_VERSION = 1
+"""The schema this module writes. `_MIGRATIONS[v]` takes a file from version v to v + 1."""
+
+_SCAN_PAGE = 500
+"""Records fetched per query while scanning, so an export never holds the whole store in memory."""
+_MAX_PARAMS = 900
+"""Bound parameters per statement: below SQLite's historic 999 limit on every build."""
+
+_RECORD_COLUMNS = "id, scope, text, kind, author, created_at, harness, session_id, turn_id, seq, standing, searchable"
+
+_SCHEMA_V1 = """
+CREATE TABLE scopes (
+    sid INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    documents INTEGER NOT NULL DEFAULT 0,
+    total_length INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE records (
+    doc INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    scope TEXT NOT NULL,
+    sid INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    author TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    harness TEXT,
+    session_id TEXT,
+    turn_id TEXT,
+    seq INTEGER NOT NULL,
+    standing INTEGER NOT NULL,
+    searchable INTEGER NOT NULL,
+    terms TEXT NOT NULL,
+    length INTEGER NOT NULL
+);
+CREATE INDEX records_by_scope_time ON records (sid, created_at, id);
+CREATE INDEX records_by_session ON records (sid, session_id, seq);
+CREATE TABLE vocab (
+    tid INTEGER PRIMARY KEY,
+    term TEXT NOT NULL UNIQUE
+);
+CREATE TABLE postings (
+    tid INTEGER NOT NULL,
+    sid INTEGER NOT NULL,
+    doc INTEGER NOT NULL,
+    tf INTEGER NOT NULL,
+    length INTEGER NOT NULL,
+    PRIMARY KEY (tid, sid, doc)
+) WITHOUT ROWID;
+CREATE TABLE term_df (
+    tid INTEGER NOT NULL,
+    sid INTEGER NOT NULL,
+    df INTEGER NOT NULL,
+    PRIMARY KEY (tid, sid)
+) WITHOUT ROWID;
+CREATE TABLE handoff (
+    slot INTEGER PRIMARY KEY,
+    session_key TEXT NOT NULL,
+    turn_id TEXT,
+    prompt TEXT NOT NULL,
+    expires REAL NOT NULL
+);
+CREATE INDEX handoff_by_session ON handoff (session_key, slot);
+CREATE TABLE sessions (
+    session_key TEXT PRIMARY KEY,
+    live_since REAL NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE injected (
+    session_key TEXT NOT NULL,
+    record_id TEXT NOT NULL,
+    PRIMARY KEY (session_key, record_id)
+) WITHOUT ROWID;
+CREATE TABLE counters (
+    name TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE meta (
+    name TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) WITHOUT ROWID;
+"""
+
+_MIGRATIONS: tuple[str, ...] = (_SCHEMA_V1,)
+
+
+def _path_from_url(url: str) -> str:
+    """The file path of a `sqlite:` URL, SQLAlchemy style; `:memory:` for an in-memory store."""
+    if not url.lower().startswith("sqlite://"):
+        raise ConfigError(f"MEMORY_URL {url!r} is not a sqlite:// URL")
+    rest = url[len("sqlite://") :]
+    rest = rest.split("?", 1)[0]
+    if rest in ("", "/", "/:memory:"):
+        return ":memory:"
+    if not rest.startswith("/"):
+        raise ConfigError(f"MEMORY_URL {url!r} names a host; use sqlite:///relative/path or sqlite:////absolute/path")
+    path = rest[1:]
+    if path.startswith("~"):
+        path = os.path.expanduser(path)
+    return path
+
+
+def _scope_name(scope: Scope) -> str:
+    return f"{scope.kind}:{scope.key}"
+
+
+def _scope_from_name(name: str) -> Scope:
+    kind, _, key = name.partition(":")
+    return Scope(kind, key)  # type: ignore[arg-type]  # only ever written from a Scope
+
+
+def _live_scope_names(scopes: Sequence[Scope] | None) -> list[str] | None:
+    """Scope names to query, deduplicated in order; None means every scope. Empty keys match nothing."""
+    if scopes is None:
+        return None
+    names: list[str] = []
+    for scope in scopes:
+        name = _scope_name(scope)
+        if scope.key and name not in names:
+            names.append(name)
+    return names
+
+
+def _marks(count: int) -> str:
+    return ",".join("?" * count)
+
+
+def _chunks(values: Sequence[Any], size: int = _MAX_PARAMS) -> Iterator[Sequence[Any]]:
+    for start in range(0, len(values), size):
+        yield values[start : start + size]
+
+
+def _row_to_record(row: Sequence[Any]) -> Record:
+    return Record(
+        id=row[0],
+        scope=_scope_from_name(row[1]),
+        text=row[2],
+        kind=row[3],
+        author=row[4],
+        created_at=row[5],
+        harness=row[6],
+        session_id=row[7],
+        turn_id=row[8],
+        seq=row[9],
+        standing=row[10],
+        searchable=bool(row[11]),
+    )
+
+
+def _translate(exc: sqlite3.Error, where: str) -> StoreError:
+    message = str(exc)
+    lowered = message.lower()
+    if isinstance(exc, sqlite3.OperationalError) and (
+        "locked" in lowered or "busy" in lowered or "unable to open" in lowered
+    ):
+        return StoreUnavailable(f"sqlite store {where}: {message}")
+    return StoreError(f"sqlite store {where}: {message}")
+
+
+class SQLiteStore:
+    """The embedded `Store` over one SQLite file. Build it with `SQLiteStore.from_url`.
+
+    The connection opens on first use (so building a store touches nothing) and is reopened
+    after a fork. One lock serialises the threads of a process on the connection.
+    """
+
+    backend = "sqlite"
+
+    def __init__(self, path: str, *, timeout: float = 1.0, display_url: str | None = None) -> None:
+        self.path = path
+        self.timeout = timeout
+        self.display_url = display_url or f"sqlite:///{path}"
+        self._conn: sqlite3.Connection | None = None
+        self._pid = 0
+        self._lock = threading.RLock()
+        self._sids: dict[str, int] = {}
+
+    @classmethod
+    def from_url(cls, url: str, *, timeout: float = 1.0) -> SQLiteStore:
+        """Parse `sqlite:///relative`, `sqlite:////absolute`, `sqlite:///~/file`; raises `ConfigError` otherwise."""
+        return cls(_path_from_url(url), timeout=timeout, display_url=url)
+
+    # -- connection ------------------------------------------------------------------------
+
+    def _connect(self) -> sqlite3.Connection:
+        if self._conn is not None and self._pid == os.getpid():
+            return self._conn
+        self._conn = None
+        self._sids = {}
+        try:
+            if self.path != ":memory:":
+                self._create_file()
+            conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False)
+        except (OSError, sqlite3.Error) as exc:
+            raise StoreUnavailable(f"sqlite store cannot open {self.path}: {exc}") from exc
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
+            if self.path != ":memory:":
+                conn.execute("PRAGMA journal_mode = WAL")
+            # NORMAL in WAL mode: a power cut may lose the last commits, never corrupts the file.
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("PRAGMA temp_store = MEMORY")
+            conn.execute("PRAGMA cache_size = -16000")
+            conn.execute("PRAGMA mmap_size = 268435456")
+            self._migrate(conn)
+        except sqlite3.Error as exc:
+            conn.close()
+            raise _translate(exc, "open") from exc
+        except BaseException:
+            conn.close()
+            raise
+        self._conn = conn
+        self._pid = os.getpid()
+        return conn
+
+    def _create_file(self) -> None:
+        path = Path(self.path)
+        if not path.parent.exists():
+            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if not path.exists():
+            fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
+            os.close(fd)
+
+    def _migrate(self, conn: sqlite3.Connection) -> None:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version == SCHEMA_VERSION:
+            return
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path} has schema version {version}, newer than this memory-core's {SCHEMA_VERSION}: "
+                "upgrade memory-core"
+            )
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Another process may have migrated while we waited for the lock.
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            for step in range(version, SCHEMA_VERSION):
+                for statement in _MIGRATIONS[step].split(";"):
+                    if statement.strip():
+                        conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {step + 1}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        with self._lock:
+            conn = self._connect()
+            try:
+                return conn.execute(sql, params).fetchall()
+            except sqlite3.Error as exc:
+                raise _translate(exc, "read") from exc
+
+    def _write(self, work: Any) -> Any:
+        """Run `work(conn)` inside one `BEGIN IMMEDIATE` transaction; commit, or roll back and raise."""
+        with self._lock:
+            conn = self._connect()
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as exc:
+                raise _translate(exc, "write") from exc
+            try:
+                result = work(conn)
+                conn.execute("COMMIT")
+                return result
+            except sqlite3.Error as exc:
+                conn.execute("ROLLBACK")
+                raise _translate(exc, "write") from exc
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+
+    def ping(self) -> str:
+        """Open the file (creating and migrating it if needed) and return SQLite's version."""
+        self._read("SELECT 1")
+        return sqlite3.sqlite_version
+
+    def close(self) -> None:
+        """Close the connection. Idempotent; a later call reopens it."""
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
+    # -- scopes ----------------------------------------------------------------------------
+
+    def _sid(self, conn: sqlite3.Connection, name: str, *, create: bool) -> int | None:
+        sid = self._sids.get(name)
+        if sid is not None:
+            return sid
+        row = conn.execute("SELECT sid FROM scopes WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            if not create:
+                return None
+            sid = conn.execute("INSERT INTO scopes (name) VALUES (?) RETURNING sid", (name,)).fetchone()[0]
+        else:
+            sid = row[0]
+        # Scopes are never deleted, so a cached id stays right for the life of the file.
+        if row is not None:
+            self._sids[name] = sid
+        return int(sid)
+
+    def _sids_for(self, conn: sqlite3.Connection, scopes: Sequence[Scope]) -> list[int]:
+        names = _live_scope_names(scopes) or []
+        sids = [self._sid(conn, name, create=False) for name in names]
+        return [sid for sid in sids if sid is not None]
+
+    # -- records ---------------------------------------------------------------------------
+
+    def _index(self, conn: sqlite3.Connection, doc: int, sid: int, terms: Mapping[str, int], sign: int) -> None:
+        """Add (`sign` 1) or remove (`sign` -1) one document's postings, frequencies and scope totals."""
+        length = sum(terms.values())
+        conn.execute(
+            "UPDATE scopes SET documents = documents + ?, total_length = total_length + ? WHERE sid = ?",
+            (sign, sign * length, sid),
+        )
+        if not terms:
+            return
+        names = list(terms)
+        if sign > 0:
+            conn.executemany("INSERT OR IGNORE INTO vocab (term) VALUES (?)", [(t,) for t in names])
+        tids: dict[str, int] = {}
+        for chunk in _chunks(names):
+            for term, tid in conn.execute(f"SELECT term, tid FROM vocab WHERE term IN ({_marks(len(chunk))})", chunk):  # noqa: S608
+                tids[term] = tid
+        if sign > 0:
+            conn.executemany(
+                "INSERT INTO postings (tid, sid, doc, tf, length) VALUES (?, ?, ?, ?, ?)",
+                [(tids[t], sid, doc, tf, length) for t, tf in terms.items()],
+            )
+            conn.executemany(
+                "INSERT INTO term_df (tid, sid, df) VALUES (?, ?, 1) ON CONFLICT (tid, sid) DO UPDATE SET df = df + 1",
+                [(tids[t], sid) for t in names],
+            )
+        else:
+            present = [tids[t] for t in names if t in tids]
+            conn.executemany(
+                "DELETE FROM postings WHERE tid = ? AND sid = ? AND doc = ?", [(t, sid, doc) for t in present]
+            )
+            conn.executemany("UPDATE term_df SET df = df - 1 WHERE tid = ? AND sid = ?", [(t, sid) for t in present])
+            conn.executemany("DELETE FROM term_df WHERE tid = ? AND sid = ? AND df <= 0", [(t, sid) for t in present])
+
+    def put(self, record: Record, terms: Mapping[str, int], *, replace: bool = False) -> bool:
+        """Insert `record` and its terms; an existing id is kept unless `replace`. True when written."""
+        name = _scope_name(record.scope)
+        if not record.scope.key:
+            raise StoreError("a record needs a scope with a key")
+        clean = {term: int(tf) for term, tf in terms.items() if term and tf > 0}
+
+        def work(conn: sqlite3.Connection) -> bool:
+            old = conn.execute(
+                "SELECT doc, sid, standing, searchable, terms FROM records WHERE id = ?", (record.id,)
+            ).fetchone()
+            if old is not None:
+                if not replace:
+                    return False
+                old_doc, old_sid, old_standing, old_searchable, old_terms = old
+                if old_searchable and old_standing >= 0:
+                    self._index(conn, old_doc, old_sid, json.loads(old_terms), -1)
+                conn.execute("DELETE FROM records WHERE doc = ?", (old_doc,))
+            sid = self._sid(conn, name, create=True)
+            assert sid is not None
+            doc = conn.execute(
+                "INSERT INTO records (id, scope, sid, text, kind, author, created_at, harness, session_id, turn_id,"
+                " seq, standing, searchable, terms, length) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " RETURNING doc",
+                (
+                    record.id,
+                    name,
+                    sid,
+                    record.text,
+                    record.kind,
+                    record.author,
+                    float(record.created_at),
+                    record.harness,
+                    record.session_id,
+                    record.turn_id,
+                    int(record.seq),
+                    int(record.standing),
+                    1 if record.searchable else 0,
+                    json.dumps(clean, separators=(",", ":"), ensure_ascii=False),
+                    sum(clean.values()),
+                ),
+            ).fetchone()[0]
+            if record.searchable and record.standing >= 0:
+                self._index(conn, doc, sid, clean, 1)
+            return True
+
+        return bool(self._write(work))
+
+    def get(self, ids: Sequence[str]) -> list[Record]:
+        """The records with these ids, in the order asked; unknown ids are skipped."""
+        wanted = list(dict.fromkeys(ids))
+        found: dict[str, Record] = {}
+        for chunk in _chunks(wanted):
+            rows = self._read(f"SELECT {_RECORD_COLUMNS} FROM records WHERE id IN ({_marks(len(chunk))})", chunk)  # noqa: S608
+            for row in rows:
+                found[row[0]] = _row_to_record(row)
+        return [found[i] for i in ids if i in found]
+
+    def delete(self, ids: Sequence[str]) -> int:
+        """Delete records and their index entries; returns how many existed."""
+        wanted = list(dict.fromkeys(ids))
+
+        def work(conn: sqlite3.Connection) -> int:
+            deleted = 0
+            for record_id in wanted:
+                row = conn.execute(
+                    "SELECT doc, sid, standing, searchable, terms FROM records WHERE id = ?", (record_id,)
+                ).fetchone()
+                if row is None:
+                    continue
+                doc, sid, standing, searchable, terms = row
+                if searchable and standing >= 0:
+                    self._index(conn, doc, sid, json.loads(terms), -1)
+                conn.execute("DELETE FROM records WHERE doc = ?", (doc,))
+                deleted += 1
+            return deleted
+
+        return int(self._write(work))
+
+    def adjust_standing(self, record_id: str, delta: int) -> int | None:
+        """Add `delta` to a record's standing; a record going negative leaves the index, and comes back."""
+
+        def work(conn: sqlite3.Connection) -> int | None:
+            row = conn.execute(
+                "SELECT doc, sid, standing, searchable, terms FROM records WHERE id = ?", (record_id,)
+            ).fetchone()
+            if row is None:
+                return None
+            doc, sid, standing, searchable, terms = row
+            new = standing + delta
+            conn.execute("UPDATE records SET standing = ? WHERE doc = ?", (new, doc))
+            if searchable and (standing >= 0) != (new >= 0):
+                self._index(conn, doc, sid, json.loads(terms), 1 if new >= 0 else -1)
+            return int(new)
+
+        result: int | None = self._write(work)
+        return result
+
+    def scan(
+        self,
+        scopes: Sequence[Scope] | None,
+        *,
+        session_id: str | None = None,
+        author: str | None = None,
+        before: float | None = None,
+    ) -> Iterator[Record]:
+        """Every matching record, oldest first then by id, read a page at a time."""
+        names = _live_scope_names(scopes)
+        if names is not None and not names:
+            return
+        where: list[str] = []
+        params: list[Any] = []
+        if names is not None:
+            where.append(f"scope IN ({_marks(len(names))})")
+            params.extend(names)
+        if session_id is not None:
+            where.append("session_id = ?")
+            params.append(session_id)
+        if author is not None:
+            where.append("author = ?")
+            params.append(author)
+        if before is not None:
+            where.append("created_at < ?")
+            params.append(before)
+        cursor: tuple[float, str] | None = None
+        while True:
+            page_where = list(where)
+            page_params = list(params)
+            if cursor is not None:
+                page_where.append("(created_at > ? OR (created_at = ? AND id > ?))")
+                page_params.extend([cursor[0], cursor[0], cursor[1]])
+            clause = f"WHERE {' AND '.join(page_where)}" if page_where else ""
+            rows = self._read(
+                f"SELECT {_RECORD_COLUMNS} FROM records {clause} ORDER BY created_at, id LIMIT {_SCAN_PAGE}",  # noqa: S608
+                page_params,
+            )
+            for row in rows:
+                yield _row_to_record(row)
+            if len(rows) < _SCAN_PAGE:
+                return
+            cursor = (rows[-1][5], rows[-1][0])
+
+    def count(self, scopes: Sequence[Scope] | None) -> int:
+        """How many records in these scopes (None: in the whole store)."""
+        names = _live_scope_names(scopes)
+        if names is None:
+            return int(self._read("SELECT count(*) FROM records")[0][0])
+        if not names:
+            return 0
+        return int(self._read(f"SELECT count(*) FROM records WHERE scope IN ({_marks(len(names))})", names)[0][0])  # noqa: S608
+
+    def session_records(self, scope: Scope, session_id: str, seqs: Sequence[int]) -> list[Record]:
+        """The records of one session at the given positions, in position order (then id)."""
+        wanted = sorted({int(s) for s in seqs})
+        if not scope.key or not wanted:
+            return []
+        rows = self._read(
+            f"SELECT {_RECORD_COLUMNS} FROM records WHERE scope = ? AND session_id = ?"  # noqa: S608
+            f" AND seq IN ({_marks(len(wanted))}) ORDER BY seq, id",
+            [_scope_name(scope), session_id, *wanted],
+        )
+        return [_row_to_record(row) for row in rows]
+
+    # -- lexical index ---------------------------------------------------------------------
+
+    def index_stats(self, scopes: Sequence[Scope]) -> IndexStats:
+        """Indexed documents (searchable, standing >= 0) and their total length across `scopes`."""
+        names = _live_scope_names(scopes) or []
+        if not names:
+            return IndexStats(0, 0)
+        row = self._read(
+            f"SELECT coalesce(sum(documents), 0), coalesce(sum(total_length), 0) FROM scopes"  # noqa: S608
+            f" WHERE name IN ({_marks(len(names))})",
+            names,
+        )[0]
+        return IndexStats(int(row[0]), int(row[1]))
+
+    def postings(
+        self, scopes: Sequence[Scope], terms: Sequence[str], *, max_df: int | None = None
+    ) -> dict[str, TermPostings]:
+        """Each distinct term's document frequency across `scopes`, and its postings unless df > `max_df`."""
+        distinct = list(dict.fromkeys(terms))
+        result = {term: TermPostings(0, ()) for term in distinct}
+        if not distinct:
+            return result
+        with self._lock:
+            conn = self._connect()
+            try:
+                sids = self._sids_for(conn, scopes)
+                if not sids:
+                    return result
+                sid_marks = _marks(len(sids))
+                dfs: dict[int, tuple[str, int]] = {}
+                for chunk in _chunks(distinct, _MAX_PARAMS - len(sids)):
+                    rows = conn.execute(
+                        f"SELECT v.tid, v.term, sum(d.df) FROM vocab v JOIN term_df d ON d.tid = v.tid"  # noqa: S608
+                        f" WHERE v.term IN ({_marks(len(chunk))}) AND d.sid IN ({sid_marks}) GROUP BY v.tid",
+                        [*chunk, *sids],
+                    ).fetchall()
+                    for tid, term, df in rows:
+                        dfs[tid] = (term, int(df))
+                read = [tid for tid, (_, df) in dfs.items() if max_df is None or df <= max_df]
+                found: dict[int, list[Posting]] = {tid: [] for tid in read}
+                for chunk in _chunks(read, _MAX_PARAMS - len(sids)):
+                    rows = conn.execute(
+                        f"SELECT p.tid, r.id, p.tf, p.length FROM postings p JOIN records r ON r.doc = p.doc"  # noqa: S608
+                        f" WHERE p.tid IN ({_marks(len(chunk))}) AND p.sid IN ({sid_marks})",
+                        [*chunk, *sids],
+                    ).fetchall()
+                    for tid, record_id, tf, length in rows:
+                        found[tid].append(Posting(record_id, tf, length))
+            except sqlite3.Error as exc:
+                raise _translate(exc, "postings") from exc
+        for tid, (term, df) in dfs.items():
+            result[term] = TermPostings(df, tuple(found.get(tid, ())))
+        return result
+
+    # -- per-session state -----------------------------------------------------------------
+
+    def stash_prompt(self, session_key: str, turn_id: str | None, prompt: str, *, ttl: float, keep: int) -> None:
+        """Hold a prompt for the turn's write event; drops expired ones and all but the newest `keep`."""
+        now = time.time()
+
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute("DELETE FROM handoff WHERE session_key = ? AND expires <= ?", (session_key, now))
+            if turn_id is not None:
+                conn.execute("DELETE FROM handoff WHERE session_key = ? AND turn_id = ?", (session_key, turn_id))
+            conn.execute(
+                "INSERT INTO handoff (session_key, turn_id, prompt, expires) VALUES (?, ?, ?, ?)",
+                (session_key, turn_id, prompt, now + ttl),
+            )
+            conn.execute(
+                "DELETE FROM handoff WHERE session_key = ? AND slot NOT IN"
+                " (SELECT slot FROM handoff WHERE session_key = ? ORDER BY slot DESC LIMIT ?)",
+                (session_key, session_key, max(keep, 0)),
+            )
+
+        self._write(work)
+
+    def take_prompt(self, session_key: str, turn_id: str | None) -> str | None:
+        """Remove and return the prompt stashed for `turn_id` (None: the newest unexpired one)."""
+        now = time.time()
+
+        def work(conn: sqlite3.Connection) -> str | None:
+            if turn_id is None:
+                row = conn.execute(
+                    "SELECT slot, prompt FROM handoff WHERE session_key = ? AND expires > ? ORDER BY slot DESC LIMIT 1",
+                    (session_key, now),
+                ).fetchone()
+            else:
+                row = conn.execute(
+                    "SELECT slot, prompt FROM handoff WHERE session_key = ? AND turn_id = ? AND expires > ?"
+                    " ORDER BY slot DESC LIMIT 1",
+                    (session_key, turn_id, now),
+                ).fetchone()
+            if row is None:
+                return None
+            conn.execute("DELETE FROM handoff WHERE slot = ?", (row[0],))
+            return str(row[1])
+
+        result: str | None = self._write(work)
+        return result
+
+    def load_session(self, session_key: str) -> SessionState:
+        """The session's injected set and live-context start (empty state for a new session)."""
+        with self._lock:
+            conn = self._connect()
+            try:
+                injected = conn.execute(
+                    "SELECT record_id FROM injected WHERE session_key = ?", (session_key,)
+                ).fetchall()
+                row = conn.execute("SELECT live_since FROM sessions WHERE session_key = ?", (session_key,)).fetchone()
+            except sqlite3.Error as exc:
+                raise _translate(exc, "read") from exc
+        return SessionState(frozenset(r[0] for r in injected), float(row[0]) if row else 0.0)
+
+    def add_injected(self, session_key: str, ids: Sequence[str]) -> None:
+        """Remember that these records were injected in this session."""
+        if not ids:
+            return
+        self._write(
+            lambda conn: conn.executemany(
+                "INSERT OR IGNORE INTO injected (session_key, record_id) VALUES (?, ?)",
+                [(session_key, i) for i in dict.fromkeys(ids)],
+            )
+        )
+
+    def reset_session(self, session_key: str, now: float) -> None:
+        """A compaction: clear the injected set and set `live_since` to `now`."""
+
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute("DELETE FROM injected WHERE session_key = ?", (session_key,))
+            conn.execute(
+                "INSERT INTO sessions (session_key, live_since) VALUES (?, ?)"
+                " ON CONFLICT (session_key) DO UPDATE SET live_since = excluded.live_since",
+                (session_key, now),
+            )
+
+        self._write(work)
+
+    # -- counters and metadata -------------------------------------------------------------
+
+    def bump(self, counts: Mapping[str, int]) -> None:
+        """Add to named counters (created at zero)."""
+        if not counts:
+            return
+        self._write(
+            lambda conn: conn.executemany(
+                "INSERT INTO counters (name, value) VALUES (?, ?)"
+                " ON CONFLICT (name) DO UPDATE SET value = value + excluded.value",
+                list(counts.items()),
+            )
+        )
+
+    def counters(self) -> dict[str, int]:
+        """Every counter."""
+        return {name: int(value) for name, value in self._read("SELECT name, value FROM counters ORDER BY name")}
+
+    def set_meta(self, values: Mapping[str, str]) -> None:
+        """Set small named values."""
+        if not values:
+            return
+        self._write(
+            lambda conn: conn.executemany(
+                "INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                list(values.items()),
+            )
+        )
+
+    def meta(self) -> dict[str, str]:
+        """Every named value."""
+        return {name: str(value) for name, value in self._read("SELECT name, value FROM meta ORDER BY name")}

@@ -1,0 +1,361 @@
+"""The conformance suite every `Store` must pass, so behaviour (ranking included) is one on every backend.
+
+Use it by subclassing `StoreConformance` in a test module and providing a `store` fixture that
+yields a fresh, empty store (and closes it afterwards)::
+
+    class TestMyStore(StoreConformance):
+        @pytest.fixture
+        def store(self, tmp_path):
+            store = MyStore.from_url(...)
+            yield store
+            store.close()
+
+The suite uses only the `Store` protocol and `memory_core.retriever`; it never looks inside a
+backend. A failing test names the promise a backend broke.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from memory_core.models import IndexStats, Record, Scope
+from memory_core.store.base import Posting, SessionState, Store, TermPostings
+
+__all__ = ["StoreConformance", "PROJECT", "OTHER", "USER", "make_record"]
+
+PROJECT = Scope("project", "github.com/acme/widgets")
+OTHER = Scope("project", "github.com/acme/gadgets")
+USER = Scope("user", "alice")
+_T0 = 1_760_000_000.0
+
+
+def make_record(record_id: str, text: str = "", scope: Scope = PROJECT, **fields: object) -> Record:
+    """A record with sensible defaults; `fields` override any other attribute."""
+    values: dict[str, object] = {
+        "id": record_id,
+        "scope": scope,
+        "text": text or f"text of {record_id}",
+        "kind": "turn",
+        "author": "alice",
+        "created_at": _T0,
+        "harness": "claude",
+        "session_id": "s1",
+        "turn_id": None,
+        "seq": 0,
+        "standing": 0,
+        "searchable": True,
+    }
+    values.update(fields)
+    return Record(**values)  # type: ignore[arg-type]
+
+
+def _postings(result: TermPostings) -> set[tuple[str, int, int]]:
+    return {(p.record_id, p.tf, p.length) for p in result.postings}
+
+
+class StoreConformance:
+    """Tests every backend must pass. Subclasses provide the `store` fixture: a fresh, empty store."""
+
+    @pytest.fixture
+    def store(self) -> Iterator[Store]:
+        raise NotImplementedError("a subclass provides the `store` fixture")
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    def test_is_a_store_and_pings(self, store: Store) -> None:
+        assert isinstance(store, Store)
+        assert store.backend in ("sqlite", "redis", "postgres")
+        version = store.ping()
+        assert isinstance(version, str)
+        assert version
+        assert "***" in store.display_url or "@" not in store.display_url
+
+    def test_close_is_idempotent(self, store: Store) -> None:
+        store.ping()
+        store.close()
+        store.close()
+
+    # -- records ---------------------------------------------------------------------------
+
+    def test_put_then_get_round_trips_every_field(self, store: Store) -> None:
+        record = Record(
+            id="r1",
+            scope=PROJECT,
+            text="Fix the flaky test\n\nDone: the retry loop now waits — ünïcode kept",
+            kind="note",
+            author="bob",
+            created_at=_T0 + 0.25,
+            harness="codex",
+            session_id="sess-9",
+            turn_id="turn-3",
+            seq=7,
+            standing=2,
+            searchable=True,
+        )
+        assert store.put(record, {"fix": 1, "flaki": 1, "test": 1}) is True
+        assert store.get(["r1"]) == [record]
+        bare = Record(id="r2", scope=USER, text="a note", kind="note", harness=None, session_id=None)
+        store.put(bare, {"note": 1})
+        assert store.get(["r2"]) == [bare]
+
+    def test_get_keeps_the_order_asked_and_skips_unknown_ids(self, store: Store) -> None:
+        for name in ("a", "b", "c"):
+            store.put(make_record(name), {name: 1})
+        assert [r.id for r in store.get(["c", "missing", "a"])] == ["c", "a"]
+        assert store.get([]) == []
+
+    def test_put_is_idempotent(self, store: Store) -> None:
+        first = make_record("r1", "first text")
+        assert store.put(first, {"first": 1}) is True
+        assert store.put(make_record("r1", "second text"), {"second": 1}) is False
+        assert store.get(["r1"]) == [first]
+        assert store.postings([PROJECT], ["second"])["second"] == TermPostings(0, ())
+        assert store.index_stats([PROJECT]) == IndexStats(1, 1)
+
+    def test_put_replace_overwrites_record_and_index(self, store: Store) -> None:
+        store.put(make_record("r1", "old text"), {"old": 2, "shared": 1})
+        store.put(make_record("r2", "other"), {"shared": 1})
+        replacement = make_record("r1", "new text", standing=1)
+        assert store.put(replacement, {"new": 1, "shared": 3}, replace=True) is True
+        assert store.get(["r1"]) == [replacement]
+        found = store.postings([PROJECT], ["old", "new", "shared"])
+        assert found["old"] == TermPostings(0, ())
+        assert _postings(found["new"]) == {("r1", 1, 4)}
+        assert found["shared"].df == 2
+        assert _postings(found["shared"]) == {("r1", 3, 4), ("r2", 1, 1)}
+        assert store.index_stats([PROJECT]) == IndexStats(2, 5)
+
+    def test_replace_can_move_a_record_to_another_scope(self, store: Store) -> None:
+        store.put(make_record("r1"), {"alpha": 1})
+        store.put(make_record("r1", scope=USER), {"alpha": 1}, replace=True)
+        assert store.index_stats([PROJECT]) == IndexStats(0, 0)
+        assert store.index_stats([USER]) == IndexStats(1, 1)
+        assert store.postings([PROJECT], ["alpha"])["alpha"] == TermPostings(0, ())
+        assert store.count([PROJECT]) == 0
+        assert store.count([USER]) == 1
+
+    def test_delete_removes_records_and_their_index_entries(self, store: Store) -> None:
+        store.put(make_record("r1"), {"alpha": 1, "beta": 1})
+        store.put(make_record("r2"), {"alpha": 2})
+        assert store.delete(["r1", "missing"]) == 1
+        assert store.get(["r1"]) == []
+        found = store.postings([PROJECT], ["alpha", "beta"])
+        assert _postings(found["alpha"]) == {("r2", 2, 2)}
+        assert found["alpha"].df == 1
+        assert found["beta"] == TermPostings(0, ())
+        assert store.index_stats([PROJECT]) == IndexStats(1, 2)
+        assert store.delete(["r1"]) == 0
+        assert store.count([PROJECT]) == 1
+
+    def test_standing_moves_and_a_negative_standing_leaves_the_index(self, store: Store) -> None:
+        store.put(make_record("r1"), {"alpha": 1})
+        store.put(make_record("r2"), {"alpha": 1, "beta": 1})
+        assert store.adjust_standing("r1", 1) == 1
+        assert store.get(["r1"])[0].standing == 1
+        assert store.adjust_standing("r2", -1) == -1
+        found = store.postings([PROJECT], ["alpha", "beta"])
+        assert _postings(found["alpha"]) == {("r1", 1, 1)}
+        assert found["alpha"].df == 1
+        assert found["beta"] == TermPostings(0, ())
+        assert store.index_stats([PROJECT]) == IndexStats(1, 1)
+        assert store.get(["r2"])[0].standing == -1
+        assert store.count([PROJECT]) == 2
+        assert store.adjust_standing("r2", 1) == 0
+        assert store.postings([PROJECT], ["beta"])["beta"].df == 1
+        assert store.index_stats([PROJECT]) == IndexStats(2, 3)
+        assert store.adjust_standing("missing", 1) is None
+
+    def test_a_record_put_with_negative_standing_is_not_indexed(self, store: Store) -> None:
+        store.put(make_record("r1", standing=-1), {"alpha": 1})
+        assert store.postings([PROJECT], ["alpha"])["alpha"] == TermPostings(0, ())
+        assert store.index_stats([PROJECT]) == IndexStats(0, 0)
+        assert store.adjust_standing("r1", 1) == 0
+        assert _postings(store.postings([PROJECT], ["alpha"])["alpha"]) == {("r1", 1, 1)}
+
+    def test_unsearchable_records_are_kept_but_never_indexed(self, store: Store) -> None:
+        store.put(make_record("ctx", searchable=False), {})
+        store.put(make_record("ctx2", searchable=False), {"alpha": 1})
+        assert [r.id for r in store.get(["ctx", "ctx2"])] == ["ctx", "ctx2"]
+        assert store.count([PROJECT]) == 2
+        assert store.index_stats([PROJECT]) == IndexStats(0, 0)
+        assert store.postings([PROJECT], ["alpha"])["alpha"] == TermPostings(0, ())
+        assert store.adjust_standing("ctx2", 1) == 1
+        assert store.postings([PROJECT], ["alpha"])["alpha"] == TermPostings(0, ())
+
+    def test_a_searchable_record_with_no_terms_counts_as_an_empty_document(self, store: Store) -> None:
+        store.put(make_record("r1"), {})
+        assert store.index_stats([PROJECT]) == IndexStats(1, 0)
+
+    def test_scan_is_oldest_first_then_by_id_and_filters(self, store: Store) -> None:
+        store.put(make_record("b", created_at=_T0 + 1), {})
+        store.put(make_record("a", created_at=_T0 + 1, session_id="s2", author="bob"), {})
+        store.put(make_record("c", created_at=_T0), {})
+        store.put(make_record("u", scope=USER, created_at=_T0 + 2), {})
+        store.put(make_record("o", scope=OTHER, created_at=_T0 + 3), {})
+        assert [r.id for r in store.scan([PROJECT])] == ["c", "a", "b"]
+        assert [r.id for r in store.scan([PROJECT, USER])] == ["c", "a", "b", "u"]
+        assert [r.id for r in store.scan(None)] == ["c", "a", "b", "u", "o"]
+        assert [r.id for r in store.scan([PROJECT], session_id="s2")] == ["a"]
+        assert [r.id for r in store.scan([PROJECT], author="alice")] == ["c", "b"]
+        assert [r.id for r in store.scan([PROJECT], before=_T0 + 1)] == ["c"]
+        assert [r.id for r in store.scan(None, before=_T0 + 2.5, author="alice")] == ["c", "b", "u"]
+
+    def test_scan_reads_past_any_page_size(self, store: Store) -> None:
+        total = 1030
+        for n in range(total):
+            store.put(make_record(f"r{n:05d}", created_at=_T0 + n // 3), {})
+        seen = [r.id for r in store.scan([PROJECT])]
+        assert seen == [f"r{n:05d}" for n in range(total)]
+
+    def test_count(self, store: Store) -> None:
+        store.put(make_record("a"), {"x": 1})
+        store.put(make_record("b", searchable=False), {})
+        store.put(make_record("c", scope=USER), {})
+        assert store.count([PROJECT]) == 2
+        assert store.count([PROJECT, USER]) == 3
+        assert store.count([PROJECT, PROJECT]) == 2
+        assert store.count(None) == 3
+        assert store.count([]) == 0
+
+    def test_session_records_by_position(self, store: Store) -> None:
+        for seq in range(5):
+            store.put(make_record(f"s1-{seq}", session_id="s1", seq=seq), {})
+        store.put(make_record("s2-1", session_id="s2", seq=1), {})
+        store.put(make_record("other-1", scope=OTHER, session_id="s1", seq=1), {})
+        got = store.session_records(PROJECT, "s1", [3, 1, 9])
+        assert [r.id for r in got] == ["s1-1", "s1-3"]
+        assert store.session_records(PROJECT, "s1", []) == []
+        assert store.session_records(PROJECT, "nope", [1]) == []
+
+    # -- scoping ---------------------------------------------------------------------------
+
+    def test_an_empty_scope_matches_nothing(self, store: Store) -> None:
+        store.put(make_record("r1", session_id="s1", seq=0), {"alpha": 1})
+        empty = Scope("project", "")
+        assert list(store.scan([empty])) == []
+        assert list(store.scan([])) == []
+        assert store.count([empty]) == 0
+        assert store.index_stats([empty]) == IndexStats(0, 0)
+        assert store.index_stats([]) == IndexStats(0, 0)
+        assert store.postings([empty], ["alpha"]) == {"alpha": TermPostings(0, ())}
+        assert store.postings([], ["alpha"]) == {"alpha": TermPostings(0, ())}
+        assert store.session_records(empty, "s1", [0]) == []
+
+    def test_scopes_are_kept_apart(self, store: Store) -> None:
+        store.put(make_record("p1"), {"alpha": 1})
+        store.put(make_record("o1", scope=OTHER), {"alpha": 2, "beta": 1})
+        store.put(make_record("u1", scope=USER), {"alpha": 1})
+        assert _postings(store.postings([PROJECT], ["alpha"])["alpha"]) == {("p1", 1, 1)}
+        assert store.postings([PROJECT], ["beta"])["beta"] == TermPostings(0, ())
+        both = store.postings([PROJECT, USER], ["alpha"])["alpha"]
+        assert both.df == 2
+        assert _postings(both) == {("p1", 1, 1), ("u1", 1, 1)}
+        assert store.index_stats([PROJECT, USER]) == IndexStats(2, 2)
+        assert store.index_stats([OTHER]) == IndexStats(1, 3)
+        assert [r.id for r in store.scan([OTHER])] == ["o1"]
+        assert store.session_records(OTHER, "s1", [0])[0].id == "o1"
+        # A scope kind is part of the scope: a user with a project's key is another scope.
+        assert store.count([Scope("user", PROJECT.key)]) == 0
+
+    # -- lexical index ---------------------------------------------------------------------
+
+    def test_postings_give_df_tf_and_length(self, store: Store) -> None:
+        store.put(make_record("r1"), {"cache": 3, "redis": 1})
+        store.put(make_record("r2"), {"cache": 1, "sqlite": 2, "wal": 1})
+        found = store.postings([PROJECT], ["cache", "sqlite", "missing", "cache"])
+        assert set(found) == {"cache", "sqlite", "missing"}
+        assert found["cache"].df == 2
+        assert _postings(found["cache"]) == {("r1", 3, 4), ("r2", 1, 4)}
+        assert all(isinstance(p, Posting) for p in found["cache"].postings)
+        assert found["sqlite"] == TermPostings(1, (Posting("r2", 2, 4),))
+        assert found["missing"] == TermPostings(0, ())
+        assert store.postings([PROJECT], []) == {}
+        assert store.index_stats([PROJECT]) == IndexStats(2, 8)
+        assert store.index_stats([PROJECT]).average_length == 4.0
+
+    def test_max_df_skips_common_terms_but_reports_their_df(self, store: Store) -> None:
+        for n in range(4):
+            store.put(make_record(f"r{n}"), {"common": 1, f"rare{n}": 1})
+        store.put(make_record("u0", scope=USER), {"common": 1})
+        found = store.postings([PROJECT, USER], ["common", "rare1"], max_df=4)
+        assert found["common"] == TermPostings(5, ())
+        assert _postings(found["rare1"]) == {("r1", 1, 2)}
+        at_limit = store.postings([PROJECT], ["common"], max_df=4)["common"]
+        assert at_limit.df == 4
+        assert len(at_limit.postings) == 4
+        assert len(store.postings([PROJECT, USER], ["common"], max_df=None)["common"].postings) == 5
+
+    # -- per-session state -----------------------------------------------------------------
+
+    def test_stash_and_take_by_turn_id(self, store: Store) -> None:
+        store.stash_prompt("claude:s1", "t1", "first prompt", ttl=60, keep=8)
+        store.stash_prompt("claude:s1", "t2", "second prompt", ttl=60, keep=8)
+        store.stash_prompt("claude:s2", "t1", "other session", ttl=60, keep=8)
+        assert store.take_prompt("claude:s1", "t1") == "first prompt"
+        assert store.take_prompt("claude:s1", "t1") is None
+        assert store.take_prompt("claude:s1", "t9") is None
+        assert store.take_prompt("claude:s2", "t1") == "other session"
+        assert store.take_prompt("claude:s1", "t2") == "second prompt"
+
+    def test_stashing_a_turn_again_replaces_its_prompt(self, store: Store) -> None:
+        store.stash_prompt("k", "t1", "draft", ttl=60, keep=8)
+        store.stash_prompt("k", "t1", "final", ttl=60, keep=8)
+        assert store.take_prompt("k", "t1") == "final"
+        assert store.take_prompt("k", "t1") is None
+
+    def test_positional_fallback_takes_the_newest(self, store: Store) -> None:
+        store.stash_prompt("k", None, "older", ttl=60, keep=8)
+        store.stash_prompt("k", None, "newer", ttl=60, keep=8)
+        assert store.take_prompt("k", None) == "newer"
+        assert store.take_prompt("k", None) == "older"
+        assert store.take_prompt("k", None) is None
+        assert store.take_prompt("never-seen", None) is None
+
+    def test_stashed_prompts_expire(self, store: Store) -> None:
+        store.stash_prompt("k", "t1", "soon gone", ttl=0.2, keep=8)
+        store.stash_prompt("k", None, "soon gone too", ttl=0.2, keep=8)
+        store.stash_prompt("k", "t2", "kept", ttl=60, keep=8)
+        time.sleep(0.4)
+        assert store.take_prompt("k", "t1") is None
+        assert store.take_prompt("k", None) == "kept"
+        assert store.take_prompt("k", None) is None
+
+    def test_at_most_keep_prompts_are_held_oldest_dropped_first(self, store: Store) -> None:
+        for n in range(5):
+            store.stash_prompt("k", f"t{n}", f"prompt {n}", ttl=60, keep=3)
+        assert store.take_prompt("k", "t0") is None
+        assert store.take_prompt("k", "t1") is None
+        assert [store.take_prompt("k", f"t{n}") for n in (2, 3, 4)] == ["prompt 2", "prompt 3", "prompt 4"]
+
+    def test_injected_set_and_reset(self, store: Store) -> None:
+        assert store.load_session("k") == SessionState(frozenset(), 0.0)
+        store.add_injected("k", ["r1", "r2"])
+        store.add_injected("k", ["r2", "r3"])
+        store.add_injected("k", [])
+        store.add_injected("other", ["r9"])
+        assert store.load_session("k") == SessionState(frozenset({"r1", "r2", "r3"}), 0.0)
+        store.reset_session("k", _T0 + 5)
+        assert store.load_session("k") == SessionState(frozenset(), _T0 + 5)
+        store.add_injected("k", ["r4"])
+        assert store.load_session("k") == SessionState(frozenset({"r4"}), _T0 + 5)
+        store.reset_session("k", _T0 + 9)
+        assert store.load_session("k").live_since == _T0 + 9
+        assert store.load_session("other").injected == frozenset({"r9"})
+
+    # -- counters and metadata -------------------------------------------------------------
+
+    def test_counters_add_up_from_zero(self, store: Store) -> None:
+        assert store.counters() == {}
+        store.bump({"recall": 1, "capture": 2})
+        store.bump({"recall": 3})
+        store.bump({})
+        assert store.counters() == {"recall": 4, "capture": 2}
+
+    def test_meta_set_and_overwrite(self, store: Store) -> None:
+        assert store.meta() == {}
+        store.set_meta({"last_recall": "1.5", "last_ids": "a,b"})
+        store.set_meta({"last_recall": "2.5"})
+        assert store.meta() == {"last_recall": "2.5", "last_ids": "a,b"}
