@@ -23,9 +23,8 @@ def describe_failure(tool: str, exc: BaseException) -> str:
     detail = str(exc).strip()
     if isinstance(exc, FirewallBlocked):
         return (
-            "Blocked by the secret firewall: nothing was saved. "
-            f"{detail or 'Nothing was left of the text after the firewall.'} "
-            "Save the fact again without the secret or private part if it is still worth keeping."
+            f"Blocked by the secret firewall, so nothing was saved ({detail or 'nothing was left of the text'}). "
+            "Save it again without the secret or private part if it is still worth keeping."
         )
     if isinstance(exc, NotFound):
         return f"No memory found: {detail or 'no record has that id'}. Pass an `id` exactly as memory_search gave it."

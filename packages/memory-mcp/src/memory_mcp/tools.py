@@ -48,7 +48,11 @@ Query = Annotated[
 Limit = Annotated[int, Field(ge=1, le=_MAX_LIMIT, description="How many results at most (1 to 50).")]
 ScopeArg = Annotated[
     Literal["project", "user"],
-    Field(description="`project`: this project's memories (the default). `user`: the user's cross-project ones."),
+    Field(description="`project`: this project only (the default). `user`: every project, for this user."),
+]
+SearchScope = Annotated[
+    Literal["project", "user"] | None,
+    Field(description="Leave out to search both. `project`: only this project's. `user`: only the user's own."),
 ]
 MemoryId = Annotated[
     str,
@@ -65,8 +69,9 @@ OutcomeArg = Annotated[
 Radius = Annotated[int, Field(ge=1, le=_MAX_RADIUS, description="How many turns before and after to include (1 to 5).")]
 
 SEARCH = """\
-Search this project's long-term memory: earlier conversation turns (the user's prompt with the \
-assistant's answer, kept verbatim) and notes saved with memory_save.
+Search long-term memory: this project's earlier conversation turns (the user's prompt with the \
+assistant's answer, kept verbatim), notes saved with memory_save, and the user's own cross-project \
+notes.
 
 Relevant memories are already recalled automatically on every turn and appear in your context \
 without any tool call. Call this only to look for something specific that was not recalled: a past \
@@ -135,7 +140,7 @@ def register_tools(server: MCPServer[Any], runner: ServiceRunner) -> None:
         except Exception as exc:  # noqa: BLE001 - every failure becomes an error result, by design
             return _error(describe_failure(tool, exc))
 
-    async def memory_search(query: Query, limit: Limit = 10, scope: ScopeArg = "project") -> CallToolResult:
+    async def memory_search(query: Query, limit: Limit = 10, scope: SearchScope = None) -> CallToolResult:
         return await call(
             "memory_search", lambda s: [hit_result(hit) for hit in s.search(query, scope=scope, limit=limit)]
         )

@@ -1,0 +1,212 @@
+"""The tools as a model meets them, through the SDK's own client, on an in-process server.
+
+Everything below the MCP layer is real: the service, the firewall and an embedded store in
+`tmp_path`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import anyio
+import pytest
+from mcp import Client
+from mcp.types import CallToolResult
+from memory_mcp import TOOL_NAMES
+from memory_mcp.server import INSTRUCTIONS, ServiceRunner, build_server
+
+_TIMEOUT_S = 60
+
+
+def drive(runner: ServiceRunner, session: Callable[[Client], Awaitable[Any]]) -> Any:
+    """Connect the SDK client to a fresh server over `runner` and run `session` with it, bounded."""
+
+    async def main() -> Any:
+        with anyio.fail_after(_TIMEOUT_S):
+            async with Client(build_server(runner)) as client:
+                return await session(client)
+
+    return anyio.run(main)
+
+
+def data(result: CallToolResult) -> Any:
+    """What a model reads: the one text block, parsed; the structured copy must agree."""
+    assert not result.is_error, result.content
+    assert len(result.content) == 1
+    parsed = json.loads(result.content[0].text)  # type: ignore[union-attr]
+    structured = result.structured_content
+    assert structured == (parsed if isinstance(parsed, dict) else {"result": parsed})
+    return parsed
+
+
+def error_text(result: CallToolResult) -> str:
+    assert result.is_error
+    text = " ".join(block.text for block in result.content)  # type: ignore[union-attr]
+    assert "Traceback" not in text
+    return text
+
+
+def call(runner: ServiceRunner, name: str, arguments: dict[str, Any]) -> CallToolResult:
+    return drive(runner, lambda client: client.call_tool(name, arguments))  # type: ignore[no-any-return]
+
+
+def test_the_tool_names_are_the_frozen_ones(runner: ServiceRunner) -> None:
+    listed = drive(runner, lambda client: client.list_tools())
+    names = {tool.name for tool in listed.tools}
+    assert names == {
+        "memory_search",
+        "memory_save",
+        "memory_feedback",
+        "memory_status",
+        "memory_forget",
+        "memory_expand",
+    }
+    assert set(TOOL_NAMES) == names
+
+
+def test_descriptions_tell_the_model_recall_is_already_automatic(runner: ServiceRunner) -> None:
+    listed = drive(runner, lambda client: client.list_tools())
+    search = next(tool for tool in listed.tools if tool.name == "memory_search")
+    assert "automatically on every turn" in (search.description or "")
+    assert "automatically on every turn" in INSTRUCTIONS
+    feedback = next(tool for tool in listed.tools if tool.name == "memory_feedback")
+    assert feedback.input_schema["properties"]["outcome"]["enum"] == ["acted", "contradicted"]
+
+
+def test_a_saved_note_is_found_with_an_id_the_model_can_pass_back(runner: ServiceRunner) -> None:
+    async def session(client: Client) -> tuple[Any, Any, Any]:
+        saved = await client.call_tool(
+            "memory_save", {"content": "Run the test suite with tox -e py311; plain pytest misses the fixtures."}
+        )
+        found = await client.call_tool("memory_search", {"query": "tox py311 fixtures"})
+        expanded = await client.call_tool("memory_expand", {"id": data(saved)["id"]})
+        return data(saved), data(found), data(expanded)
+
+    saved, found, expanded = drive(runner, session)
+    assert saved["scope"] == "project"
+    assert saved["text"] == "Run the test suite with tox -e py311; plain pytest misses the fixtures."
+    assert [hit["id"] for hit in found] == [saved["id"]]
+    hit = found[0]
+    assert set(hit) == {"id", "text", "score", "scope", "created_at", "session"}
+    assert "tox -e py311" in hit["text"]
+    assert hit["scope"] == "project"
+    assert hit["score"] > 0
+    assert hit["created_at"].endswith("Z")
+    assert hit["session"] is None
+    assert [(r["id"], r["target"]) for r in expanded] == [(saved["id"], True)]
+
+
+def test_a_user_note_is_saved_in_the_user_scope_and_found_from_another_project(
+    workspace: Any, runner: ServiceRunner
+) -> None:
+    saved = data(call(runner, "memory_save", {"content": "The user prefers ripgrep over grep.", "scope": "user"}))
+    assert saved["scope"] == "user"
+    elsewhere = ServiceRunner(lambda: workspace.service(workspace.other_project))
+    try:
+        assert [h["id"] for h in data(call(elsewhere, "memory_search", {"query": "ripgrep grep"}))] == [saved["id"]]
+        only_project = data(call(elsewhere, "memory_search", {"query": "ripgrep grep", "scope": "project"}))
+        assert only_project == []
+    finally:
+        elsewhere.close()
+
+
+def test_a_deliberate_search_neither_counts_as_nor_suppresses_the_turns_recall(
+    workspace: Any, runner: ServiceRunner
+) -> None:
+    saved = data(call(runner, "memory_save", {"content": "Deploys go through the blue-green pipeline in ArgoCD."}))
+    for _ in range(2):
+        assert saved["id"] in [h["id"] for h in data(call(runner, "memory_search", {"query": "deploy ArgoCD"}))]
+    recall = workspace.service().assemble(
+        "how do deploys work with ArgoCD here?", harness="claude", session_id="s1", turn_id="t1"
+    )
+    assert saved["id"] in [hit.record.id for hit in recall.hits]
+
+
+def test_contradicted_lowers_standing_and_stops_recall_without_deleting(workspace: Any, runner: ServiceRunner) -> None:
+    saved = data(call(runner, "memory_save", {"content": "The staging database is called orders_staging_v2."}))
+    lowered = data(call(runner, "memory_feedback", {"id": saved["id"], "outcome": "contradicted"}))
+    assert lowered == {"id": saved["id"], "outcome": "contradicted", "standing": -1}
+    recall = workspace.service().assemble(
+        "what is the staging database orders_staging_v2 called?", harness="claude", session_id="s2", turn_id="t1"
+    )
+    assert saved["id"] not in [hit.record.id for hit in recall.hits]
+    assert [r["id"] for r in data(call(runner, "memory_expand", {"id": saved["id"]}))] == [saved["id"]]
+
+
+def test_acted_raises_standing(runner: ServiceRunner) -> None:
+    saved = data(call(runner, "memory_save", {"content": "Format with ruff format, not black."}))
+    raised = data(call(runner, "memory_feedback", {"id": saved["id"], "outcome": "acted"}))
+    assert raised["standing"] == 1
+
+
+def test_feedback_on_an_unknown_id_is_a_readable_error(runner: ServiceRunner) -> None:
+    text = error_text(call(runner, "memory_feedback", {"id": "nope", "outcome": "acted"}))
+    assert "No memory found" in text
+    assert "nope" in text
+
+
+def test_forget_deletes_and_a_second_forget_says_there_is_nothing(runner: ServiceRunner) -> None:
+    saved = data(call(runner, "memory_save", {"content": "The cache lives in /var/cache/widgetd."}))
+    assert data(call(runner, "memory_forget", {"id": saved["id"]})) == {"id": saved["id"], "forgotten": True}
+    assert data(call(runner, "memory_search", {"query": "widgetd cache"})) == []
+    assert "No memory found" in error_text(call(runner, "memory_forget", {"id": saved["id"]}))
+
+
+def test_expand_returns_the_turns_around_a_memory_in_order(workspace: Any, runner: ServiceRunner) -> None:
+    hook = workspace.service()
+    ids = [
+        hook.capture(harness="claude", session_id="sess", turn_id=f"t{n}", prompt=p, response=r).record_id
+        for n, (p, r) in enumerate(
+            [
+                ("which port does the api use?", "It listens on 8080."),
+                ("and the metrics endpoint?", "Metrics are on 9090 under /metrics."),
+                ("thanks, anything else?", "Set METRICS_TOKEN before scraping."),
+            ]
+        )
+    ]
+    turns = data(call(runner, "memory_expand", {"id": ids[1]}))
+    assert [t["id"] for t in turns] == ids
+    assert [t["target"] for t in turns] == [False, True, False]
+    assert "Metrics are on 9090" in turns[1]["text"]
+    assert {t["session"] for t in turns} == {"sess"}
+
+
+def test_a_firewall_block_is_an_error_that_says_so(runner: ServiceRunner) -> None:
+    text = error_text(call(runner, "memory_save", {"content": "<private>the acquisition closes in May</private>"}))
+    assert "firewall" in text
+    assert "acquisition" not in text
+    assert data(call(runner, "memory_search", {"query": "acquisition May"})) == []
+
+
+def test_invalid_arguments_are_readable_errors(runner: ServiceRunner) -> None:
+    assert "scope" in error_text(call(runner, "memory_search", {"query": "x", "scope": "team"}))
+    assert "outcome" in error_text(call(runner, "memory_feedback", {"id": "x", "outcome": "liked"}))
+
+
+def test_a_store_that_is_down_is_a_readable_error(workspace: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORY_URL", "redis://127.0.0.1:1/1")  # nothing listens on port 1
+    down = ServiceRunner()
+    try:
+        text = error_text(call(down, "memory_search", {"query": "anything"}))
+    finally:
+        down.close()
+    assert "unavailable" in text
+
+
+def test_a_store_url_that_would_write_somewhere_unasked_is_a_readable_error(
+    workspace: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMORY_URL", "redis://127.0.0.1:6379/0")
+    misconfigured = ServiceRunner()
+    try:
+        text = error_text(call(misconfigured, "memory_save", {"content": "anything"}))
+    finally:
+        misconfigured.close()
+    assert "MEMORY_ALLOW_DB0" in text
+
+
+def test_status_reports_the_facts_of_the_service(workspace: Any, runner: ServiceRunner) -> None:
+    status = data(call(runner, "memory_status", {}))
+    assert set(status) == set(workspace.service().status())
