@@ -1,0 +1,54 @@
+"""`ClaudeHarness`: the whole Claude Code integration, as the `memory` CLI finds it.
+
+Registered under the `memory.harnesses` entry point as `claude`. It is the hook adapter
+(`ClaudeHooks`) plus the installer (`memory install|uninstall claude [--scope user|project|local]`),
+the install status `memory doctor` prints, and what the latency bench runs. Paths come from
+`HOME` (Claude Code's own files) and the project folder the CLI passes; `claude` on PATH decides
+whether the MCP server is registered through `claude mcp add` or by a direct edit.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+from memory_core.harness import InstallStatus
+from memory_core.installing import InstallPlan
+
+from memory_claude import commands, fixtures, install, status
+from memory_claude.adapter import ClaudeHooks
+
+__all__ = ["ClaudeHarness"]
+
+
+class ClaudeHarness(ClaudeHooks):
+    """Claude Code: hooks in `settings.json`, the `memory` MCP server, a plugin as second route."""
+
+    display_name: str = "Claude Code"
+    scopes: tuple[str, ...] = install.SCOPES
+
+    def plan_install(self, scope: str, *, project_dir: Path) -> InstallPlan:
+        """Everything `memory install claude --scope <scope>` would change."""
+        return install.plan_install(scope, home=Path.home(), project_dir=project_dir, claude=shutil.which("claude"))
+
+    def plan_uninstall(self, scope: str, *, project_dir: Path) -> InstallPlan:
+        """Everything `memory uninstall claude --scope <scope>` would change."""
+        return install.plan_uninstall(scope, home=Path.home(), project_dir=project_dir)
+
+    def status(self, *, project_dir: Path) -> list[InstallStatus]:
+        """Each scope's hooks, our MCP entries and the plugin, and whether their commands still run."""
+        return status.install_status(home=Path.home(), project_dir=project_dir)
+
+    def hook_argv(self) -> list[str]:
+        """The user-scope hook command: this interpreter with `-m memory_claude.hook`."""
+        return commands.hook_argv()
+
+    def bench_payloads(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """A recorded (UserPromptSubmit, Stop) pair of one turn."""
+        return fixtures.bench_payloads()
+
+    @staticmethod
+    def plugin_dir() -> Path:
+        """The marketplace folder shipped in this package: `claude plugin marketplace add <this>`."""
+        return Path(__file__).resolve().parent / "plugin"

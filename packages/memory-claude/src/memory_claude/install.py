@@ -1,0 +1,109 @@
+"""Install and uninstall plans for Claude Code: the hooks in a settings file, the MCP server.
+
+| scope   | hooks                              | MCP server                                    |
+| ------- | ---------------------------------- | --------------------------------------------- |
+| user    | `~/.claude/settings.json`          | `~/.claude.json` `mcpServers`                 |
+| project | `<project>/.claude/settings.json`  | `<project>/.mcp.json`                         |
+| local   | `<project>/.claude/settings.local.json` | `~/.claude.json` `projects[<project>]`   |
+
+A plan is computed without touching anything; `memory_core.installing.apply_plan` shows it
+(`--dry-run`) or carries it out, keeping `<file>.bak` of every file it rewrites. Promises: a
+second install plans no change; other hooks and keys are left as they are; install then
+uninstall leaves each settings file (and `.mcp.json`) byte for byte as it was, and removes a
+file the install created. Failure: `SettingsFileError` for a file we cannot read safely.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+from memory_core.installing import FileEdit, InstallPlan, read_text_or_none
+
+from memory_claude import jsonfile, mcp_config, settings
+from memory_claude.commands import HOOK_SCRIPT, MCP_MODULE, MCP_SCRIPT, hook_command, mcp_argv
+
+__all__ = ["SCOPES", "plan_install", "plan_uninstall"]
+
+SCOPES = ("user", "project", "local")
+"""Claude Code's own scope names; `user` is the default."""
+
+_SHARED_MODE = 0o644
+"""Project files are committed and read by teammates' tools."""
+_PRIVATE_MODE = 0o600
+
+
+def _check_scope(scope: str) -> None:
+    if scope not in SCOPES:
+        raise ValueError(f"unknown Claude Code scope {scope!r}: use one of {', '.join(SCOPES)}")
+
+
+def _mode(scope: str) -> int:
+    return _SHARED_MODE if scope == "project" else _PRIVATE_MODE
+
+
+def _edit(path: Path, before: str | None, old: dict[str, Any], new: dict[str, Any], *, mode: int) -> FileEdit:
+    after = before if new == old else jsonfile.dump(new, like=before)
+    return FileEdit(path, before, after, mode=mode)
+
+
+def _undo(path: Path, before: str | None, old: dict[str, Any], new: dict[str, Any]) -> FileEdit:
+    after = before if new == old else jsonfile.restore_or_dump(path, before, new)
+    return FileEdit(path, before, after)
+
+
+def plan_install(scope: str, *, home: Path, project_dir: Path, claude: str | None) -> InstallPlan:
+    """What `memory install claude --scope <scope>` changes; `claude`: the program, if on PATH."""
+    _check_scope(scope)
+    plan = InstallPlan(harness="claude", scope=scope)
+
+    path = settings.settings_path(scope, home=home, project_dir=project_dir)
+    before = read_text_or_none(path)
+    current = jsonfile.load(path, before)
+    plan.edits.append(
+        _edit(path, before, current, settings.with_hooks(current, hook_command(scope), path=path), mode=_mode(scope))
+    )
+
+    argv = mcp_argv(scope)
+    key = mcp_config.project_key(project_dir)
+    mcp_path = mcp_config.mcp_path(scope, home=home, project_dir=project_dir)
+    mcp_before = read_text_or_none(mcp_path)
+    mcp_current = jsonfile.load(mcp_path, mcp_before)
+    entry = mcp_config.get_entry(mcp_current, scope, key)
+    if claude is not None:
+        if not mcp_config.same_command(entry, argv):
+            plan.steps.extend(mcp_config.claude_steps(claude, scope, argv, replace=entry is not None, cwd=project_dir))
+    else:
+        new = mcp_config.with_entry(mcp_current, scope, key, argv)
+        plan.edits.append(_edit(mcp_path, mcp_before, mcp_current, new, mode=_mode(scope)))
+
+    if scope == "project":
+        plan.notes.append(
+            f"commit {path.relative_to(project_dir)} and .mcp.json; each teammate needs `{HOOK_SCRIPT}` and "
+            f"`{MCP_SCRIPT}` on PATH (`pipx install 'memory-claude[mcp]'`, see docs/claude-code.md)"
+        )
+    elif importlib.util.find_spec(MCP_MODULE) is None:
+        plan.notes.append(
+            f"the MCP server is registered but {MCP_MODULE} is not installed here: `pip install memory-mcp` "
+            "gives the model its memory tools (recall and capture work without it)"
+        )
+    return plan
+
+
+def plan_uninstall(scope: str, *, home: Path, project_dir: Path) -> InstallPlan:
+    """What `memory uninstall claude --scope <scope>` changes: our hooks and our MCP entry go."""
+    _check_scope(scope)
+    plan = InstallPlan(harness="claude", scope=scope)
+
+    path = settings.settings_path(scope, home=home, project_dir=project_dir)
+    before = read_text_or_none(path)
+    current = jsonfile.load(path, before)
+    plan.edits.append(_undo(path, before, current, settings.without_hooks(current, path=path)))
+
+    key = mcp_config.project_key(project_dir)
+    mcp_path = mcp_config.mcp_path(scope, home=home, project_dir=project_dir)
+    mcp_before = read_text_or_none(mcp_path)
+    mcp_current = jsonfile.load(mcp_path, mcp_before)
+    plan.edits.append(_undo(mcp_path, mcp_before, mcp_current, mcp_config.without_entry(mcp_current, scope, key)))
+    return plan

@@ -1,0 +1,133 @@
+"""Where memory is installed for Claude Code, and whether what is installed still runs.
+
+For each scope's settings file: whether our hooks are there, the command, and whether that
+command would run now: its interpreter exists and imports `memory_claude.hook` (for the
+project-scope `memory-claude-hook`: the script is on PATH and its interpreter imports the
+module). The same for our MCP server entry, and for the plugin route (`enabledPlugins`).
+`memory doctor` prints these. Never raises: an unreadable file is reported, not thrown.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from memory_core.harness import InstallStatus
+from memory_core.installing import read_text_or_none
+
+from memory_claude import mcp_config, settings
+from memory_claude.commands import HOOK_MODULE, HOOK_SCRIPT, MCP_MODULE, MCP_SCRIPT
+from memory_claude.install import SCOPES
+
+__all__ = ["install_status", "command_runs"]
+
+_PROBE_TIMEOUT_S = 15
+_PLUGIN_NAME = "memory"
+
+
+def _read(path: Path) -> tuple[dict[str, Any] | None, str]:
+    text = read_text_or_none(path)
+    if text is None:
+        return {}, ""
+    try:
+        data = json.loads(text) if text.strip() else {}
+    except ValueError as exc:
+        return None, f"{path} is not valid JSON: {exc}"
+    return (data, "") if isinstance(data, dict) else (None, f"{path} is not a JSON object")
+
+
+def _imports(python: str, module: str) -> bool:
+    """Whether `python` can find `module` (found, not imported: the probe must not run it)."""
+    probe = f"import importlib.util, sys; sys.exit(importlib.util.find_spec({module!r}) is None)"
+    try:
+        done = subprocess.run([python, "-c", probe], capture_output=True, timeout=_PROBE_TIMEOUT_S, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
+
+
+def _script_python(script: str) -> str | None:
+    """The interpreter of a console script on PATH, from its `#!` line."""
+    found = shutil.which(script)
+    if found is None:
+        return None
+    try:
+        with open(found, "rb") as handle:
+            first = handle.readline(4096).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+    return first[2:].strip().split(" ")[0] if first.startswith("#!") else None
+
+
+def command_runs(command: str, module: str, script: str) -> tuple[bool, str]:
+    """Whether a registered command still runs, and if not, one line on why and what fixes it."""
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return False, f"cannot parse the command {command!r}; reinstall: memory install claude"
+    if argv and argv[0] == script:
+        python = _script_python(script)
+        if python is None:
+            return False, f"`{script}` is not on PATH here: pipx install 'memory-claude[mcp]'"
+        if not _imports(python, module):
+            return False, f"`{script}` runs {python}, which cannot import {module}"
+        return True, ""
+    if len(argv) < 3 or argv[1] != "-m":
+        return False, f"unexpected command {command!r}; reinstall: memory install claude"
+    if not Path(argv[0]).exists():
+        return False, f"{argv[0]} no longer exists; reinstall: memory install claude"
+    if not _imports(argv[0], module):
+        return False, f"{argv[0]} cannot import {module}; pip install it there, or reinstall from where it is"
+    return True, ""
+
+
+def install_status(*, home: Path, project_dir: Path) -> list[InstallStatus]:
+    """One line per scope's hooks, plus our MCP entries and the plugin where they are found."""
+    found: list[InstallStatus] = []
+    for scope in SCOPES:
+        path = settings.settings_path(scope, home=home, project_dir=project_dir)
+        data, problem = _read(path)
+        if data is None:
+            found.append(InstallStatus(scope, str(path), installed=False, detail=problem))
+            continue
+        commands = settings.find_our_commands(data)
+        if not commands:
+            found.append(InstallStatus(scope, str(path), installed=False))
+            continue
+        command = next(iter(commands.values()))[0]
+        missing = [event for event in settings.HOOK_EVENTS if event not in commands]
+        runs, detail = command_runs(command, HOOK_MODULE, HOOK_SCRIPT)
+        if missing:
+            detail = f"hooks missing for {', '.join(missing)}; reinstall: memory install claude --scope {scope}"
+        found.append(InstallStatus(scope, str(path), installed=True, command=command, runs=runs, detail=detail))
+    key = mcp_config.project_key(project_dir)
+    for scope in SCOPES:
+        path = mcp_config.mcp_path(scope, home=home, project_dir=project_dir)
+        data, _problem = _read(path)
+        entry = mcp_config.get_entry(data or {}, scope, key)
+        if entry is None:
+            continue
+        command = shlex.join([str(entry.get("command", "")), *map(str, entry.get("args", []))])
+        runs, detail = command_runs(command, MCP_MODULE, MCP_SCRIPT)
+        found.append(InstallStatus(f"{scope} (MCP server)", str(path), True, command=command, runs=runs, detail=detail))
+    found.extend(_plugin_status(home, project_dir))
+    return found
+
+
+def _plugin_status(home: Path, project_dir: Path) -> list[InstallStatus]:
+    found = []
+    for scope in ("user", "project", "local"):
+        path = settings.settings_path(scope, home=home, project_dir=project_dir)
+        data, _problem = _read(path)
+        enabled = (data or {}).get("enabledPlugins")
+        for plugin, on in enabled.items() if isinstance(enabled, dict) else []:
+            if plugin.split("@")[0] == _PLUGIN_NAME and on is True:
+                runs, detail = command_runs(HOOK_SCRIPT, HOOK_MODULE, HOOK_SCRIPT)
+                found.append(
+                    InstallStatus(f"{scope} (plugin {plugin})", str(path), True, HOOK_SCRIPT, runs=runs, detail=detail)
+                )
+    return found
