@@ -10,7 +10,7 @@ Key layout under a scope prefix P (`memory:{<kind>:<key>}:`):
 
 - `P rec`    hash id -> record JSON (every field but standing)
 - `P st`     hash id -> standing
-- `P terms`  hash id -> the record's terms as JSON (searchable records with terms only)
+- `P terms`  hash id -> the record's terms as JSON (searchable records only; `{}` when it has none)
 - `P len`    hash id -> the record's length in terms (same records)
 - `P stats`  hash `documents`, `total_length`: what `index_stats` reads
 - `P time`   sorted set id by created_at (scan order)
@@ -18,7 +18,8 @@ Key layout under a scope prefix P (`memory:{<kind>:<key>}:`):
 - `P s:<session>` sorted set id by seq
 - `P t:<term>`    hash id -> "tf:length" (the postings of one term)
 
-A record is in the index when it has terms and its standing is not negative.
+A record is in the index (and counted in `stats`, even with no terms, as the embedded store
+counts it) when it is searchable and its standing is not negative.
 """
 
 from __future__ import annotations

@@ -228,7 +228,7 @@ class RedisStore:
                 record.author,
                 record.session_id or "",
                 record.seq,
-                json.dumps(live_terms, ensure_ascii=False, separators=(",", ":")) if live_terms else "",
+                json.dumps(live_terms, ensure_ascii=False, separators=(",", ":")) if record.searchable else "",
                 sum(live_terms.values()),
                 *flat,
             )
@@ -372,7 +372,7 @@ class RedisStore:
             return sum(int(n) for n in pipe.execute())
 
     def session_records(self, scope: Scope, session_id: str, seqs: Sequence[int]) -> list[Record]:
-        """The records of one session at the given positions, by position then age."""
+        """The records of one session at the given positions, in position order (then id)."""
         if not scope.key or not seqs:
             return []
         prefix = _scope_prefix(scope)
@@ -380,7 +380,7 @@ class RedisStore:
         with self._guard():
             flat = self._client.eval(scripts.SESSION_RECORDS, 1, prefix + "rec", prefix, session_id, *wanted)
         records = [_decode(flat[n], flat[n + 1]) for n in range(0, len(flat), 2)]
-        return sorted(records, key=lambda r: (r.seq, r.created_at, r.id))
+        return sorted(records, key=lambda r: (r.seq, r.id))
 
     # -- lexical index -----------------------------------------------------------------------
 

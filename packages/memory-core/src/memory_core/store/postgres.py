@@ -1,0 +1,605 @@
+"""The PostgreSQL store (14 and newer), on psycopg 3.
+
+Promises:
+
+- Everything lives in one schema, `MEMORY_PG_SCHEMA` (default `memory`; a `?schema=NAME`
+  on the URL wins), created with its tables on the first write, and brought up to date by
+  numbered migrations (`_pg_schema`). Reading a database that has never been written to
+  returns empty results and creates nothing.
+- A record id is claimed once: two writers putting the same turn at once both run
+  `INSERT ... ON CONFLICT DO NOTHING`, and exactly one of them gets True.
+- Recall costs one statement per call (`index_stats`, `postings`, `get`, `session_records`),
+  on one connection in autocommit mode; writes are one transaction each.
+- Every wait, connecting included, is bounded by `timeout` (1 s on the hook path), with no
+  retry (`_pg_connect`).
+
+Failure: a server that refuses, is down, or is silent past the timeout raises
+`StoreUnavailable` (the connection is dropped and the next call reconnects); any other
+database error raises `StoreError`. An unusable schema name raises `ConfigError`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any, TypeVar
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from memory_core.errors import ConfigError, StoreError, StoreUnavailable
+from memory_core.models import IndexStats, Record, Scope
+from memory_core.store import _pg_schema
+from memory_core.store.base import Posting, SessionState, TermPostings
+
+__all__ = ["PostgresStore", "SCHEMA_ENV"]
+
+SCHEMA_ENV = "MEMORY_PG_SCHEMA"
+_DEFAULT_SCHEMA = "memory"
+_SCHEMA_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")
+_SCAN_PAGE = 500
+_COLUMNS = "id, scope, text, kind, author, created_at, harness, session_id, turn_id, seq, standing, searchable"
+_T = TypeVar("_T")
+_TAKE_NEWEST = (
+    "DELETE FROM {s}.handoff WHERE slot = (SELECT slot FROM {s}.handoff WHERE session_key = %s AND expires > %s"
+    " ORDER BY slot DESC LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING prompt"
+)
+_TAKE_TURN = (
+    "DELETE FROM {s}.handoff WHERE slot = (SELECT slot FROM {s}.handoff WHERE session_key = %s AND expires > %s"
+    " AND turn_id = %s ORDER BY slot DESC LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING prompt"
+)
+
+
+def _scope_name(scope: Scope) -> str:
+    return f"{scope.kind}:{scope.key}"
+
+
+def _live_names(scopes: Sequence[Scope]) -> list[str]:
+    return list(dict.fromkeys(_scope_name(s) for s in scopes if s.key))
+
+
+def _to_record(row: Sequence[Any]) -> Record:
+    kind, _, key = str(row[1]).partition(":")
+    return Record(
+        id=row[0],
+        scope=Scope(kind, key),  # type: ignore[arg-type]
+        text=row[2],
+        kind=row[3],
+        author=row[4],
+        created_at=float(row[5]),
+        harness=row[6],
+        session_id=row[7],
+        turn_id=row[8],
+        seq=int(row[9]),
+        standing=int(row[10]),
+        searchable=bool(row[11]),
+    )
+
+
+def _split_url(url: str) -> tuple[str, str | None]:
+    """The conninfo psycopg gets (without our own `schema` parameter), and that parameter."""
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    schema = next((v for k, v in query if k == "schema"), None)
+    # libpq's own connect_timeout would round up to 2 s; our deadline replaces it.
+    kept = [(k, v) for k, v in query if k not in ("schema", "connect_timeout")]
+    scheme = "postgresql" if parts.scheme.lower() in ("postgres", "postgresql") else parts.scheme
+    return urlunsplit((scheme, parts.netloc, parts.path, urlencode(kept), parts.fragment)), schema
+
+
+def _display(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rsplit("@", 1)[1]
+    return urlunsplit((parts.scheme, f"{parts.username or ''}:***@{host}", parts.path, parts.query, parts.fragment))
+
+
+class PostgresStore:
+    """A store in one schema of a PostgreSQL database. Build it with `from_url`."""
+
+    backend = "postgres"
+
+    def __init__(self, conninfo: str, *, schema: str, timeout: float, display: str) -> None:
+        if not _SCHEMA_NAME.match(schema):
+            raise ConfigError(
+                f"{SCHEMA_ENV}={schema!r} is not a plain schema name (letters, digits and _, not starting with a digit)"
+            )
+        self.display_url = display
+        self.schema = schema
+        self._conninfo = conninfo
+        self._timeout = timeout
+        self._conn: Any = None
+        self._ready = False
+        self._lock = threading.RLock()
+        self._quoted = f'"{schema}"'
+
+    @classmethod
+    def from_url(cls, url: str, *, timeout: float = 1.0) -> PostgresStore:
+        """Open the store `url` names (no network until the first call). Raises `ConfigError`."""
+        conninfo, schema = _split_url(url)
+        chosen = schema or os.environ.get(SCHEMA_ENV, "").strip() or _DEFAULT_SCHEMA
+        return cls(conninfo, schema=chosen, timeout=timeout, display=_display(url))
+
+    # -- plumbing ----------------------------------------------------------------------------
+
+    def _sql(self, text: str) -> bytes:
+        return text.replace("{s}", self._quoted).encode()
+
+    def _connection(self) -> Any:
+        if self._conn is None or self._conn.closed:
+            from memory_core.store._pg_connect import connect
+
+            self._conn = connect(self._conninfo, timeout=self._timeout)
+        return self._conn
+
+    @contextmanager
+    def _guard(self) -> Iterator[None]:
+        """Map psycopg's errors to ours; an operational failure drops the connection."""
+        import psycopg
+
+        try:
+            yield
+        except psycopg.OperationalError as exc:
+            self._drop()
+            raise StoreUnavailable(f"postgres store {self.display_url} unreachable: {_first_line(exc)}") from exc
+        except psycopg.Error as exc:
+            raise StoreError(f"postgres store {self.display_url}: {_first_line(exc)}") from exc
+
+    def _drop(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            try:
+                conn.close()
+            except Exception:  # noqa: BLE001,S110 - a broken connection has nothing left to report
+                pass
+
+    def _read(self, query: str, params: Sequence[Any] | Mapping[str, Any] = ()) -> list[tuple[Any, ...]]:
+        """Rows of one statement; a schema nobody has written to yet reads as empty."""
+        import psycopg.errors
+
+        with self._lock, self._guard():
+            try:
+                return list(self._connection().execute(self._sql(query), params).fetchall())
+            except (psycopg.errors.UndefinedTable, psycopg.errors.InvalidSchemaName):
+                return []
+
+    def _write(self, work: Callable[[Any], _T]) -> _T:
+        """Run `work(connection)` in one transaction, creating or migrating the schema first."""
+        with self._lock, self._guard():
+            conn = self._connection()
+            if not self._ready:
+                self._migrate(conn)
+            with conn.transaction():
+                return work(conn)
+
+    def _migrate(self, conn: Any) -> None:
+        import psycopg.errors
+
+        try:
+            row = conn.execute(self._sql("SELECT max(version) FROM {s}.schema_version")).fetchone()
+            current = int(row[0] or 0)
+        except (psycopg.errors.UndefinedTable, psycopg.errors.InvalidSchemaName):
+            current = 0
+        if current < _pg_schema.LATEST:
+            with conn.transaction():
+                conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"memory-schema:{self.schema}",))
+                conn.execute(self._sql("CREATE SCHEMA IF NOT EXISTS {s}"))
+                conn.execute(
+                    self._sql(
+                        "CREATE TABLE IF NOT EXISTS {s}.schema_version"
+                        " (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
+                    )
+                )
+                done = {r[0] for r in conn.execute(self._sql("SELECT version FROM {s}.schema_version")).fetchall()}
+                for version, statements in _pg_schema.MIGRATIONS:
+                    if version not in done:
+                        conn.execute(self._sql(statements))
+                        conn.execute(self._sql("INSERT INTO {s}.schema_version (version) VALUES (%s)"), (version,))
+        self._ready = True
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def ping(self) -> str:
+        """Reach the server and return `PostgreSQL <version>`."""
+        rows = self._read("SELECT current_setting('server_version')")
+        return f"PostgreSQL {rows[0][0]}"
+
+    def close(self) -> None:
+        """Release the connection. Idempotent."""
+        with self._lock:
+            self._drop()
+
+    # -- records -----------------------------------------------------------------------------
+
+    def _sid(self, conn: Any, name: str) -> int:
+        row = conn.execute(
+            self._sql(
+                "WITH new AS (INSERT INTO {s}.scopes (name) VALUES (%s) ON CONFLICT (name) DO NOTHING RETURNING sid)"
+                " SELECT sid FROM new UNION ALL SELECT sid FROM {s}.scopes WHERE name = %s"
+            ),
+            (name, name),
+        ).fetchone()
+        return int(row[0])
+
+    def _index(self, conn: Any, sid: int, record_id: str, terms: Mapping[str, int], length: int, sign: int) -> None:
+        """Add (`sign` 1) or remove (`sign` -1) one record's postings, dfs and its scope's totals."""
+        conn.execute(
+            self._sql(
+                "UPDATE {s}.scopes SET documents = documents + %s, total_length = total_length + %s WHERE sid = %s"
+            ),
+            (sign, sign * length, sid),
+        )
+        names = sorted(terms)  # one lock order for every writer: no deadlock on shared terms
+        if not names:
+            return
+        if sign > 0:
+            conn.execute(
+                self._sql(
+                    "INSERT INTO {s}.postings (sid, term, record_id, tf, length)"
+                    " SELECT %s, t, %s, f, %s FROM unnest(%s::text[], %s::int[]) AS u(t, f)"
+                ),
+                (sid, record_id, length, names, [terms[t] for t in names]),
+            )
+            conn.execute(
+                self._sql(
+                    "INSERT INTO {s}.term_df (sid, term, df) SELECT %s, t, 1 FROM unnest(%s::text[]) AS u(t) ORDER BY t"
+                    " ON CONFLICT (sid, term) DO UPDATE SET df = {s}.term_df.df + 1"
+                ),
+                (sid, names),
+            )
+            return
+        conn.execute(
+            self._sql("DELETE FROM {s}.postings WHERE sid = %s AND record_id = %s AND term = ANY(%s)"),
+            (sid, record_id, names),
+        )
+        conn.execute(
+            self._sql(
+                "UPDATE {s}.term_df d SET df = d.df - 1 FROM (SELECT term FROM {s}.term_df"
+                " WHERE sid = %s AND term = ANY(%s) ORDER BY term FOR UPDATE) AS x WHERE d.sid = %s AND d.term = x.term"
+            ),
+            (sid, names, sid),
+        )
+        conn.execute(self._sql("DELETE FROM {s}.term_df WHERE sid = %s AND term = ANY(%s) AND df <= 0"), (sid, names))
+
+    def _remove(self, conn: Any, record_id: str) -> bool:
+        row = conn.execute(
+            self._sql("DELETE FROM {s}.records WHERE id = %s RETURNING sid, standing, searchable, terms, length"),
+            (record_id,),
+        ).fetchone()
+        if row is None:
+            return False
+        sid, standing, searchable, terms, length = row
+        if searchable and standing >= 0:
+            self._index(conn, sid, record_id, json.loads(terms), length, -1)
+        return True
+
+    def put(self, record: Record, terms: Mapping[str, int], *, replace: bool = False) -> bool:
+        """Insert `record` and its terms; an existing id is kept unless `replace`. True when written."""
+        if not record.scope.key:
+            raise StoreError("a record needs a scope with a key")
+        clean = {t: int(n) for t, n in terms.items() if t and int(n) > 0}
+        length = sum(clean.values())
+        name = _scope_name(record.scope)
+
+        def work(conn: Any) -> bool:
+            if replace:
+                conn.execute(self._sql("SELECT 1 FROM {s}.records WHERE id = %s FOR UPDATE"), (record.id,))
+                self._remove(conn, record.id)
+            sid = self._sid(conn, name)
+            inserted = conn.execute(
+                self._sql(
+                    "INSERT INTO {s}.records (id, sid, scope, text, kind, author, created_at, harness, session_id,"
+                    " turn_id, seq, standing, searchable, terms, length)"
+                    " VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"
+                    " ON CONFLICT (id) DO NOTHING RETURNING 1"
+                ),
+                (
+                    record.id,
+                    sid,
+                    name,
+                    record.text,
+                    record.kind,
+                    record.author,
+                    float(record.created_at),
+                    record.harness,
+                    record.session_id,
+                    record.turn_id,
+                    int(record.seq),
+                    int(record.standing),
+                    bool(record.searchable),
+                    json.dumps(clean, ensure_ascii=False, separators=(",", ":")),
+                    length,
+                ),
+            ).fetchone()
+            if inserted is None:
+                return False
+            if record.searchable and record.standing >= 0:
+                self._index(conn, sid, record.id, clean, length, 1)
+            return True
+
+        return self._write(work)
+
+    def get(self, ids: Sequence[str]) -> list[Record]:
+        """The records with these ids, in the order asked; unknown ids are skipped."""
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:
+            return []
+        rows = self._read(f"SELECT {_COLUMNS} FROM {{s}}.records WHERE id = ANY(%s)", (wanted,))  # noqa: S608
+        found = {row[0]: _to_record(row) for row in rows}
+        return [found[i] for i in ids if i in found]
+
+    def delete(self, ids: Sequence[str]) -> int:
+        """Delete records and their index entries; returns how many existed."""
+        wanted = sorted(set(ids))
+        if not wanted:
+            return 0
+        return self._write(lambda conn: sum(self._remove(conn, i) for i in wanted))
+
+    def adjust_standing(self, record_id: str, delta: int) -> int | None:
+        """Add `delta` to a record's standing; crossing zero moves it out of (or back into) the index."""
+
+        def work(conn: Any) -> int | None:
+            row = conn.execute(
+                self._sql(
+                    "UPDATE {s}.records SET standing = standing + %s WHERE id = %s"
+                    " RETURNING standing, sid, searchable, terms, length"
+                ),
+                (int(delta), record_id),
+            ).fetchone()
+            if row is None:
+                return None
+            new, sid, searchable, terms, length = row
+            old = new - int(delta)
+            if searchable and (old >= 0) != (new >= 0):
+                self._index(conn, sid, record_id, json.loads(terms), length, 1 if new >= 0 else -1)
+            return int(new)
+
+        return self._write(work)
+
+    def scan(
+        self,
+        scopes: Sequence[Scope] | None,
+        *,
+        session_id: str | None = None,
+        author: str | None = None,
+        before: float | None = None,
+    ) -> Iterator[Record]:
+        """Every matching record, oldest first then by id, read a page at a time (keyset paging)."""
+        where: list[str] = []
+        params: list[Any] = []
+        if scopes is not None:
+            names = _live_names(scopes)
+            if not names:
+                return
+            where.append("sid IN (SELECT sid FROM {s}.scopes WHERE name = ANY(%s))")
+            params.append(names)
+        if session_id is not None:
+            where.append("session_id = %s")
+            params.append(session_id)
+        if author is not None:
+            where.append("author = %s")
+            params.append(author)
+        if before is not None:
+            where.append("created_at < %s")
+            params.append(float(before))
+        cursor: tuple[float, str] | None = None
+        while True:
+            page_where, page_params = list(where), list(params)
+            if cursor is not None:
+                page_where.append("(created_at, id) > (%s, %s)")
+                page_params.extend(cursor)
+            clause = f"WHERE {' AND '.join(page_where)}" if page_where else ""
+            rows = self._read(
+                # the clause joins constant fragments; every value travels as a parameter
+                f"SELECT {_COLUMNS} FROM {{s}}.records {clause} ORDER BY created_at, id LIMIT {_SCAN_PAGE}",  # noqa: S608
+                page_params,
+            )
+            for row in rows:
+                yield _to_record(row)
+            if len(rows) < _SCAN_PAGE:
+                return
+            cursor = (float(rows[-1][5]), str(rows[-1][0]))
+
+    def count(self, scopes: Sequence[Scope] | None) -> int:
+        """How many records in these scopes (None: in the whole store)."""
+        if scopes is None:
+            rows = self._read("SELECT count(*) FROM {s}.records")
+        else:
+            names = _live_names(scopes)
+            if not names:
+                return 0
+            rows = self._read(
+                "SELECT count(*) FROM {s}.records WHERE sid IN (SELECT sid FROM {s}.scopes WHERE name = ANY(%s))",
+                (names,),
+            )
+        return int(rows[0][0]) if rows else 0
+
+    def session_records(self, scope: Scope, session_id: str, seqs: Sequence[int]) -> list[Record]:
+        """The records of one session at the given positions, in position order (then id)."""
+        wanted = sorted({int(s) for s in seqs})
+        if not scope.key or not wanted:
+            return []
+        rows = self._read(
+            f"SELECT {_COLUMNS} FROM {{s}}.records WHERE sid = (SELECT sid FROM {{s}}.scopes WHERE name = %s)"  # noqa: S608
+            " AND session_id = %s AND seq = ANY(%s) ORDER BY seq, id",
+            (_scope_name(scope), session_id, wanted),
+        )
+        return [_to_record(row) for row in rows]
+
+    # -- lexical index -----------------------------------------------------------------------
+
+    def index_stats(self, scopes: Sequence[Scope]) -> IndexStats:
+        """Indexed documents (searchable, standing >= 0) and their total length across `scopes`."""
+        names = _live_names(scopes)
+        if not names:
+            return IndexStats(0, 0)
+        rows = self._read(
+            "SELECT coalesce(sum(documents), 0), coalesce(sum(total_length), 0) FROM {s}.scopes WHERE name = ANY(%s)",
+            (names,),
+        )
+        return IndexStats(int(rows[0][0]), int(rows[0][1])) if rows else IndexStats(0, 0)
+
+    def postings(
+        self, scopes: Sequence[Scope], terms: Sequence[str], *, max_df: int | None = None
+    ) -> dict[str, TermPostings]:
+        """Each distinct term's df across `scopes`, and its postings unless df > `max_df`: one statement."""
+        distinct = list(dict.fromkeys(terms))
+        result = {term: TermPostings(0, ()) for term in distinct}
+        names = _live_names(scopes)
+        if not distinct or not names:
+            return result
+        rows = self._read(
+            "WITH sids AS (SELECT sid FROM {s}.scopes WHERE name = ANY(%(names)s)),"
+            " dfs AS (SELECT term, sum(df)::bigint AS df FROM {s}.term_df"
+            "   WHERE sid IN (SELECT sid FROM sids) AND term = ANY(%(terms)s) GROUP BY term)"
+            " SELECT d.term, d.df, p.record_id, p.tf, p.length FROM dfs d"
+            " LEFT JOIN {s}.postings p ON p.term = d.term AND p.sid IN (SELECT sid FROM sids)"
+            "   AND (%(max_df)s::bigint IS NULL OR d.df <= %(max_df)s::bigint)",
+            {"names": names, "terms": distinct, "max_df": max_df},
+        )
+        found: dict[str, tuple[int, list[Posting]]] = {}
+        for term, df, record_id, tf, length in rows:
+            entry = found.setdefault(term, (int(df), []))
+            if record_id is not None:
+                entry[1].append(Posting(record_id, int(tf), int(length)))
+        for term, (df, postings) in found.items():
+            result[term] = TermPostings(df, tuple(postings))
+        return result
+
+    # -- per-session state -------------------------------------------------------------------
+
+    def stash_prompt(self, session_key: str, turn_id: str | None, prompt: str, *, ttl: float, keep: int) -> None:
+        """Hold a prompt for the turn's write event; drops expired ones and all but the newest `keep`."""
+        now = time.time()
+
+        def work(conn: Any) -> None:
+            conn.execute(self._sql("SELECT pg_advisory_xact_lock(hashtext(%s))"), (f"memory-handoff:{session_key}",))
+            conn.execute(
+                self._sql("DELETE FROM {s}.handoff WHERE session_key = %s AND (expires <= %s OR turn_id = %s)"),
+                (session_key, now, turn_id),
+            )
+            conn.execute(
+                self._sql("INSERT INTO {s}.handoff (session_key, turn_id, prompt, expires) VALUES (%s, %s, %s, %s)"),
+                (session_key, turn_id, prompt, now + ttl),
+            )
+            conn.execute(
+                self._sql(
+                    "DELETE FROM {s}.handoff WHERE session_key = %s AND slot NOT IN"
+                    " (SELECT slot FROM {s}.handoff WHERE session_key = %s ORDER BY slot DESC LIMIT %s)"
+                ),
+                (session_key, session_key, max(int(keep), 0)),
+            )
+
+        self._write(work)
+
+    def take_prompt(self, session_key: str, turn_id: str | None) -> str | None:
+        """Remove and return the prompt stashed for `turn_id` (None: the newest unexpired one).
+
+        `FOR UPDATE SKIP LOCKED` then `DELETE`: of two writers racing for one turn's prompt,
+        exactly one gets it.
+        """
+        now = time.time()
+        if turn_id is None:
+            query = _TAKE_NEWEST
+            params: list[Any] = [session_key, now]
+        else:
+            query = _TAKE_TURN
+            params = [session_key, now, turn_id]
+
+        def work(conn: Any) -> str | None:
+            row = conn.execute(self._sql(query), params).fetchone()
+            return None if row is None else str(row[0])
+
+        return self._write(work)
+
+    def load_session(self, session_key: str) -> SessionState:
+        """The session's injected set and live-context start (empty state for a new session)."""
+        rows = self._read(
+            "SELECT (SELECT live_since FROM {s}.sessions WHERE session_key = %s),"
+            " (SELECT array_agg(record_id) FROM {s}.injected WHERE session_key = %s)",
+            (session_key, session_key),
+        )
+        if not rows:
+            return SessionState(frozenset(), 0.0)
+        live, injected = rows[0]
+        return SessionState(frozenset(injected or ()), float(live or 0.0))
+
+    def add_injected(self, session_key: str, ids: Sequence[str]) -> None:
+        """Remember that these records were injected in this session."""
+        wanted = sorted(set(ids))
+        if not wanted:
+            return
+        self._write(
+            lambda conn: conn.execute(
+                self._sql(
+                    "INSERT INTO {s}.injected (session_key, record_id) SELECT %s, r FROM unnest(%s::text[]) AS u(r)"
+                    " ON CONFLICT DO NOTHING"
+                ),
+                (session_key, wanted),
+            )
+        )
+
+    def reset_session(self, session_key: str, now: float) -> None:
+        """A compaction: clear the injected set and set `live_since` to `now`."""
+
+        def work(conn: Any) -> None:
+            conn.execute(self._sql("DELETE FROM {s}.injected WHERE session_key = %s"), (session_key,))
+            conn.execute(
+                self._sql(
+                    "INSERT INTO {s}.sessions (session_key, live_since) VALUES (%s, %s)"
+                    " ON CONFLICT (session_key) DO UPDATE SET live_since = EXCLUDED.live_since"
+                ),
+                (session_key, float(now)),
+            )
+
+        self._write(work)
+
+    # -- counters and metadata ---------------------------------------------------------------
+
+    def bump(self, counts: Mapping[str, int]) -> None:
+        """Add to named counters (created at zero)."""
+        names = sorted(counts)
+        if not names:
+            return
+        self._write(
+            lambda conn: conn.execute(
+                self._sql(
+                    "INSERT INTO {s}.counters (name, value)"
+                    " SELECT n, v FROM unnest(%s::text[], %s::bigint[]) AS u(n, v)"
+                    " ORDER BY n ON CONFLICT (name) DO UPDATE SET value = {s}.counters.value + EXCLUDED.value"
+                ),
+                (names, [int(counts[n]) for n in names]),
+            )
+        )
+
+    def counters(self) -> dict[str, int]:
+        """Every counter."""
+        return {name: int(value) for name, value in self._read("SELECT name, value FROM {s}.counters ORDER BY name")}
+
+    def set_meta(self, values: Mapping[str, str]) -> None:
+        """Set small named values."""
+        names = sorted(values)
+        if not names:
+            return
+        self._write(
+            lambda conn: conn.execute(
+                self._sql(
+                    "INSERT INTO {s}.meta (name, value) SELECT n, v FROM unnest(%s::text[], %s::text[]) AS u(n, v)"
+                    " ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value"
+                ),
+                (names, [str(values[n]) for n in names]),
+            )
+        )
+
+    def meta(self) -> dict[str, str]:
+        """Every named value."""
+        return {name: str(value) for name, value in self._read("SELECT name, value FROM {s}.meta ORDER BY name")}
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
