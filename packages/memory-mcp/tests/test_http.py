@@ -105,6 +105,16 @@ def test_loopback_without_a_token_serves_the_tools(workspace: Any) -> None:
     assert [hit["id"] for hit in found] == [saved["id"]]
 
 
+def test_on_loopback_a_foreign_host_or_origin_is_refused(workspace: Any) -> None:
+    """DNS rebinding: a web page must not reach the local server through a name it controls."""
+    with http_server(
+        [sys.executable, "-m", "memory_mcp", "--http", "127.0.0.1:0"], workspace.env, workspace.project
+    ) as url:
+        assert post_initialize(url, {"host": "attacker.example"}).status_code == 421
+        assert post_initialize(url, {"origin": "http://attacker.example"}).status_code == 403
+        assert post_initialize(url, {"origin": "http://localhost:3000"}).status_code == 200
+
+
 def test_with_a_token_every_request_must_carry_it(workspace: Any) -> None:
     env = workspace.env | {"MEMORY_MCP_TOKEN": "s3cret-token-for-tests"}
     with http_server([sys.executable, "-m", "memory_mcp", "--http", "127.0.0.1:0"], env, workspace.project) as url:

@@ -7,7 +7,6 @@ A malformed address raises `ValueError` with a message that shows the expected f
 from __future__ import annotations
 
 import ipaddress
-import socket
 
 __all__ = ["parse_address", "is_loopback", "url_host"]
 
@@ -44,6 +43,8 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         pass
+    import socket  # only for a name: `memory` loads this module for every command
+
     try:
         infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
     except OSError:
