@@ -46,6 +46,12 @@ def record_from_json(data: dict[str, Any]) -> Record:
     return Record(scope=Scope(kind=kind, key=str(scope["key"])), **fields)
 
 
+def _ends_torn(fd: int) -> bool:
+    """Whether the file behind `fd` is non-empty and does not end with a newline."""
+    size = os.fstat(fd).st_size
+    return size > 0 and os.pread(fd, 1, size - 1) != b"\n"
+
+
 class Spool:
     """A bounded JSON-lines file of pending records."""
 
@@ -67,8 +73,11 @@ class Spool:
             dropped = 0
             if self.pending_bytes() + len(line) > self.max_bytes:
                 dropped = self._trim(self.max_bytes - len(line))
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
             try:
+                if _ends_torn(fd):
+                    # A crash mid-append left half a line: end it, so this entry stays whole.
+                    line = b"\n" + line
                 os.write(fd, line)
             finally:
                 os.close(fd)

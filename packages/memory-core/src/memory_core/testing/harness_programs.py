@@ -1,7 +1,7 @@
 """The real harness programs for end-to-end tests, installed once into a cache outside the clone.
 
 Each program is installed into `<cache>/<name>-<version>/` (cache: `$MEMORY_HARNESS_CACHE`,
-default `~/.cache/memory-harnesses`), keyed by version so tests and CI reuse it and a version
+default `~/.cache/memory-harnesses` of the account, whatever `$HOME` says), keyed by version so tests and CI reuse it and a version
 bump installs beside the old one. A marker file is written only after a complete install, so
 an interrupted install is redone rather than trusted. Installs are serialised with a lock
 file, because pytest workers or two CI runs may ask at once.
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import pwd
 import shutil
 import subprocess
 import sys
@@ -35,7 +36,8 @@ class HarnessInstallError(RuntimeError):
 def cache_root() -> Path:
     """Where installed harness programs are kept across runs."""
     configured = os.environ.get("MEMORY_HARNESS_CACHE")
-    root = Path(configured) if configured else Path.home() / ".cache" / "memory-harnesses"
+    # The account's real home, not $HOME: end-to-end tests point HOME at a throwaway folder.
+    root = Path(configured) if configured else Path(pwd.getpwuid(os.getuid()).pw_dir) / ".cache" / "memory-harnesses"
     root.mkdir(parents=True, exist_ok=True)
     return root
 

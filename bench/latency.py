@@ -1,0 +1,241 @@
+"""Latency of recall and capture, as ratios to the interpreter floor measured in the same run.
+
+    python bench/latency.py --records 100000 [--store URL] [--runs 200] [--json]
+
+Seeds N realistic coding-turn records into one project (a throwaway embedded store unless
+--store names one; a named store gets its own project key, and the seeded records stay
+there), then measures, interleaved so that machine noise hits every series alike:
+
+- the interpreter floor: `python -c pass`, as a subprocess;
+- in-process `assemble` (recall for a prompt, with a fresh session each time) and `capture`;
+- for each installed harness package with a command hook: its read and write hooks as the
+  harness runs them (a subprocess, a recorded payload on stdin, fresh session and turn ids).
+
+`--json` prints one line: floor_p95_ms, assemble_p50_ms, assemble_p95_ms, capture_p50_ms,
+capture_p95_ms, per harness <name>_read_p95_ms and <name>_write_p95_ms, and each figure's
+ratio to the floor (`*_x_floor`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from memory_core.config import Config
+from memory_core.harness import discover_harnesses
+from memory_core.models import Record, Scope
+from memory_core.service import MemoryService, turn_record_id, turn_text
+from memory_core.store import open_store
+from memory_core.tokenizer import index_terms
+
+_SEED = 20261130
+_TURNS_PER_SESSION = 24
+
+_MODULES = ["billing", "auth", "ingest", "search", "export", "scheduler", "gateway", "cache", "metrics", "audit"]
+_THINGS = ["retry policy", "connection pool", "migration", "feature flag", "rate limiter", "webhook", "index",
+           "config loader", "test fixture", "serializer", "queue consumer", "session store", "CLI flag"]
+_VERBS = ["fix", "refactor", "add", "remove", "rename", "speed up", "document", "test", "debug", "review"]
+_ERRORS = ["TimeoutError", "KeyError: 'tenant_id'", "IntegrityError", "ConnectionResetError", "AssertionError",
+           "ValueError: invalid literal", "PermissionError", "RecursionError", "UnicodeDecodeError"]
+_TOOLS = ["pytest -k", "tox -e py311", "ruff check", "mypy --strict", "docker compose up", "make lint", "npm test",
+          "alembic upgrade head", "git bisect", "pre-commit run"]
+_QUERIES = [
+    "why does the billing retry policy time out?",
+    "how do we run the auth tests?",
+    "what did we decide about the ingest connection pool size?",
+    "where is the rate limiter configured in the gateway?",
+    "which command runs the migrations for export?",
+    "remind me how the scheduler queue consumer handles KeyError",
+    "what's the plan for the cache serializer refactor?",
+    "how did we fix the IntegrityError in audit?",
+    "what is a good name for a cat?",
+    "summarise the weather in Lisbon",
+]
+
+
+def _turn(rng: random.Random) -> tuple[str, str]:
+    module, thing, verb = rng.choice(_MODULES), rng.choice(_THINGS), rng.choice(_VERBS)
+    path = f"src/{module}/{thing.replace(' ', '_')}.py"
+    func = f"{verb.replace(' ', '_')}_{thing.split()[0]}{rng.randint(1, 99)}"
+    error, tool = rng.choice(_ERRORS), rng.choice(_TOOLS)
+    prompt = rng.choice(
+        [
+            f"Can you {verb} the {thing} in {module}? It fails with {error} when {func} runs.",
+            f"Please {verb} {path}: the {thing} is flaky under load.",
+            f"Run `{tool}` for {module} and tell me what breaks in {func}.",
+            f"What does {module}.{func} do with the {thing}?",
+        ]
+    )
+    answer = (
+        f"I looked at `{path}`. The {thing} in {module} raised {error} because {func} reused a closed handle. "
+        f"I changed it to open a fresh one per call and added a regression test; `{tool}` passes now. "
+        f"Follow-up: the {rng.choice(_THINGS)} in {rng.choice(_MODULES)} has the same pattern."
+    )
+    return prompt, answer
+
+
+def seed(url: str, project: str, count: int, *, user: str = "bench") -> None:
+    """Write `count` records of synthetic coding turns into `project` (skips ids already there)."""
+    rng = random.Random(_SEED)
+    store = open_store(url, timeout=30.0, allow_db0=False)
+    scope = Scope("project", project)
+    start = time.time() - count * 60.0
+    try:
+        for index in range(count):
+            session, seq = divmod(index, _TURNS_PER_SESSION)
+            prompt, answer = _turn(rng)
+            session_id = f"seed-{session}"
+            record = Record(
+                id=turn_record_id("bench", session_id, str(seq)),
+                scope=scope,
+                text=turn_text(prompt, answer),
+                author=user,
+                created_at=start + index * 60.0,
+                harness="bench",
+                session_id=session_id,
+                turn_id=str(seq),
+                seq=seq,
+            )
+            store.put(record, index_terms(record.text))
+            if index and index % 10000 == 0:
+                sys.stderr.write(f"seeded {index}/{count}\n")
+    finally:
+        store.close()
+
+
+def _p(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))] * 1000.0
+
+
+def _fresh(payload: dict[str, Any]) -> dict[str, Any]:
+    """A recorded payload with new session and turn ids, so no run is a duplicate of another."""
+    out = dict(payload)
+    for key in ("session_id", "prompt_id", "turn_id"):
+        if key in out:
+            out[key] = str(uuid.uuid4())
+    return out
+
+
+def _time_subprocess(argv: list[str], stdin: bytes, env: dict[str, str]) -> float:
+    begin = time.perf_counter()
+    subprocess.run(argv, input=stdin, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    return time.perf_counter() - begin
+
+
+def measure(url: str, project: str, runs: int, workdir: Path) -> dict[str, Any]:
+    """Every series of the module docstring, interleaved run by run."""
+    env = {
+        **os.environ,
+        "MEMORY_URL": url,
+        "MEMORY_PROJECT": project,
+        "MEMORY_STATE_DIR": str(workdir / "state"),
+        "MEMORY_USER": "bench",
+    }
+    config = Config.from_env(env)
+    service = MemoryService(config, long_lived=True)
+    rng = random.Random(_SEED + 1)
+    series: dict[str, list[float]] = {"floor": [], "assemble": [], "capture": []}
+    hooks: list[tuple[str, str, list[str], dict[str, Any]]] = []
+    harnesses, _ = discover_harnesses()
+    for name, harness in sorted(harnesses.items()):
+        argv = harness.hook_argv()
+        if not argv:
+            continue
+        read, write = harness.bench_payloads()
+        hooks += [(f"{name}_read", name, argv, read), (f"{name}_write", name, argv, write)]
+        series[f"{name}_read"] = []
+        series[f"{name}_write"] = []
+
+    def timed(call: Callable[[], object]) -> float:
+        begin = time.perf_counter()
+        call()
+        return time.perf_counter() - begin
+
+    # Warm the page cache and the interpreter's imports once before measuring.
+    service.assemble(_QUERIES[0], harness="bench", session_id="warm", turn_id="w")
+    for _ in range(3):
+        _time_subprocess([sys.executable, "-c", "pass"], b"", env)
+    for run in range(runs):
+        series["floor"].append(_time_subprocess([sys.executable, "-c", "pass"], b"", env))
+        query = rng.choice(_QUERIES)
+        session = f"bench-{run}"
+        series["assemble"].append(
+            timed(lambda: service.assemble(query, harness="bench", session_id=session, turn_id="t"))
+        )
+        prompt, answer = _turn(rng)
+        series["capture"].append(
+            timed(
+                lambda: service.capture(
+                    harness="bench", session_id=session, turn_id="t", prompt=prompt, response=answer
+                )
+            )
+        )
+        for key, _name, argv, payload in hooks:
+            series[key].append(_time_subprocess(argv, json.dumps(_fresh(payload)).encode(), env))
+    if service._store is not None:
+        service._store.close()
+    floor = _p(series["floor"], 0.95)
+    result: dict[str, Any] = {
+        "records": None,
+        "runs": runs,
+        "floor_p95_ms": round(floor, 2),
+        "assemble_p50_ms": round(_p(series["assemble"], 0.5), 3),
+        "assemble_p95_ms": round(_p(series["assemble"], 0.95), 3),
+        "capture_p50_ms": round(_p(series["capture"], 0.5), 3),
+        "capture_p95_ms": round(_p(series["capture"], 0.95), 3),
+    }
+    for key, *_ in hooks:
+        result[f"{key}_p95_ms"] = round(_p(series[key], 0.95), 2)
+    for key in [k for k in result if k.endswith("_p95_ms") and k != "floor_p95_ms"]:
+        result[key.replace("_p95_ms", "_p95_x_floor")] = round(result[key] / floor, 3) if floor else None
+    result["floor_p50_ms"] = round(statistics.median(series["floor"]) * 1000, 2)
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--records", type=int, default=10000)
+    parser.add_argument("--store", default=None, help="a store URL (default: a throwaway embedded store)")
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    workdir = Path(tempfile.mkdtemp(prefix="memory-bench-"))
+    url = args.store or f"sqlite:///{workdir / 'bench.db'}"
+    project = f"bench:latency-{args.records}"
+    try:
+        began = time.perf_counter()
+        seed(url, project, args.records)
+        seeded_s = time.perf_counter() - began
+        result = measure(url, project, args.runs, workdir)
+        result["records"] = args.records
+        result["store"] = url.split(":", 1)[0] if args.store else "sqlite (throwaway)"
+        result["seed_s"] = round(seeded_s, 1)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    if args.json:
+        print(json.dumps(result, sort_keys=True))
+        return 0
+    print(f"{result['records']} records in scope, {result['runs']} runs, store {result['store']}")
+    print(f"interpreter floor p95       {result['floor_p95_ms']:8.2f} ms")
+    for key in sorted(k for k in result if k.endswith("_ms") and k != "floor_p95_ms"):
+        ratio = result.get(key.replace("_ms", "_x_floor"))
+        suffix = f"   {ratio:.2f}x floor" if ratio is not None else ""
+        print(f"{key:<28}{result[key]:8.2f} ms{suffix}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,92 @@
+"""Configuration: defaults, fallbacks with warnings, the config file, and URL redaction."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memory_core.config import Config, display_url
+
+
+def test_defaults_follow_the_xdg_folders(tmp_path: Path) -> None:
+    env = {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "d"), "XDG_STATE_HOME": str(tmp_path / "s")}
+    config = Config.from_env(env)
+    assert config.url == f"sqlite:///{tmp_path / 'd' / 'memory' / 'memory.db'}"
+    assert config.log_path == tmp_path / "s" / "memory" / "memory.log"
+    assert config.spool_path == tmp_path / "s" / "memory" / "spool.jsonl"
+    assert (config.max_items, config.max_tokens, config.enabled, config.firewall) == (5, 800, True, True)
+    assert config.warnings == ()
+
+
+def test_without_xdg_variables_the_home_folders_are_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.platform", "linux")
+    config = Config.from_env({"HOME": str(tmp_path)})
+    assert config.url == f"sqlite:///{tmp_path / '.local' / 'share' / 'memory' / 'memory.db'}"
+
+
+def test_on_macos_the_library_folders_are_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.platform", "darwin")
+    config = Config.from_env({"HOME": str(tmp_path)})
+    assert config.url == f"sqlite:///{tmp_path / 'Library' / 'Application Support' / 'memory' / 'memory.db'}"
+
+
+def test_environment_values_are_read(tmp_path: Path) -> None:
+    env = {
+        "HOME": str(tmp_path),
+        "MEMORY_URL": "redis://127.0.0.1:6379/3",
+        "MEMORY_MAX_ITEMS": "3",
+        "MEMORY_MAX_TOKENS": "400",
+        "MEMORY_ENABLED": "0",
+        "MEMORY_FIREWALL": "off",
+        "MEMORY_PROJECT": "team:x",
+        "MEMORY_USER": "alice",
+        "MEMORY_LOG": str(tmp_path / "m.log"),
+    }
+    config = Config.from_env(env)
+    assert config.url == "redis://127.0.0.1:6379/3"
+    assert (config.max_items, config.max_tokens) == (3, 400)
+    assert not config.enabled
+    assert not config.firewall
+    assert (config.project, config.user, config.log_path) == ("team:x", "alice", tmp_path / "m.log")
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("MEMORY_MAX_ITEMS", "lots"), ("MEMORY_MAX_ITEMS", "0"), ("MEMORY_MAX_TOKENS", "-5"), ("MEMORY_ENABLED", "maybe")],
+)
+def test_a_malformed_value_falls_back_with_a_warning_naming_it(tmp_path: Path, name: str, value: str) -> None:
+    config = Config.from_env({"HOME": str(tmp_path), name: value})
+    default = Config.from_env({"HOME": str(tmp_path)})
+    assert getattr(config, name[len("MEMORY_") :].lower()) == getattr(default, name[len("MEMORY_") :].lower())
+    assert len(config.warnings) == 1
+    assert name in config.warnings[0]
+
+
+def test_the_config_file_is_read_and_the_environment_wins(tmp_path: Path) -> None:
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "config.toml").write_text('[memory]\nmax_items = 2\nuser = "filed"\n')
+    env = {"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path), "MEMORY_USER": "env"}
+    config = Config.from_env(env)
+    assert config.max_items == 2
+    assert config.user == "env"
+
+
+def test_a_broken_config_file_does_not_break_anything(tmp_path: Path) -> None:
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "config.toml").write_text("[memory\nmax_items = ")
+    config = Config.from_env({"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)})
+    assert config.max_items == 5
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("redis://:hunter2@10.0.0.1:6379/2", "redis://:***@10.0.0.1:6379/2"),
+        ("postgresql://app:s3cr3t@db/memory", "postgresql://app:***@db/memory"),
+        ("rediss://tokenonly@host:6380/1", "rediss://***@host:6380/1"),
+        ("sqlite:////home/me/memory.db", "sqlite:////home/me/memory.db"),
+    ],
+)
+def test_display_url_never_shows_a_password(url: str, shown: str) -> None:
+    assert display_url(url) == shown
