@@ -26,7 +26,8 @@ from memory_claude.install import SCOPES
 __all__ = ["install_status", "command_runs"]
 
 _PROBE_TIMEOUT_S = 15
-_PLUGIN_NAME = "memory"
+_PLUGIN_ID = "memory@subconscious-memory"
+"""`<plugin>@<marketplace>` as `plugin/.claude-plugin/marketplace.json` names them."""
 
 
 def _read(path: Path) -> tuple[dict[str, Any] | None, str]:
@@ -125,7 +126,7 @@ def _plugin_status(home: Path, project_dir: Path) -> list[InstallStatus]:
         data, _problem = _read(path)
         enabled = (data or {}).get("enabledPlugins")
         for plugin, on in enabled.items() if isinstance(enabled, dict) else []:
-            if plugin.split("@")[0] == _PLUGIN_NAME and on is True:
+            if plugin == _PLUGIN_ID and on is True:
                 runs, detail = command_runs(HOOK_SCRIPT, HOOK_MODULE, HOOK_SCRIPT)
                 found.append(
                     InstallStatus(f"{scope} (plugin {plugin})", str(path), True, HOOK_SCRIPT, runs=runs, detail=detail)

@@ -1,0 +1,125 @@
+"""End to end with the real Claude Code (pinned) against a mock Messages API on 127.0.0.1.
+
+`memory install claude` runs through the real CLI in a throwaway HOME with `claude` on PATH
+(so the MCP server is registered by `claude mcp add`). Session 1 states a fact; session 2, a
+new session, asks about it: the request the mock received must carry the fact as the
+UserPromptSubmit hook's additional context. An unrelated prompt must carry no injected context.
+The plugin route (`claude plugin marketplace add` + `claude plugin install`) is run the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from memory_claude.harness import ClaudeHarness
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+
+_INJECTED = "UserPromptSubmit hook additional context"
+_RUN_TIMEOUT_S = 120
+
+
+def _env(home: Path, claude_bin: Path, model_url: str) -> dict[str, str]:
+    keep = ("XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "LANG", "TMPDIR", "MEMORY_HARNESS_CACHE")
+    env = {name: os.environ[name] for name in keep if name in os.environ}
+    env.update(
+        {
+            "HOME": str(home),
+            # claude, then this venv's scripts (memory-claude-hook, memory-mcp), then the system.
+            "PATH": os.pathsep.join([str(claude_bin.parent), str(Path(sys.executable).parent), "/usr/bin", "/bin"]),
+            "ANTHROPIC_BASE_URL": model_url,
+            "ANTHROPIC_API_KEY": "dummy",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+            "DISABLE_TELEMETRY": "1",
+            "DISABLE_AUTOUPDATER": "1",
+            "DISABLE_ERROR_REPORTING": "1",
+            "NO_PROXY": "127.0.0.1,localhost",
+        }
+    )
+    return env
+
+
+def _run(argv: list[str], *, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=_RUN_TIMEOUT_S, check=False)
+    assert done.returncode == 0, f"{argv} exited {done.returncode}:\n{done.stdout}\n{done.stderr}"
+    return done
+
+
+def _turn(claude_bin: Path, prompt: str, *, cwd: Path, env: dict[str, str]) -> dict[str, Any]:
+    done = _run([str(claude_bin), "-p", prompt, "--output-format", "json"], cwd=cwd, env=env)
+    result: dict[str, Any] = json.loads(done.stdout)
+    assert not result.get("is_error"), result
+    return result
+
+
+def _injected_after(body: str, marker: str = _INJECTED) -> str:
+    """The text Claude Code placed after the hook context marker (either placement)."""
+    start = body.index(marker) + len(marker)
+    return body[start : start + 2000]
+
+
+def _recall_then_unrelated(claude_bin: Path, project: Path, env: dict[str, str], mock: Any) -> None:
+    first = _turn(claude_bin, "remember that the build uses tox", cwd=project, env=env)
+    assert first["result"] == "Noted: the build uses tox."
+    [turn1] = mock.requests_with("remember that the build uses tox")
+    assert _INJECTED not in turn1  # an empty memory injects nothing
+
+    second = _turn(claude_bin, "what does the build use?", cwd=project, env=env)
+    assert second["session_id"] != first["session_id"]
+    [turn2] = mock.requests_with("what does the build use?")
+    assert _INJECTED in turn2, "the recalled fact never reached the model"
+    assert "the build uses tox" in _injected_after(turn2)
+
+    _turn(claude_bin, "sketch a haiku about autumn leaves", cwd=project, env=env)
+    [unrelated] = mock.requests_with("sketch a haiku about autumn leaves")
+    assert _INJECTED not in unrelated
+
+
+def test_installed_hooks_recall_a_fact_from_an_earlier_session(
+    claude_bin: Path, mock_model: Any, tmp_path: Path
+) -> None:
+    home, project = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    project.mkdir()
+    env = _env(home, claude_bin, mock_model.url)
+
+    memory = [sys.executable, "-m", "memory_core.cli"]
+    installed = _run(
+        [*memory, "install", "claude", "--scope", "user", "--project-dir", str(project)], cwd=project, env=env
+    )
+    assert "installed" in installed.stdout
+    # `claude` was on PATH: the server went in through `claude mcp add`, the same entry a direct edit writes.
+    server = json.loads((home / ".claude.json").read_text())["mcpServers"]["memory"]
+    assert server == {"type": "stdio", "command": sys.executable, "args": ["-m", "memory_mcp"], "env": {}}
+    again = _run([*memory, "install", "claude"], cwd=project, env=env)
+    assert "already installed" in again.stdout
+
+    _recall_then_unrelated(claude_bin, project, env, mock_model)
+
+    _run([*memory, "uninstall", "claude"], cwd=project, env=env)
+    assert not (home / ".claude" / "settings.json").exists()
+    assert "memory" not in json.loads((home / ".claude.json").read_text()).get("mcpServers", {})
+
+
+def test_the_plugin_route_recalls_a_fact_from_an_earlier_session(
+    claude_bin: Path, mock_model: Any, tmp_path: Path
+) -> None:
+    home, project = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    project.mkdir()
+    env = _env(home, claude_bin, mock_model.url)
+    marketplace = ClaudeHarness.plugin_dir()
+
+    _run([str(claude_bin), "plugin", "validate", str(marketplace)], cwd=project, env=env)
+    _run([str(claude_bin), "plugin", "marketplace", "add", str(marketplace)], cwd=project, env=env)
+    _run([str(claude_bin), "plugin", "install", "memory@subconscious-memory"], cwd=project, env=env)
+    settings = json.loads((home / ".claude" / "settings.json").read_text())
+    assert settings["enabledPlugins"] == {"memory@subconscious-memory": True}
+
+    _recall_then_unrelated(claude_bin, project, env, mock_model)

@@ -1,0 +1,111 @@
+"""What `memory doctor` learns from `status()`: where we are installed and whether it still runs."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from memory_claude.harness import ClaudeHarness
+from memory_core.harness import InstallStatus
+from memory_core.installing import apply_plan
+
+harness = ClaudeHarness()
+
+
+def install(scope: str, project: Path) -> None:
+    apply_plan(harness.plan_install(scope, project_dir=project), dry_run=False, out=io.StringIO())
+
+
+def by_scope(project: Path) -> dict[str, InstallStatus]:
+    return {entry.scope: entry for entry in harness.status(project_dir=project)}
+
+
+def test_nothing_installed_reports_every_scope_as_not_installed(home: Path, project: Path) -> None:
+    found = by_scope(project)
+    assert {scope: entry.installed for scope, entry in found.items()} == {
+        "user": False,
+        "project": False,
+        "local": False,
+    }
+
+
+def test_a_user_install_reports_its_file_command_and_that_it_runs(home: Path, project: Path) -> None:
+    install("user", project)
+    entry = by_scope(project)["user"]
+    assert entry.installed
+    assert entry.path == str(home / ".claude" / "settings.json")
+    assert entry.command == f"{sys.executable} -m memory_claude.hook"
+    assert entry.runs is True
+    assert entry.detail == ""
+    server = by_scope(project)["user (MCP server)"]
+    assert server.path == str(home / ".claude.json")
+    assert server.command == f"{sys.executable} -m memory_mcp"
+
+
+def test_a_hook_whose_interpreter_is_gone_is_reported_with_the_fix(home: Path, project: Path) -> None:
+    install("user", project)
+    path = home / ".claude" / "settings.json"
+    path.write_text(path.read_text().replace(sys.executable, "/nonexistent/venv/bin/python"))
+    entry = by_scope(project)["user"]
+    assert entry.installed
+    assert entry.runs is False
+    assert "/nonexistent/venv/bin/python no longer exists" in entry.detail
+    assert "memory install claude" in entry.detail
+
+
+def test_an_interpreter_without_memory_claude_does_not_run(home: Path, project: Path, tmp_path: Path) -> None:
+    install("user", project)
+    bare = "/usr/bin/python3"
+    if not Path(bare).exists():
+        pytest.skip("no system python3 to stand for an interpreter without memory-claude")
+    path = home / ".claude" / "settings.json"
+    path.write_text(path.read_text().replace(sys.executable, bare))
+    entry = by_scope(project)["user"]
+    assert entry.runs is False
+    assert "cannot import memory_claude.hook" in entry.detail
+
+
+def test_a_project_install_runs_where_the_hook_script_is_on_path(
+    home: Path, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    install("project", project)
+    assert by_scope(project)["project"].runs is True
+    monkeypatch.setenv("PATH", os.pathsep.join(["/usr/bin", "/bin"]))
+    entry = by_scope(project)["project"]
+    assert entry.installed
+    assert entry.runs is False
+    assert "memory-claude-hook` is not on PATH" in entry.detail
+
+
+def test_a_hook_missing_for_one_event_is_reported(home: Path, project: Path) -> None:
+    install("local", project)
+    path = project / ".claude" / "settings.local.json"
+    settings = json.loads(path.read_text())
+    del settings["hooks"]["Stop"]
+    path.write_text(json.dumps(settings))
+    entry = by_scope(project)["local"]
+    assert entry.installed
+    assert "missing for Stop" in entry.detail
+
+
+def test_an_unreadable_settings_file_is_reported_not_raised(home: Path, project: Path) -> None:
+    path = home / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text("{not json")
+    entry = by_scope(project)["user"]
+    assert not entry.installed
+    assert "not valid JSON" in entry.detail
+
+
+def test_the_plugin_route_is_reported(home: Path, project: Path) -> None:
+    path = home / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps({"enabledPlugins": {"memory@subconscious-memory": True, "other@x": True}}))
+    plugins = [entry for entry in harness.status(project_dir=project) if "plugin" in entry.scope]
+    assert [(entry.scope, entry.command, entry.runs) for entry in plugins] == [
+        ("user (plugin memory@subconscious-memory)", "memory-claude-hook", True)
+    ]
