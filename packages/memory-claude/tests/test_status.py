@@ -21,7 +21,15 @@ def install(scope: str, project: Path) -> None:
 
 
 def by_scope(project: Path) -> dict[str, InstallStatus]:
-    return {entry.scope: entry for entry in harness.status(project_dir=project)}
+    """The hook entries by scope (the first entry of each scope is its settings file)."""
+    found: dict[str, InstallStatus] = {}
+    for entry in harness.status(project_dir=project):
+        found.setdefault(entry.scope, entry)
+    return found
+
+
+def elsewhere(project: Path, path: Path) -> list[InstallStatus]:
+    return [entry for entry in harness.status(project_dir=project) if entry.path == str(path)]
 
 
 def test_nothing_installed_reports_every_scope_as_not_installed(home: Path, project: Path) -> None:
@@ -41,8 +49,8 @@ def test_a_user_install_reports_its_file_command_and_that_it_runs(home: Path, pr
     assert entry.command == f"{sys.executable} -m memory_claude.hook"
     assert entry.runs is True
     assert entry.detail == ""
-    server = by_scope(project)["user (MCP server)"]
-    assert server.path == str(home / ".claude.json")
+    [server] = elsewhere(project, home / ".claude.json")
+    assert (server.scope, server.installed, server.runs) == ("user", True, True)
     assert server.command == f"{sys.executable} -m memory_mcp"
 
 
@@ -105,7 +113,14 @@ def test_the_plugin_route_is_reported(home: Path, project: Path) -> None:
     path = home / ".claude" / "settings.json"
     path.parent.mkdir()
     path.write_text(json.dumps({"enabledPlugins": {"memory@subconscious-memory": True, "other@x": True}}))
-    plugins = [entry for entry in harness.status(project_dir=project) if "plugin" in entry.scope]
-    assert [(entry.scope, entry.command, entry.runs) for entry in plugins] == [
-        ("user (plugin memory@subconscious-memory)", "memory-claude-hook", True)
-    ]
+    plugins = [entry for entry in elsewhere(project, path) if entry.installed]
+    assert [(entry.scope, entry.command, entry.runs) for entry in plugins] == [("user", "memory-claude-hook", True)]
+
+
+def test_an_mcp_server_whose_interpreter_is_gone_is_reported(home: Path, project: Path) -> None:
+    install("user", project)
+    claude_json = home / ".claude.json"
+    claude_json.write_text(claude_json.read_text().replace(sys.executable, "/gone/bin/python"))
+    [server] = elsewhere(project, claude_json)
+    assert server.runs is False
+    assert server.detail.startswith("MCP server `memory`: /gone/bin/python no longer exists")

@@ -20,7 +20,7 @@ from memory_core.harness import InstallStatus
 from memory_core.installing import read_text_or_none
 
 from memory_claude import mcp_config, settings
-from memory_claude.commands import HOOK_MODULE, HOOK_SCRIPT, MCP_MODULE, MCP_SCRIPT
+from memory_claude.commands import HOOK_MODULE, HOOK_SCRIPT, MCP_MODULE, MCP_SCRIPT, MCP_SERVER_NAME
 from memory_claude.install import SCOPES
 
 __all__ = ["install_status", "command_runs"]
@@ -87,7 +87,11 @@ def command_runs(command: str, module: str, script: str) -> tuple[bool, str]:
 
 
 def install_status(*, home: Path, project_dir: Path) -> list[InstallStatus]:
-    """One line per scope's hooks, plus our MCP entries and the plugin where they are found."""
+    """One entry per scope's hooks, then our MCP entries and the plugin where they are found.
+
+    `scope` is always one of Claude Code's scope names, so `memory install claude --scope <scope>`
+    is the fix `doctor` may suggest; the path and command tell the entries of one scope apart.
+    """
     found: list[InstallStatus] = []
     for scope in SCOPES:
         path = settings.settings_path(scope, home=home, project_dir=project_dir)
@@ -114,7 +118,8 @@ def install_status(*, home: Path, project_dir: Path) -> list[InstallStatus]:
             continue
         command = shlex.join([str(entry.get("command", "")), *map(str, entry.get("args", []))])
         runs, detail = command_runs(command, MCP_MODULE, MCP_SCRIPT)
-        found.append(InstallStatus(f"{scope} (MCP server)", str(path), True, command=command, runs=runs, detail=detail))
+        detail = f"MCP server `{MCP_SERVER_NAME}`: {detail}" if detail else ""
+        found.append(InstallStatus(scope, str(path), True, command=command, runs=runs, detail=detail))
     found.extend(_plugin_status(home, project_dir))
     return found
 
@@ -128,7 +133,6 @@ def _plugin_status(home: Path, project_dir: Path) -> list[InstallStatus]:
         for plugin, on in enabled.items() if isinstance(enabled, dict) else []:
             if plugin == _PLUGIN_ID and on is True:
                 runs, detail = command_runs(HOOK_SCRIPT, HOOK_MODULE, HOOK_SCRIPT)
-                found.append(
-                    InstallStatus(f"{scope} (plugin {plugin})", str(path), True, HOOK_SCRIPT, runs=runs, detail=detail)
-                )
+                detail = f"plugin {plugin}: {detail}" if detail else ""
+                found.append(InstallStatus(scope, str(path), True, HOOK_SCRIPT, runs=runs, detail=detail))
     return found
