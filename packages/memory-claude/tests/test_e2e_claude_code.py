@@ -114,10 +114,12 @@ def test_the_plugin_route_recalls_a_fact_from_an_earlier_session(
     home.mkdir()
     project.mkdir()
     env = _env(home, claude_bin, mock_model.url)
-    marketplace = ClaudeHarness.plugin_dir()
+    hook_script = Path(sys.executable).parent / "memory-claude-hook"
+    marketplace = _run([str(hook_script), "--plugin-dir"], cwd=project, env=env).stdout.strip()
+    assert Path(marketplace) == ClaudeHarness.plugin_dir()
 
-    _run([str(claude_bin), "plugin", "validate", str(marketplace)], cwd=project, env=env)
-    _run([str(claude_bin), "plugin", "marketplace", "add", str(marketplace)], cwd=project, env=env)
+    _run([str(claude_bin), "plugin", "validate", marketplace], cwd=project, env=env)
+    _run([str(claude_bin), "plugin", "marketplace", "add", marketplace], cwd=project, env=env)
     _run([str(claude_bin), "plugin", "install", "memory@subconscious-memory"], cwd=project, env=env)
     settings = json.loads((home / ".claude" / "settings.json").read_text())
     assert settings["enabledPlugins"] == {"memory@subconscious-memory": True}

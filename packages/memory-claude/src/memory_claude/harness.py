@@ -16,7 +16,7 @@ from typing import Any
 from memory_core.harness import InstallStatus
 from memory_core.installing import InstallPlan
 
-from memory_claude import commands, fixtures, install, status
+from memory_claude import commands, fixtures, hook, install, status
 from memory_claude.adapter import ClaudeHooks
 
 __all__ = ["ClaudeHarness"]
@@ -51,4 +51,4 @@ class ClaudeHarness(ClaudeHooks):
     @staticmethod
     def plugin_dir() -> Path:
         """The marketplace folder shipped in this package: `claude plugin marketplace add <this>`."""
-        return Path(__file__).resolve().parent / "plugin"
+        return Path(hook.plugin_dir())
