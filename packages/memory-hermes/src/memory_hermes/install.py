@@ -1,0 +1,143 @@
+"""`memory install hermes` and `memory uninstall hermes`, as plans.
+
+Install (scope `user`, the only one Hermes has):
+1. Edit Hermes's `config.yaml` (text-level, keeping the user's bytes): add `memory-hermes`
+   to `plugins.enabled`, and register the MCP server `memory` under `mcp_servers`
+   (`<this python> -m memory_mcp`). Hermes hands stdio MCP servers only PATH, HOME, XDG_*
+   and a few more, so the `MEMORY_*` variables set when install runs are forwarded as
+   `${NAME}` references (their values are never written into the file).
+2. Install memory-core and memory-hermes into Hermes's interpreter (`provision`), if needed.
+3. Copy the plugin folder into `~/.hermes/plugins/memory-hermes/`, if it differs.
+
+Uninstall undoes each: our config entries out (the file byte for byte as before, when
+nothing else touched it), our packages out of Hermes's interpreter (only those the install
+added), the plugin folder removed. A second run of either changes nothing.
+
+Failure: `HermesNotFound` (install only: uninstall works without Hermes), `ConfigNotEditable`,
+`ProvisionFailed` at plan time; `apply_plan` runs the steps and lets their errors through.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping
+from importlib.util import find_spec
+
+from memory_core.config import Config
+from memory_core.installing import FileEdit, InstallPlan, Step, read_text_or_none
+
+from memory_hermes import PLUGIN_NAME
+from memory_hermes.errors import MemoryHermesError
+from memory_hermes.locations import config_path, hermes_python, plugin_dir
+from memory_hermes.pluginfiles import PluginCopy, PluginRemoval, differs, is_ours
+from memory_hermes.probe import probe_interpreter
+from memory_hermes.provision import plan_deprovisioning, plan_provisioning
+from memory_hermes.yamltext import (
+    add_mcp_server,
+    disable_plugin,
+    enable_plugin,
+    mcp_server_block,
+    remove_mcp_server,
+    yaml_string,
+)
+
+__all__ = ["SCOPES", "MCP_SERVER_NAME", "plan_install", "plan_uninstall", "mcp_fields"]
+
+SCOPES = ("user",)
+MCP_SERVER_NAME = "memory"
+_MCP_MODULE = "memory_mcp"
+_NOT_FORWARDED = frozenset({"MEMORY_HERMES_PYTHON", "MEMORY_HARNESS_CACHE"})
+"""Variables of the installer and the test suite, not settings the MCP server reads."""
+
+
+def _check_scope(scope: str) -> None:
+    if scope not in SCOPES:
+        raise MemoryHermesError(f"Hermes has no `{scope}` scope; its only scope is `user`")
+
+
+def mcp_fields(environ: Mapping[str, str] = os.environ) -> list[tuple[str, str]]:
+    """Our MCP server entry, as (key, YAML flow value) pairs."""
+    fields = [("command", yaml_string(sys.executable)), ("args", f'["-m", "{_MCP_MODULE}"]')]
+    forwarded = sorted(name for name in environ if name.startswith("MEMORY_") and name not in _NOT_FORWARDED)
+    if forwarded:
+        fields.append(("env", "{" + ", ".join(f'{name}: "${{{name}}}"' for name in forwarded) + "}"))
+    return fields
+
+
+def _ours(block: str) -> bool:
+    return _MCP_MODULE in block
+
+
+def _with_mcp_server(text: str, environ: Mapping[str, str], notes: list[str]) -> str:
+    fields = mcp_fields(environ)
+    existing = mcp_server_block(text, MCP_SERVER_NAME)
+    if existing is None:
+        return add_mcp_server(text, MCP_SERVER_NAME, fields)
+    if not _ours(existing):
+        notes.append(f"Hermes already has an MCP server named `{MCP_SERVER_NAME}` that is not ours; left as it is")
+        return text
+    # Ours, perhaps from another interpreter or with other variables: rewrite it only if it differs.
+    rewritten = add_mcp_server(remove_mcp_server(text, MCP_SERVER_NAME), MCP_SERVER_NAME, fields)
+    return text if mcp_server_block(rewritten, MCP_SERVER_NAME) == existing else rewritten
+
+
+def plan_install(scope: str, *, environ: Mapping[str, str] = os.environ) -> InstallPlan:
+    """Everything `memory install hermes` will change."""
+    _check_scope(scope)
+    config = Config.from_env(environ)
+    python = hermes_python(environ)
+    probe = probe_interpreter(python)
+    plan = InstallPlan(harness="hermes", scope=scope)
+
+    path = config_path(environ)
+    before = read_text_or_none(path)
+    after = _with_mcp_server(enable_plugin(before, PLUGIN_NAME), environ, plan.notes)
+    plan.edits.append(FileEdit(path, before, after))
+
+    provisioning = plan_provisioning(probe, store_url=config.url, state_dir=config.state_dir)
+    if provisioning is not None:
+        plan.steps.append(Step(provisioning.describe(), provisioning.run))
+    folder = plugin_dir(environ)
+    if differs(folder):
+        copy = PluginCopy(folder)
+        plan.steps.append(Step(copy.describe(), copy.run))
+
+    if not probe.has("mcp"):
+        plan.notes.append(
+            "Hermes starts MCP servers only with its `mcp` extra: "
+            f"{python} -m pip install 'hermes-agent[mcp]=={probe.hermes_version}'"
+        )
+    if find_spec(_MCP_MODULE) is None:
+        plan.notes.append(f"memory-mcp is not installed beside memory-core ({sys.executable}): pip install memory-mcp")
+    if any(name for name, _ in mcp_fields(environ) if name == "env"):
+        plan.notes.append(
+            "the MCP server reads the MEMORY_* variables set now from Hermes's environment: keep them set"
+        )
+    plan.notes.append("Hermes writes to the project of the folder it is started in (or MEMORY_PROJECT)")
+    return plan
+
+
+def plan_uninstall(scope: str, *, environ: Mapping[str, str] = os.environ) -> InstallPlan:
+    """Everything `memory uninstall hermes` will change."""
+    _check_scope(scope)
+    config = Config.from_env(environ)
+    plan = InstallPlan(harness="hermes", scope=scope)
+
+    path = config_path(environ)
+    before = read_text_or_none(path)
+    if before is not None:
+        after = disable_plugin(before, PLUGIN_NAME)
+        block = mcp_server_block(after, MCP_SERVER_NAME)
+        if block is not None and _ours(block):
+            after = remove_mcp_server(after, MCP_SERVER_NAME)
+        plan.edits.append(FileEdit(path, before, after))
+
+    deprovisioning = plan_deprovisioning(config.state_dir)
+    if deprovisioning is not None:
+        plan.steps.append(Step(deprovisioning.describe(), deprovisioning.run))
+    folder = plugin_dir(environ)
+    if folder.exists() and is_ours(folder):
+        removal = PluginRemoval(folder)
+        plan.steps.append(Step(removal.describe(), removal.run))
+    return plan

@@ -1,0 +1,81 @@
+"""The Hermes hook protocol: calls parsed into `HookEvent`s, recall rendered into a hook's return.
+
+Hermes calls a plugin's hooks in-process as `callback(**kwargs)`: there is no JSON payload.
+The payload this module parses is the envelope the plugin builds, `{"hook": <hook name>,
+"kwargs": <the keyword arguments>}`, the same shape as the calls recorded from Hermes 0.19.0
+in `fixtures/` (which carry more keys around it, ignored here).
+
+- `pre_llm_call` (once per turn, before the model): READ, with `user_message` as the prompt.
+- `post_llm_call` (once per completed turn): WRITE, with `user_message` and
+  `assistant_response`; `turn_id` (`<session_id>:<task_id>:<8 hex>`) pairs it with its read.
+- Anything else, a blank prompt or answer, or a `delegate_task` child agent
+  (`platform="subagent"`, whose result its parent's turn already carries): IGNORE.
+
+Hermes sends no working directory, so `cwd` stays None: the plugin's service resolves the
+project once for the whole process. Failure: `ValueError` for an envelope without a hook
+name, keyword arguments or session id; unknown extra keys are ignored.
+
+Rendering: `pre_llm_call` returns `{"context": text}`, which Hermes appends to the current
+user message (after a blank line) and persists into every later turn of the session. The
+text is the core's block as is; "" (then the hook returns None) when nothing is relevant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from memory_core.models import EventKind, HookEvent, Recall
+
+__all__ = ["HARNESS", "READ_HOOK", "WRITE_HOOK", "parse_call", "render_context", "hook_return", "message_text"]
+
+HARNESS = "hermes"
+READ_HOOK = "pre_llm_call"
+WRITE_HOOK = "post_llm_call"
+_UNCAPTURED_PLATFORMS = frozenset({"subagent"})
+
+
+def message_text(value: object) -> str:
+    """The text of a Hermes message: a string, or the text parts of a multimodal part list."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        parts = (part.get("text") for part in value if isinstance(part, Mapping) and part.get("type") == "text")
+        return "\n".join(part for part in parts if isinstance(part, str))
+    return ""
+
+
+def parse_call(payload: Mapping[str, Any]) -> HookEvent:
+    """Turn one hook call (`{"hook": name, "kwargs": {...}}`) into a normalised event."""
+    hook = payload.get("hook")
+    kwargs = payload.get("kwargs")
+    if not isinstance(hook, str) or not isinstance(kwargs, Mapping):
+        raise ValueError('a Hermes hook payload is {"hook": <name>, "kwargs": {...}}')
+    if hook not in (READ_HOOK, WRITE_HOOK):
+        return HookEvent(EventKind.IGNORE, HARNESS, reason=f"{hook} is not used")
+    session_id = kwargs.get("session_id")
+    if not isinstance(session_id, str) or not session_id:
+        raise ValueError(f"{hook} call without a session_id")
+    raw_turn = kwargs.get("turn_id")
+    turn_id = raw_turn if isinstance(raw_turn, str) and raw_turn else None
+    if kwargs.get("platform") in _UNCAPTURED_PLATFORMS:
+        return HookEvent(EventKind.IGNORE, HARNESS, session_id, turn_id, reason="a subagent's turn")
+    prompt = message_text(kwargs.get("user_message"))
+    if hook == READ_HOOK:
+        if not prompt.strip():
+            return HookEvent(EventKind.IGNORE, HARNESS, session_id, turn_id, reason="an empty prompt")
+        return HookEvent(EventKind.READ, HARNESS, session_id, turn_id, prompt=prompt)
+    response = message_text(kwargs.get("assistant_response"))
+    if not response.strip():
+        return HookEvent(EventKind.IGNORE, HARNESS, session_id, turn_id, reason="an empty answer")
+    return HookEvent(EventKind.WRITE, HARNESS, session_id, turn_id, prompt=prompt or None, response=response)
+
+
+def render_context(event: HookEvent, recall: Recall) -> str:
+    """The text to inject for `event`: the recalled block for a read, "" otherwise."""
+    return recall.text if event.kind is EventKind.READ else ""
+
+
+def hook_return(text: str) -> dict[str, str] | None:
+    """What `pre_llm_call` returns to Hermes: `{"context": text}`, or None when there is nothing."""
+    return {"context": text} if text else None
