@@ -20,7 +20,16 @@ from dataclasses import dataclass
 
 from memory_codex.errors import ConfigFileError
 
-__all__ = ["Table", "tables", "append_tables", "remove_table", "set_string_value", "header", "basic_string"]
+__all__ = [
+    "CREATED_HUSK",
+    "Table",
+    "tables",
+    "append_tables",
+    "remove_table",
+    "set_string_value",
+    "header",
+    "basic_string",
+]
 
 _BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 _ESCAPES = {"b": "\b", "t": "\t", "n": "\n", "f": "\f", "r": "\r", "e": "\x1b", '"': '"', "\\": "\\"}
@@ -204,15 +213,22 @@ def tables(text: str) -> list[Table]:
     ]
 
 
-def append_tables(text: str | None, chunks: list[str]) -> str:
-    """`text` with `chunks` (each a whole table, no trailing newline) after its last content."""
+def append_tables(text: str | None, chunks: list[str]) -> str | None:
+    """`text` with `chunks` (each a whole table, no trailing newline) after its last content.
+
+    None stands for a missing file: with chunks, the file to create; without, still None.
+    """
     if not chunks:
-        return text or ""
+        return text
     body = "\n\n".join(chunks)
-    if text is None or not text.strip():
+    if text is None:
         return body + "\n"
     at = len(text.rstrip())
     return text[:at] + "\n\n" + body + text[at:]
+
+
+CREATED_HUSK = "\n"
+"""What a file `append_tables` created is left as once every table it added is removed."""
 
 
 def remove_table(text: str, table: Table) -> str:

@@ -214,8 +214,11 @@ def _drop_empty(config: dict[str, Any]) -> dict[str, Any]:
 
 
 def _verify(after: str | None, expected: dict[str, Any], path: Path) -> None:
-    actual = _parse_config(after, path) if after is not None else {}
-    if _drop_empty(copy.deepcopy(actual)) != _drop_empty(copy.deepcopy(expected)):
+    try:
+        actual = tomllib.loads(after or "")
+    except tomllib.TOMLDecodeError:
+        actual = None
+    if actual is None or _drop_empty(copy.deepcopy(actual)) != _drop_empty(copy.deepcopy(expected)):
         raise ConfigFileError(
             f"{path}: the edit would change more than memory's own entries (our entries may already be "
             "written in a form we do not rewrite, such as inline tables); nothing was written"
@@ -239,7 +242,7 @@ def _config_after_install(
 ) -> tuple[str | None, dict[str, Any]]:
     parsed = _parse_config(before, where.config_file)
     expected = copy.deepcopy(parsed)
-    text = before or ""
+    text = before
     chunks: list[str] = []
     if find_spec("memory_mcp") is None:
         notes.append(
@@ -253,8 +256,8 @@ def _config_after_install(
         if current is None:
             chunks.append(_mcp_chunk(entry))
         elif {k: current.get(k) for k in entry} != entry:
-            table = _find(text, ("mcp_servers", MCP_SERVER))
-            if not _is_our_mcp(current) or table is None:
+            table = _find(text or "", ("mcp_servers", MCP_SERVER))
+            if text is None or table is None or not _is_our_mcp(current):
                 raise ConfigFileError(
                     f"{where.config_file} already has an MCP server named {MCP_SERVER!r} that memory did not "
                     "write; rename or remove it, then run the install again"
@@ -265,15 +268,13 @@ def _config_after_install(
     for key, value in trust.items():
         if _trusted_in(state, key, value):
             continue
-        table = _find(text, ("hooks", "state", key))
-        if table is not None:
+        table = _find(text or "", ("hooks", "state", key))
+        if text is not None and table is not None:
             text = _tomledit.set_string_value(text, table, "trusted_hash", value)
         else:
             chunks.append(_trust_chunk(key, value))
         expected.setdefault("hooks", {}).setdefault("state", {}).setdefault(key, {})["trusted_hash"] = value
-    after = _tomledit.append_tables(text, chunks) if (before is not None or chunks) else None
-    if after is not None and before is None and not after.strip():
-        after = None
+    after = _tomledit.append_tables(text, chunks)
     _verify(after, expected, where.config_file)
     return after, parsed
 
@@ -405,8 +406,8 @@ def plan_uninstall(scope: str, *, project_dir: Path, environ: Mapping[str, str] 
         ]
         for table in sorted(doomed, key=lambda t: t.start, reverse=True):
             text = _tomledit.remove_table(text, table)
-        if not text.strip():
-            text = None
+        if text == _tomledit.CREATED_HUSK:
+            text = None  # a file the install created: remove it
         _verify(text, expected, where.config_file)
     plan.edits.append(FileEdit(where.hooks_file, hooks_before, hooks_after))
     plan.edits.append(FileEdit(where.config_file, config_before, text))
