@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 from memory_codex.adapter import CODEX_CONTEXT_LIMIT_TOKENS, CodexHooks
 from memory_codex.harness import CodexHarness
-
 from memory_core.hook import run
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

@@ -21,7 +21,6 @@ import pytest
 from memory_codex import install
 from memory_codex.errors import ConfigFileError, HooksFileError
 from memory_codex.trust import hook_hash, hook_key
-
 from memory_core.installing import apply_plan
 
 CONFIGS = Path(__file__).resolve().parents[1] / "fixtures" / "configs"
@@ -70,7 +69,10 @@ HOOKS_CASES = {
     "v2": (CONFIGS / "codex-hooks.v2.json").read_text(),
     "mcp_tool": (CONFIGS / "codex-hooks.mcp_tool.json").read_text(),
     "one-line": (CONFIGS / "codex-project-hooks.json").read_text(),
-    "indented-4": '{\n    "hooks": {\n        "Stop": [\n            {"hooks": [{"type": "command", "command": "x"}]}\n        ]\n    }\n}',
+    "indented-4": (
+        '{\n    "hooks": {\n        "Stop": [\n'
+        '            {"hooks": [{"type": "command", "command": "x"}]}\n        ]\n    }\n}'
+    ),
 }
 
 
@@ -105,7 +107,7 @@ def test_install_then_uninstall_leaves_every_file_byte_for_byte(
     assert read(codex_home / "hooks.json") != HOOKS_CASES[hooks]
     do_uninstall(project)
     assert read(codex_home / "config.toml") == CONFIG_CASES[config]
-    assert read(codex_hom := codex_home / "hooks.json") == HOOKS_CASES[hooks], codex_hom
+    assert read(codex_home / "hooks.json") == HOOKS_CASES[hooks]
 
 
 @pytest.mark.parametrize("config", ["absent", "final", "tricky"])

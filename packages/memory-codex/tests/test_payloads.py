@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 from memory_codex.adapter import CodexHooks
 from memory_codex.payloads import PayloadError, validate
-
 from memory_core.models import EventKind
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

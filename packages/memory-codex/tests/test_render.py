@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 from memory_codex.adapter import CODEX_CONTEXT_LIMIT_TOKENS, MAX_CONTEXT_TOKENS, CodexHooks
-
 from memory_core.models import EventKind, HookEvent, Recall
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
