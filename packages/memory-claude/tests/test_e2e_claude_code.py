@@ -9,6 +9,7 @@ The plugin route (`claude plugin marketplace add` + `claude plugin install`) is 
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -18,6 +19,7 @@ from typing import Any
 
 import pytest
 from memory_claude.harness import ClaudeHarness
+from memory_core.installing import apply_plan
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -125,3 +127,66 @@ def test_the_plugin_route_recalls_a_fact_from_an_earlier_session(
     assert settings["enabledPlugins"] == {"memory@subconscious-memory": True}
 
     _recall_then_unrelated(claude_bin, project, env, mock_model)
+
+
+def test_a_compaction_lets_the_session_be_reminded_again(claude_bin: Path, mock_model: Any, tmp_path: Path) -> None:
+    home, project = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    project.mkdir()
+    env = _env(home, claude_bin, mock_model.url)
+    _run(
+        [sys.executable, "-m", "memory_core.cli", "install", "claude", "--project-dir", str(project)],
+        cwd=project,
+        env=env,
+    )
+    _turn(claude_bin, "remember that the build uses tox", cwd=project, env=env)
+
+    session = _turn(claude_bin, "what does the build use?", cwd=project, env=env)["session_id"]
+    assert _INJECTED in mock_model.requests_with("what does the build use?")[-1]
+
+    def resumed(prompt: str) -> str:
+        _run([str(claude_bin), "-p", prompt, "--resume", session, "--output-format", "json"], cwd=project, env=env)
+        # A resumed request repeats the earlier turns: look only after this prompt.
+        body = mock_model.requests_with(prompt)[-1]
+        return body[body.rindex(json.dumps(prompt)[1:-1]) :]
+
+    assert _INJECTED not in resumed("and which build tool again?")  # already in this session's context
+    _run([str(claude_bin), "-p", "/compact", "--resume", session, "--output-format", "json"], cwd=project, env=env)
+    after = resumed("remind me, what does the build use?")
+    assert _INJECTED in after, "SessionStart(compact) did not reset the injected set"
+    assert "the build uses tox" in _injected_after(after)
+
+
+def test_the_mcp_server_goes_in_through_claude_mcp_add_in_every_scope(
+    claude_bin: Path, home: Path, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", os.pathsep.join([str(claude_bin.parent), os.environ["PATH"]]))
+    monkeypatch.setenv("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
+    harness = ClaudeHarness()
+    out = io.StringIO()
+    assert apply_plan(harness.plan_install("user", project_dir=project), dry_run=True, out=out)
+    assert f"would run: {claude_bin} mcp add --scope user memory -- {sys.executable} -m memory_mcp" in out.getvalue()
+    assert not (home / ".claude.json").exists()
+
+    for scope in ("user", "local", "project"):
+        apply_plan(harness.plan_install(scope, project_dir=project), dry_run=False, out=io.StringIO())
+        assert not harness.plan_install(scope, project_dir=project).changes
+    claude_json = json.loads((home / ".claude.json").read_text())
+    user_entry = {"type": "stdio", "command": sys.executable, "args": ["-m", "memory_mcp"], "env": {}}
+    assert claude_json["mcpServers"]["memory"] == user_entry
+    assert claude_json["projects"][str(project.resolve())]["mcpServers"]["memory"] == user_entry
+    assert json.loads((project / ".mcp.json").read_text())["mcpServers"]["memory"]["command"] == "memory-mcp"
+
+    # An entry left by an older interpreter is replaced, not duplicated.
+    (home / ".claude.json").write_text((home / ".claude.json").read_text().replace(sys.executable, "/old/bin/python"))
+    plan = harness.plan_install("user", project_dir=project)
+    assert [step.description.split()[1:3] for step in plan.steps] == [["mcp", "remove"], ["mcp", "add"]]
+    apply_plan(plan, dry_run=False, out=io.StringIO())
+    assert json.loads((home / ".claude.json").read_text())["mcpServers"]["memory"] == user_entry
+
+    for scope in ("user", "local", "project"):
+        apply_plan(harness.plan_uninstall(scope, project_dir=project), dry_run=False, out=io.StringIO())
+    claude_json = json.loads((home / ".claude.json").read_text())
+    assert "mcpServers" not in claude_json  # `claude mcp add` created it for us; nothing of ours remains
+    assert "memory" not in claude_json["projects"][str(project.resolve())]["mcpServers"]
+    assert not (project / ".mcp.json").exists()
