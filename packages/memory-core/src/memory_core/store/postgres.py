@@ -223,6 +223,10 @@ class PostgresStore:
             ),
             (name, name),
         ).fetchone()
+        if row is None:
+            # A concurrent writer inserted the scope after this statement's snapshot was taken:
+            # its row is committed now, and a new statement (a new snapshot) sees it.
+            row = conn.execute(self._sql("SELECT sid FROM {s}.scopes WHERE name = %s"), (name,)).fetchone()
         return int(row[0])
 
     def _index(self, conn: Any, sid: int, record_id: str, terms: Mapping[str, int], length: int, sign: int) -> None:

@@ -1,0 +1,153 @@
+"""The PostgreSQL store on the machine's PostgreSQL (database `test`, a fresh schema per test, dropped after).
+
+Conformance, the schema made on first write, `MEMORY_PG_SCHEMA`, and two writers racing
+for one turn (exactly one claims it).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+
+import pytest
+from memory_core.errors import ConfigError
+from memory_core.store import open_store
+from memory_core.store.postgres import PostgresStore
+from memory_core.testing.requirements import require
+from memory_core.testing.servers import drop_schema, local_postgres_available, new_schema_name, with_schema
+from memory_core.testing.store_conformance import PROJECT, StoreConformance, make_record
+
+pytestmark = pytest.mark.postgres
+
+URL = "postgresql://127.0.0.1:5432/test?user=postgres"
+_RACES = 20
+
+
+@pytest.fixture
+def schema() -> Iterator[str]:
+    require(local_postgres_available(URL), "PostgreSQL on 127.0.0.1:5432 with a database `test`")
+    name = new_schema_name()
+    yield name
+    drop_schema(URL, name)
+
+
+class TestPostgres15Conformance(StoreConformance):
+    @pytest.fixture
+    def store(self, schema: str) -> Iterator[PostgresStore]:
+        store = PostgresStore.from_url(with_schema(URL, schema))
+        yield store
+        store.close()
+
+
+def _schemas() -> set[str]:
+    import psycopg
+
+    with psycopg.connect(URL) as conn:
+        return {row[0] for row in conn.execute("SELECT nspname FROM pg_namespace").fetchall()}
+
+
+def test_reading_creates_nothing_and_the_first_write_creates_the_schema(schema: str) -> None:
+    store = PostgresStore.from_url(with_schema(URL, schema))
+    assert store.count(None) == 0
+    assert store.postings([PROJECT], ["retry"]) == store.postings([PROJECT], ["retry"])
+    assert list(store.scan(None)) == []
+    assert schema not in _schemas()
+    store.put(make_record("r1", "retry policy"), {"retry": 1, "policy": 1})
+    assert schema in _schemas()
+    import psycopg
+    import psycopg.sql
+
+    with psycopg.connect(URL) as conn:
+        query = psycopg.sql.SQL("SELECT version FROM {}.schema_version").format(psycopg.sql.Identifier(schema))
+        versions = [r[0] for r in conn.execute(query).fetchall()]
+    assert versions == [1]
+    store.close()
+
+
+def test_memory_pg_schema_names_the_schema(schema: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORY_PG_SCHEMA", schema)
+    store = open_store(URL)
+    assert isinstance(store, PostgresStore)
+    assert store.schema == schema
+    store.put(make_record("r1", "hello"), {"hello": 1})
+    store.close()
+    assert schema in _schemas()
+
+
+def test_the_default_schema_is_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MEMORY_PG_SCHEMA", raising=False)
+    store = PostgresStore.from_url(URL)
+    assert store.schema == "memory"
+
+
+def test_an_unsafe_schema_name_is_a_config_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORY_PG_SCHEMA", 'memory"; DROP TABLE x; --')
+    with pytest.raises(ConfigError, match="MEMORY_PG_SCHEMA"):
+        PostgresStore.from_url(URL)
+
+
+def test_the_password_never_shows_in_the_display_url() -> None:
+    store = PostgresStore.from_url("postgresql://bob:hunter2@db.example:5432/app")
+    assert "hunter2" not in store.display_url
+    assert "***" in store.display_url
+
+
+def _race(url: str, attempt: object) -> list[object]:
+    """Run `attempt(store)` in two threads, each with its own store, released at the same instant."""
+    assert callable(attempt)
+    stores = [PostgresStore.from_url(url) for _ in range(2)]
+    for store in stores:
+        store.ping()
+    barrier = threading.Barrier(2, timeout=10)
+    results: list[object] = [None, None]
+
+    def run(n: int) -> None:
+        barrier.wait()
+        results[n] = attempt(stores[n])
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    for store in stores:
+        store.close()
+    return results
+
+
+def race_for_a_turn(url: str) -> None:
+    """Shared with the PostgreSQL 18 suite: of two writers storing one turn, exactly one claims it."""
+    first = PostgresStore.from_url(url)
+    first.put(make_record("warm-up", "creates the schema"), {})
+    first.close()
+    for n in range(_RACES):
+        record = make_record(f"turn-{n}", "the same turn, captured twice", seq=n)
+        results = _race(url, lambda store, r=record: store.put(r, {"same": 1, "turn": 1}))
+        assert sorted(results) == [False, True], f"race {n}: {results}"
+    check = PostgresStore.from_url(url)
+    assert check.count(None) == _RACES + 1
+    assert check.postings([PROJECT], ["turn"])["turn"].df == _RACES
+    check.close()
+
+
+def race_for_a_prompt(url: str) -> None:
+    """Shared with the PostgreSQL 18 suite: of two write events taking one stashed prompt, exactly one gets it."""
+    for n in range(_RACES):
+        store = PostgresStore.from_url(url)
+        store.stash_prompt("claude:s1", f"t{n}", f"prompt {n}", ttl=60, keep=8)
+        store.close()
+        results = _race(url, lambda s, n=n: s.take_prompt("claude:s1", f"t{n}"))
+        assert sorted(results, key=str) == [None, f"prompt {n}"], f"race {n}: {results}"
+
+
+def test_two_writers_racing_on_one_turn_exactly_one_claims_it(schema: str) -> None:
+    race_for_a_turn(with_schema(URL, schema))
+
+
+def test_two_write_events_racing_for_one_prompt_exactly_one_gets_it(schema: str) -> None:
+    race_for_a_prompt(with_schema(URL, schema))
+
+
+def test_two_processes_creating_the_schema_at_once_both_succeed(schema: str) -> None:
+    results = _race(with_schema(URL, schema), lambda store: store.put(make_record(f"r{id(store)}", "x"), {"x": 1}))
+    assert results == [True, True]

@@ -1,0 +1,98 @@
+"""The Redis store on the machine's Redis (database 13, flushed around each test).
+
+Conformance, the URL rules (database 0, a missing database number, schemes), and the key layout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from memory_core.errors import ConfigError
+from memory_core.models import Scope
+from memory_core.store import open_store
+from memory_core.store.redis import RedisStore
+from memory_core.testing.requirements import require
+from memory_core.testing.servers import flush_redis, local_redis_available
+from memory_core.testing.store_conformance import StoreConformance, make_record
+
+pytestmark = pytest.mark.redis
+
+URL = "redis://127.0.0.1:6379/13"
+
+
+@pytest.fixture
+def redis_url() -> Iterator[str]:
+    require(local_redis_available(), "Redis on 127.0.0.1:6379")
+    flush_redis(URL)
+    yield URL
+    flush_redis(URL)
+
+
+class TestRedisConformance(StoreConformance):
+    @pytest.fixture
+    def store(self, redis_url: str) -> Iterator[RedisStore]:
+        store = RedisStore.from_url(redis_url)
+        yield store
+        store.close()
+
+
+def test_database_zero_is_refused_naming_the_variable_and_an_empty_database() -> None:
+    require(local_redis_available(), "Redis on 127.0.0.1:6379")
+    with pytest.raises(ConfigError) as caught:
+        open_store("redis://127.0.0.1:6379/0")
+    message = str(caught.value)
+    assert "MEMORY_ALLOW_DB0=1" in message
+    assert "MEMORY_URL=redis://127.0.0.1:6379/" in message
+    suggested = int(message.split("MEMORY_URL=redis://127.0.0.1:6379/", 1)[1].split()[0])
+    assert suggested > 0
+
+
+def test_database_zero_is_allowed_on_purpose() -> None:
+    store = open_store("redis://127.0.0.1:6379/0", allow_db0=True)
+    assert isinstance(store, RedisStore)
+    store.close()
+
+
+def test_a_url_without_a_database_number_is_an_error() -> None:
+    with pytest.raises(ConfigError, match="names no Redis database number"):
+        open_store("redis://127.0.0.1:6379")
+    with pytest.raises(ConfigError, match="names no Redis database number"):
+        open_store("valkey://127.0.0.1:6379/")
+
+
+def test_the_database_may_also_come_from_the_query() -> None:
+    store = open_store("redis://127.0.0.1:6379?db=13")
+    assert isinstance(store, RedisStore)
+    store.close()
+
+
+def test_schemes_and_cluster_urls_parse() -> None:
+    tls = open_store("rediss://user:secret@cache.example:6380/2")
+    assert isinstance(tls, RedisStore)
+    assert "secret" not in tls.display_url
+    assert "***" in tls.display_url
+    valkey = open_store("valkey://127.0.0.1:6379/4")
+    assert isinstance(valkey, RedisStore)
+    cluster = open_store("redis+cluster://127.0.0.1:7000")
+    assert isinstance(cluster, RedisStore)
+    with pytest.raises(ConfigError, match="only database 0"):
+        open_store("redis+cluster://127.0.0.1:7000/3")
+
+
+def test_every_key_of_a_scope_shares_one_hash_tag(redis_url: str) -> None:
+    import redis
+
+    store = RedisStore.from_url(redis_url)
+    scope = Scope("project", "github.com/acme/widgets")
+    for n in range(5):
+        record = make_record(f"r{n}", f"retry policy number {n}", scope=scope, session_id="s", seq=n)
+        store.put(record, {"retry": 1, "policy": 1, f"n{n}": 1})
+    store.put(make_record("u1", "user pref", scope=Scope("user", "alice")), {"user": 1})
+    store.close()
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    keys = sorted(client.keys("*"))
+    client.close()
+    tags = {key[key.index("{") + 1 : key.index("}")] for key in keys}
+    assert tags == {"project:github.com/acme/widgets", "user:alice", "g"}
+    assert all(key.startswith("memory:{") for key in keys)
