@@ -124,3 +124,20 @@ def test_an_mcp_server_whose_interpreter_is_gone_is_reported(home: Path, project
     [server] = elsewhere(project, claude_json)
     assert server.runs is False
     assert server.detail.startswith("MCP server `memory`: /gone/bin/python no longer exists")
+
+
+@pytest.mark.parametrize("long_path", [False, True], ids=["shebang", "pip sh launcher"])
+def test_the_hook_scripts_interpreter_is_found_from_its_launcher(
+    home: Path, project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, long_path: bool
+) -> None:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    script = bin_dir / "memory-claude-hook"
+    if long_path:
+        script.write_text(f"#!/bin/sh\n'''exec' \"{sys.executable}\" \"$0\" \"$@\"\n' '''\nimport sys\n")
+    else:
+        script.write_text(f"#!{sys.executable}\nimport sys\n")
+    script.chmod(0o755)
+    monkeypatch.setenv("PATH", os.pathsep.join([str(bin_dir), "/usr/bin", "/bin"]))
+    install("project", project)
+    assert by_scope(project)["project"].runs is True

@@ -58,10 +58,15 @@ def _script_python(script: str) -> str | None:
         return None
     try:
         with open(found, "rb") as handle:
-            first = handle.readline(4096).decode("utf-8", errors="replace")
+            first, second = (handle.readline(4096).decode("utf-8", errors="replace") for _ in range(2))
     except OSError:
         return None
-    return first[2:].strip().split(" ")[0] if first.startswith("#!") else None
+    if not first.startswith("#!"):
+        return None
+    if first.strip() == "#!/bin/sh" and second.startswith("'''exec' "):
+        # pip's launcher for interpreter paths too long for a `#!` line: `'''exec' "<python>" "$0" "$@"`.
+        return shlex.split(second[len("'''exec' ") :])[0]
+    return first[2:].strip().split(" ")[0]
 
 
 def command_runs(command: str, module: str, script: str) -> tuple[bool, str]:
