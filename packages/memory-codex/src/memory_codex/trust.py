@@ -129,6 +129,7 @@ class AppServer:
         self._answers: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self._next_id = 0
         self._process: subprocess.Popen[bytes] | None = None
+        self._reader: threading.Thread | None = None
 
     def __enter__(self) -> AppServer:
         try:
@@ -141,7 +142,8 @@ class AppServer:
             )
         except OSError as exc:
             raise AppServerError(f"cannot start {' '.join(self._argv)}: {exc}") from exc
-        threading.Thread(target=self._read, args=(self._process,), daemon=True).start()
+        self._reader = threading.Thread(target=self._read, args=(self._process,), daemon=True)
+        self._reader.start()
         self.request("initialize", {"clientInfo": {"name": "memory-codex", "version": _version()}})
         self._send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
         return self
@@ -159,6 +161,10 @@ class AppServer:
         except (OSError, subprocess.TimeoutExpired):
             process.kill()
             process.wait()
+        if self._reader is not None:
+            self._reader.join(timeout=5)
+        if process.stdout:
+            process.stdout.close()
 
     def _read(self, process: subprocess.Popen[bytes]) -> None:
         if process.stdout is None:
