@@ -240,7 +240,7 @@ def test_project_scope_writes_the_shared_file_and_keeps_trust_per_machine(codex_
     apply_plan(plan, dry_run=False, out=io.StringIO())
     shared = project / ".codex" / "hooks.json"
     groups = json.loads(shared.read_text())["hooks"]
-    assert groups["Stop"][0]["hooks"][0]["command"] == "memory-codex-hook"
+    assert groups["Stop"][0]["hooks"][0]["command"] == "memory-codex-hook || true"
     state = tomllib.loads((codex_home / "config.toml").read_text())["hooks"]["state"]
     assert hook_key(shared, "Stop", 0) in state
     assert any("every teammate" in note for note in plan.notes)

@@ -10,7 +10,8 @@ with no review step. When `codex` is on PATH a step then asks Codex's own `codex
 it disagrees (a newer Codex hashing differently); nothing is left for the user to do.
 
 Scope `project`: the hooks go into `<project>/.codex/hooks.json`, a file teammates share, with
-a command every teammate's machine runs (`memory-codex-hook`, from `pip install memory-codex`);
+a command every teammate's machine runs (`memory-codex-hook || true`, from `pip install
+memory-codex`; without it the hook does nothing rather than fail every turn);
 trust stays per machine, in each user's own `config.toml`, so each teammate runs
 `memory install codex --scope project` once. Codex also reads a project's `.codex/` only once
 the project itself is trusted; the plan's notes say so when it is not.
@@ -122,7 +123,8 @@ def layout(scope: str, *, project_dir: Path, environ: Mapping[str, str] | None =
 def hook_command(scope: str) -> str:
     """The hook command line: this interpreter for `user`; the console script every teammate has for `project`."""
     if scope == "project":
-        return _HOOK_SCRIPT
+        # Codex runs hooks through a shell; a teammate without the script gets no failed hook each turn.
+        return f"{_HOOK_SCRIPT} || true"
     return shlex.join([sys.executable, "-m", _HOOK_MODULE])
 
 
