@@ -63,6 +63,11 @@ def _parse_scope(text: str) -> Scope:
     return Scope(kind, key)  # type: ignore[arg-type]
 
 
+def _eval(target: Any, script: str, key: str, *args: str | int | float) -> Any:
+    """Run `script` with one routing key. `execute_command` because redis-py's cluster pipeline has no `eval`."""
+    return target.execute_command("EVAL", script, 1, key, *args)
+
+
 def _live(scopes: Sequence[Scope]) -> list[Scope]:
     """The scopes a query may read: distinct, none with an empty key."""
     return list(dict.fromkeys(s for s in scopes if s.key))
@@ -163,6 +168,11 @@ class RedisStore:
             raise StoreError(f"redis store {self.display_url}: authentication failed: {exc}") from exc
         except (rx.ConnectionError, rx.TimeoutError, rx.ClusterError, OSError) as exc:
             raise StoreUnavailable(f"redis store {self.display_url} unreachable: {exc or type(exc).__name__}") from exc
+        except rx.RedisClusterException as exc:
+            # Raised while discovering the cluster's slots: unreachable start-up nodes end up here.
+            if isinstance(exc.__cause__, (rx.ConnectionError, rx.TimeoutError, OSError)):
+                raise StoreUnavailable(f"redis cluster {self.display_url} unreachable: {exc}") from exc
+            raise StoreError(f"redis cluster {self.display_url}: {exc}") from exc
         except rx.ResponseError as exc:
             if str(exc).startswith(("LOADING", "READONLY", "MASTERDOWN", "TRYAGAIN", "CLUSTERDOWN")):
                 raise StoreUnavailable(f"redis store {self.display_url} unavailable: {exc}") from exc
@@ -208,16 +218,16 @@ class RedisStore:
                 if not replace:
                     return False
                 old = _scope_prefix(_parse_scope(where))
-                self._client.eval(scripts.DELETE, 1, old + "rec", old, record.id)
+                _eval(self._client, scripts.DELETE, old + "rec", old, record.id)
             prefix = _scope_prefix(record.scope)
             live_terms = {t: int(n) for t, n in terms.items() if t and int(n) > 0} if record.searchable else {}
             flat: list[str | int] = []
             for term, tf in live_terms.items():
                 flat += [term, tf]
             pipe = self._pipeline()
-            pipe.eval(
+            _eval(
+                pipe,
                 scripts.PUT,
-                1,
                 prefix + "rec",
                 prefix,
                 record.id,
@@ -276,7 +286,7 @@ class RedisStore:
             pipe = self._pipeline()
             for scope_text, group in by_scope.items():
                 prefix = _scope_prefix(_parse_scope(scope_text))
-                pipe.eval(scripts.DELETE, 1, prefix + "rec", prefix, *group)
+                _eval(pipe, scripts.DELETE, prefix + "rec", prefix, *group)
             pipe.hdel(_WHERE, *[i for group in by_scope.values() for i in group])
             replies = pipe.execute()
         return sum(int(n) for n in replies[:-1])
@@ -288,7 +298,7 @@ class RedisStore:
             if where is None:
                 return None
             prefix = _scope_prefix(_parse_scope(where))
-            new = self._client.eval(scripts.ADJUST_STANDING, 1, prefix + "rec", prefix, record_id, int(delta))
+            new = _eval(self._client, scripts.ADJUST_STANDING, prefix + "rec", prefix, record_id, int(delta))
         return None if new is None else int(new)
 
     def _all_scopes(self) -> list[Scope]:
@@ -324,7 +334,7 @@ class RedisStore:
         low, last_score, last_id, batch = "-inf", None, "", _SCAN_BATCH
         while True:
             with self._guard():
-                flat = self._client.eval(scripts.SCAN_BATCH, 1, prefix + "rec", prefix, index, low, high, batch)
+                flat = _eval(self._client, scripts.SCAN_BATCH, prefix + "rec", prefix, index, low, high, batch)
             fresh = 0
             for n in range(0, len(flat), 4):
                 record_id, score = flat[n], float(flat[n + 1])
@@ -345,8 +355,8 @@ class RedisStore:
     ) -> Iterator[tuple[float, str, Record]]:
         prefix = _scope_prefix(scope)
         with self._guard():
-            flat = self._client.eval(
-                scripts.SCAN_BATCH, 1, prefix + "rec", prefix, f"s:{session_id}", "-inf", "+inf", -1
+            flat = _eval(
+                self._client, scripts.SCAN_BATCH, prefix + "rec", prefix, f"s:{session_id}", "-inf", "+inf", -1
             )
         rows = []
         for n in range(0, len(flat), 4):
@@ -378,7 +388,7 @@ class RedisStore:
         prefix = _scope_prefix(scope)
         wanted = sorted({int(s) for s in seqs})
         with self._guard():
-            flat = self._client.eval(scripts.SESSION_RECORDS, 1, prefix + "rec", prefix, session_id, *wanted)
+            flat = _eval(self._client, scripts.SESSION_RECORDS, prefix + "rec", prefix, session_id, *wanted)
         records = [_decode(flat[n], flat[n + 1]) for n in range(0, len(flat), 2)]
         return sorted(records, key=lambda r: (r.seq, r.id))
 
@@ -409,7 +419,7 @@ class RedisStore:
             pipe = self._pipeline()
             for scope in chosen:
                 prefix = _scope_prefix(scope)
-                pipe.eval(scripts.POSTINGS, 1, prefix + "stats", prefix, limit, *wanted)
+                _eval(pipe, scripts.POSTINGS, prefix + "stats", prefix, limit, *wanted)
             replies = pipe.execute()
         result: dict[str, TermPostings] = {}
         for i, term in enumerate(wanted):
@@ -433,8 +443,8 @@ class RedisStore:
         """Hold a prompt until the turn's write event takes it (at most `keep` per session, each for `ttl`)."""
         key = _session_prefix(session_key) + "prompts"
         with self._guard():
-            self._client.eval(
-                scripts.STASH, 1, key, repr(time.time()), repr(float(ttl)), int(keep),
+            _eval(
+                self._client, scripts.STASH, key, repr(time.time()), repr(float(ttl)), int(keep),
                 "0" if turn_id is None else "1", turn_id or "", prompt,
             )  # fmt: skip
 
@@ -442,8 +452,8 @@ class RedisStore:
         """Remove and return the prompt stashed for `turn_id` (None: the newest unexpired one)."""
         key = _session_prefix(session_key) + "prompts"
         with self._guard():
-            found = self._client.eval(
-                scripts.TAKE, 1, key, repr(time.time()), "0" if turn_id is None else "1", turn_id or ""
+            found = _eval(
+                self._client, scripts.TAKE, key, repr(time.time()), "0" if turn_id is None else "1", turn_id or ""
             )
         return None if found is None else str(found)
 
