@@ -281,6 +281,15 @@ def test_status_reports_installed_trusted_and_untrusted(codex_home: Path, projec
     assert "memory install codex" in user.detail
 
 
+def test_status_reports_a_hook_whose_interpreter_is_gone(codex_home: Path, project: Path, tmp_path: Path) -> None:
+    do_install(project)
+    hooks = codex_home / "hooks.json"
+    hooks.write_text(hooks.read_text().replace(sys.executable, str(tmp_path / "gone" / "python")))
+    user = next(s for s in install.status(project_dir=project) if s.scope == "user")
+    assert user.installed
+    assert user.runs is False
+
+
 def test_the_memory_cli_installs_and_uninstalls_codex(codex_home: Path, project: Path) -> None:
     memory = Path(sys.executable).parent / "memory"
     write(codex_home / "config.toml", CONFIG_CASES["tricky"])

@@ -34,6 +34,7 @@ import json
 import os
 import shlex
 import shutil
+import subprocess
 import sys
 import tomllib
 from collections.abc import Mapping
@@ -72,6 +73,7 @@ timeouts (1 s) bound it long before."""
 _RESET_MATCHER = "compact|clear"
 """`SessionStart` sources after which the live context no longer holds what we injected."""
 _TRUSTED = frozenset({"trusted", "managed"})
+_IMPORT_CHECK_TIMEOUT_S = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -440,7 +442,7 @@ def status(*, project_dir: Path, environ: Mapping[str, str] | None = None) -> li
         if untrusted:
             detail = f"Codex will skip {len(untrusted)} untrusted memory hook(s): {fix}"
         elif runs is False:
-            detail = f"the hook command does not run here: {fix}"
+            detail = f"the hook command does not run here ({command}): {fix} from a Python that has memory-codex"
         found.append(InstallStatus(scope, str(where.hooks_file), True, command=command, runs=runs, detail=detail))
     return found
 
@@ -455,10 +457,18 @@ def _command_of(hooks_text: str) -> str | None:
 
 
 def _command_runs(command: str | None, environ: Mapping[str, str]) -> bool | None:
-    """Whether the hook command's program exists here (the module import is checked by `doctor`)."""
+    """Whether the hook command works here: its interpreter imports the hook, or its script is on PATH."""
     if not command:
         return None
-    program = shlex.split(command)[0]
-    if os.path.isabs(program):
-        return os.access(program, os.X_OK)
-    return shutil.which(program, path=environ.get("PATH")) is not None
+    argv = shlex.split(command)
+    if not os.path.isabs(argv[0]):
+        return shutil.which(argv[0], path=environ.get("PATH")) is not None
+    if not os.access(argv[0], os.X_OK):
+        return False
+    try:
+        done = subprocess.run(
+            [argv[0], "-c", f"import {_HOOK_MODULE}"], capture_output=True, timeout=_IMPORT_CHECK_TIMEOUT_S, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
