@@ -62,6 +62,7 @@ CONFIG_CASES = {
     "final": (CONFIGS / "codex-config.toml.final-with-mcp-and-trust").read_text(),
     "mcphook": (CONFIGS / "codex-config.toml.mcphook").read_text(),
     "tricky": TRICKY_CONFIG,
+    "crlf": (CONFIGS / "codex-config.toml.final-with-mcp-and-trust").read_text().replace("\n", "\r\n"),
 }
 HOOKS_CASES = {
     "absent": None,
@@ -69,6 +70,7 @@ HOOKS_CASES = {
     "v2": (CONFIGS / "codex-hooks.v2.json").read_text(),
     "mcp_tool": (CONFIGS / "codex-hooks.mcp_tool.json").read_text(),
     "one-line": (CONFIGS / "codex-project-hooks.json").read_text(),
+    "crlf": (CONFIGS / "codex-hooks.v2.json").read_text().replace("\n", "\r\n"),
     "indented-4": (
         '{\n    "hooks": {\n        "Stop": [\n'
         '            {"hooks": [{"type": "command", "command": "x"}]}\n        ]\n    }\n}'
@@ -79,11 +81,11 @@ HOOKS_CASES = {
 def write(path: Path, text: str | None) -> None:
     if text is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
+        path.write_bytes(text.encode())
 
 
 def read(path: Path) -> str | None:
-    return path.read_text() if path.exists() else None
+    return path.read_bytes().decode() if path.exists() else None
 
 
 def do_install(project: Path, scope: str = "user", *, dry_run: bool = False) -> tuple[bool, str]:
