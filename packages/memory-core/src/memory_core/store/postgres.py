@@ -167,13 +167,21 @@ class PostgresStore:
             except (psycopg.errors.UndefinedTable, psycopg.errors.InvalidSchemaName):
                 return []
 
-    def _write(self, work: Callable[[Any], _T]) -> _T:
-        """Run `work(connection)` in one transaction, creating or migrating the schema first."""
+    def _write(self, work: Callable[[Any], _T], *, durable: bool = True) -> _T:
+        """Run `work(connection)` in one transaction, creating or migrating the schema first.
+
+        The transaction's statements travel in pipeline mode: one round trip until a result
+        is needed. `durable=False` (session state, counters, metadata: what a crash may lose
+        without losing a memory) commits without waiting for the WAL flush, which is most of
+        a small write's cost; records are always committed durably.
+        """
         with self._lock, self._guard():
             conn = self._connection()
             if not self._ready:
                 self._migrate(conn)
-            with conn.transaction():
+            with conn.transaction(), conn.pipeline():
+                if not durable:
+                    conn.execute("SET LOCAL synchronous_commit TO off")
                 return work(conn)
 
     def _migrate(self, conn: Any) -> None:
@@ -498,7 +506,7 @@ class PostgresStore:
                 (session_key, session_key, max(int(keep), 0)),
             )
 
-        self._write(work)
+        self._write(work, durable=False)
 
     def take_prompt(self, session_key: str, turn_id: str | None) -> str | None:
         """Remove and return the prompt stashed for `turn_id` (None: the newest unexpired one).
@@ -518,7 +526,7 @@ class PostgresStore:
             row = conn.execute(self._sql(query), params).fetchone()
             return None if row is None else str(row[0])
 
-        return self._write(work)
+        return self._write(work, durable=False)
 
     def load_session(self, session_key: str) -> SessionState:
         """The session's injected set and live-context start (empty state for a new session)."""
@@ -544,7 +552,8 @@ class PostgresStore:
                     " ON CONFLICT DO NOTHING"
                 ),
                 (session_key, wanted),
-            )
+            ),
+            durable=False,
         )
 
     def reset_session(self, session_key: str, now: float) -> None:
@@ -560,7 +569,7 @@ class PostgresStore:
                 (session_key, float(now)),
             )
 
-        self._write(work)
+        self._write(work, durable=False)
 
     # -- counters and metadata ---------------------------------------------------------------
 
@@ -577,7 +586,8 @@ class PostgresStore:
                     " ORDER BY n ON CONFLICT (name) DO UPDATE SET value = {s}.counters.value + EXCLUDED.value"
                 ),
                 (names, [int(counts[n]) for n in names]),
-            )
+            ),
+            durable=False,
         )
 
     def counters(self) -> dict[str, int]:
@@ -596,7 +606,8 @@ class PostgresStore:
                     " ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value"
                 ),
                 (names, [str(values[n]) for n in names]),
-            )
+            ),
+            durable=False,
         )
 
     def meta(self) -> dict[str, str]:
