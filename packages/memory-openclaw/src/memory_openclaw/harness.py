@@ -106,7 +106,8 @@ class OpenClawHarness:
         folder = plugin_dir()
         openclaw = self._openclaw()
         through_cli = openclaw is not None and not oj.is_linked(data, folder)
-        wanted = oj.with_memory(data, plugin_dir=folder, python=self._python, link=not through_cli)
+        mcp = self._has_module("memory_mcp")
+        wanted = oj.with_memory(data, plugin_dir=folder, python=self._python, link=not through_cli, mcp=mcp)
         after = before if wanted == data else oj.dump(wanted)
         plan = InstallPlan(harness=self.name, scope=scope, edits=[FileEdit(path, before, after)])
         if through_cli:
@@ -115,11 +116,11 @@ class OpenClawHarness:
         if plan.changes:
             plan.notes.append("OpenClaw loads plugins at start: restart a running gateway (`openclaw gateway restart`)")
         current = oj.lookup(wanted, "mcp", "servers", oj.MCP_SERVER_NAME)
-        if not oj.is_our_mcp_server(current):
+        if not mcp:
+            plan.notes.append("no MCP server added: the memory_* tools need memory-mcp (pip install memory-mcp)")
+        elif not oj.is_our_mcp_server(current):
             name = oj.MCP_SERVER_NAME
             plan.notes.append(f"`mcp.servers.{name}` in {path} is another server; the memory tools were not added")
-        elif not self._has_module("memory_mcp"):
-            plan.notes.append("the memory_* MCP tools need memory-mcp: pip install memory-mcp")
         return plan
 
     def plan_uninstall(self, scope: str, *, project_dir: Path) -> InstallPlan:

@@ -7,7 +7,8 @@ What an install puts there (and an uninstall takes away, leaving everything else
   true` (without it OpenClaw drops `before_prompt_build`, `llm_output` and `agent_end`
   silently) and `config.python`, the interpreter the plugin runs memory-core with;
 - `plugins.allow`: our id, only when the user keeps an allow-list (else we would not load);
-- `mcp.servers.memory`: the memory MCP server (`<python> -m memory_mcp`).
+- `mcp.servers.memory`: the memory MCP server (`<python> -m memory_mcp`), when memory-mcp is
+  installed beside us.
 
 A load path of an earlier install from another place (`.../memory_openclaw/plugin`) is
 replaced, never kept beside the new one: two folders with one plugin id would clash.
@@ -123,11 +124,11 @@ def is_our_mcp_server(value: Any) -> bool:
     return isinstance(args, list) and "memory_mcp" in args
 
 
-def with_memory(data: Data, *, plugin_dir: Path, python: str, link: bool) -> Data:
+def with_memory(data: Data, *, plugin_dir: Path, python: str, link: bool, mcp: bool = True) -> Data:
     """A copy of `data` with our entries.
 
     `link=False` leaves the load path and `enabled` to `openclaw plugins install --link`,
-    which writes them itself.
+    which writes them itself; `mcp=False` (memory-mcp is not installed) adds no MCP server.
     """
     out = copy.deepcopy(data)
     plugins = _child(out, "plugins")
@@ -149,6 +150,8 @@ def with_memory(data: Data, *, plugin_dir: Path, python: str, link: bool) -> Dat
         ours["enabled"] = True
     _child(ours, "hooks")["allowConversationAccess"] = True
     _child(ours, "config")["python"] = python
+    if not mcp:
+        return out
     servers = _child(_child(out, "mcp"), "servers")
     current = servers.get(MCP_SERVER_NAME)
     if current is None:

@@ -168,6 +168,10 @@ function runHook(settings: Settings, payload: Obj, timeoutMs: number, wait: bool
     }
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
+      // Let go of the pipes too: a grandchild holding them must not keep OpenClaw's process alive.
+      child.stdout?.destroy();
+      child.stdin?.destroy();
+      child.unref();
       finish("");
     }, timeoutMs);
     timer.unref();
