@@ -27,7 +27,8 @@ def test_a_turns_read_and_write_pair_by_hermes_turn_id() -> None:
     assert write.response == "MOCK-REPLY #7: nonce seen in messages[1].role=user x1"
     assert read.turn_id == write.turn_id == "20261130_045310_c2d578:8e713b7c-78c1-45bb-a9a7-5bf7b92a1602:9360d21e"
     assert read.session_id == write.session_id == "20261130_045310_c2d578"
-    assert read.cwd is None and write.cwd is None  # Hermes sends none
+    assert read.cwd is None  # Hermes sends none
+    assert write.cwd is None
 
 
 def test_a_resumed_turn_reads_only_the_new_prompt_not_the_replayed_context() -> None:
@@ -69,7 +70,7 @@ def test_a_multimodal_message_contributes_its_text_parts() -> None:
     "payload", [{}, {"hook": "pre_llm_call"}, {"hook": "pre_llm_call", "kwargs": {"user_message": "hi"}}]
 )
 def test_a_payload_without_what_the_event_needs_is_refused(payload: dict[str, Any]) -> None:
-    with pytest.raises(ValueError, match="Hermes|session_id"):
+    with pytest.raises(ValueError, match=r"Hermes|session_id"):
         parse_call(payload)
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -42,7 +41,9 @@ SHAPES = {
     "enabled as an empty flow list": "plugins:\n  enabled: []  # nothing yet\n",
     "enabled as a flow list": 'plugins:\n  enabled: [other, "third"]\n',
     "plugins as an empty flow mapping": "plugins: {}\nmodel: {default: m}\n",
-    "comments between": "# top\nplugins:\n# a comment at column 0\n  enabled:\n    # inside\n    - other\n\n# after\nx: 1\n",
+    "comments between": (
+        "# top\nplugins:\n# a comment at column 0\n  enabled:\n    # inside\n    - other\n\n# after\nx: 1\n"
+    ),
     "crlf": "model:\r\n  default: m\r\nplugins:\r\n  enabled:\r\n    - other\r\n",
     "mcp servers present": "mcp_servers:\n  files:\n    command: npx\n    args: [-y, server]\n",
     "mcp servers empty flow": "mcp_servers: {}\n",
@@ -140,7 +141,10 @@ def test_uninstall_leaves_a_list_the_user_also_uses() -> None:
 
 def test_uninstall_when_hermes_rewrote_the_file_in_its_own_style() -> None:
     # After `hermes plugins enable x`, Hermes re-dumps config.yaml: our comments are gone.
-    rewritten = "plugins:\n  enabled:\n  - memory-hermes\n  - x\nmcp_servers:\n  memory:\n    command: /p\n    args:\n    - -m\n    - memory_mcp\n"
+    rewritten = (
+        "plugins:\n  enabled:\n  - memory-hermes\n  - x\n"
+        "mcp_servers:\n  memory:\n    command: /p\n    args:\n    - -m\n    - memory_mcp\n"
+    )
     assert _uninstall(rewritten) == "plugins:\n  enabled:\n  - x\nmcp_servers:\n"
 
 

@@ -11,7 +11,8 @@ Install (scope `user`, the only one Hermes has):
 
 Uninstall undoes each: our config entries out (the file byte for byte as before, when
 nothing else touched it), our packages out of Hermes's interpreter (only those the install
-added), the plugin folder removed. A second run of either changes nothing.
+added), the plugin folder removed, and the plugin's note of which project it wrote to. A
+second run of either changes nothing.
 
 Failure: `HermesNotFound` (install only: uninstall works without Hermes), `ConfigNotEditable`,
 `ProvisionFailed` at plan time; `apply_plan` runs the steps and lets their errors through.
@@ -27,7 +28,7 @@ from importlib.util import find_spec
 from memory_core.config import Config
 from memory_core.installing import FileEdit, InstallPlan, Step, read_text_or_none
 
-from memory_hermes import PLUGIN_NAME
+from memory_hermes import PLUGIN_NAME, whereabouts
 from memory_hermes.errors import MemoryHermesError
 from memory_hermes.locations import config_path, hermes_python, plugin_dir
 from memory_hermes.pluginfiles import PluginCopy, PluginRemoval, differs, is_ours
@@ -140,4 +141,7 @@ def plan_uninstall(scope: str, *, environ: Mapping[str, str] = os.environ) -> In
     if folder.exists() and is_ours(folder):
         removal = PluginRemoval(folder)
         plan.steps.append(Step(removal.describe(), removal.run))
+    note = whereabouts.note_path(config.state_dir)
+    if note.exists():
+        plan.steps.append(Step(f"forget which project Hermes wrote to ({note})", lambda: note.unlink(missing_ok=True)))
     return plan
