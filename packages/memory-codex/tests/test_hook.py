@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from memory_codex.adapter import CODEX_CONTEXT_LIMIT_TOKENS, CodexHooks
+from memory_codex.adapter import CODEX_CONTEXT_LIMIT_TOKENS, MAX_CONTEXT_TOKENS, CodexHooks
 from memory_codex.harness import CodexHarness
 from memory_core.hook import run
+from memory_core.render import approx_tokens
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 
@@ -84,16 +86,25 @@ def test_the_injected_block_stays_under_codexs_limit_whatever_memory_max_tokens_
 ) -> None:
     from memory_core.service import MemoryService
 
+    rng = random.Random(7)
+    syllables = "ka lo mi ne ru sa ti vo be da fe gu hi jo ku le mo na pi ro".split()  # noqa: SIM905
+
+    def words(count: int) -> str:
+        return " ".join("".join(rng.choice(syllables) for _ in range(3)) for _ in range(count))
+
     service = MemoryService()
-    for n in range(60):
-        service.save(f"deploy note {n}: the deploy script " + " ".join(f"step{n}x{k} runs tox" for k in range(60)))
+    for n in range(300):  # unrelated notes keep the query's words rare enough to be relevant
+        service.save(f"note {n}: {words(40)}")
+    for n in range(40):  # 40 relevant notes of ~900 bytes: far more than 2,500 tokens together
+        service.save(f"deploy note {n}: the deploy script runs tox. {words(120)}")
     monkeypatch.setenv("MEMORY_MAX_TOKENS", "100000")
     monkeypatch.setenv("MEMORY_MAX_ITEMS", "60")
     payload = dict(fixture("UserPromptSubmit.json"), prompt="how does the deploy script run tox?", cwd=str(Path.cwd()))
     out = run(CodexHooks(), json.dumps(payload).encode())
     context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
     assert len(context) / 2.4 < CODEX_CONTEXT_LIMIT_TOKENS
-    assert len(context) > 1000  # a large budget was asked for, and the cap, not an empty recall, bounds it
+    assert approx_tokens(context) <= MAX_CONTEXT_TOKENS
+    assert context.count("deploy note") > 5  # more than the default budget holds: the cap, not the default, bounds it
 
 
 def test_the_hook_module_imports_nothing_heavy() -> None:
