@@ -310,3 +310,27 @@ def test_the_memory_cli_installs_and_uninstalls_codex(codex_home: Path, project:
     cli("uninstall", "codex")
     assert read(codex_home / "config.toml") == CONFIG_CASES["tricky"]
     assert not (codex_home / "hooks.json").exists()
+
+
+def test_a_moved_interpreter_updates_our_mcp_entry_and_keeps_what_the_user_added(
+    codex_home: Path, project: Path
+) -> None:
+    pytest.importorskip("memory_mcp", reason="the MCP entry is only written when memory-mcp is installed")
+    config = (
+        "# mine\n"
+        "[mcp_servers.memory]\n"
+        'command = "/old/venv/bin/python"\n'
+        'args = [\n  "-m",\n  "memory_mcp",  # the server\n]\n'
+        "startup_timeout_sec = 30\n"
+        "\n"
+        "[mcp_servers.memory.env]\n"
+        'MEMORY_URL = "sqlite:////tmp/x.db"\n'
+    )
+    write(codex_home / "config.toml", config)
+    do_install(project)
+    entry = tomllib.loads(read(codex_home / "config.toml") or "")["mcp_servers"]["memory"]
+    assert entry["command"] == sys.executable
+    assert entry["args"] == ["-m", "memory_mcp"]
+    assert entry["startup_timeout_sec"] == 30
+    assert entry["env"] == {"MEMORY_URL": "sqlite:////tmp/x.db"}
+    assert (read(codex_home / "config.toml") or "").startswith("# mine\n[mcp_servers.memory]\n")

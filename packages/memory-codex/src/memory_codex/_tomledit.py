@@ -236,12 +236,44 @@ def remove_table(text: str, table: Table) -> str:
     return text[: table.after_previous] + text[table.end :]
 
 
-def set_string_value(text: str, table: Table, key: str, value: str) -> str:
-    """`text` with `key = "value"` in `table`: the existing line's value replaced, or a line added."""
+def _value_end(text: str, i: int) -> int:
+    """Offset just after the TOML value starting at `i` (a string, an array, an inline table, a scalar)."""
+    if text[i] in "\"'":
+        return _string_end(text, i)
+    if text[i] in "[{":
+        depth = 0
+        j = i
+        while j < len(text):
+            char = text[j]
+            if char in "\"'":
+                j = _string_end(text, j)
+                continue
+            if char == "#":
+                newline = text.find("\n", j)
+                j = len(text) if newline < 0 else newline
+                continue
+            if char in "[{":
+                depth += 1
+            elif char in "]}":
+                depth -= 1
+                if depth == 0:
+                    return j + 1
+            j += 1
+        raise ConfigFileError(f"an array or inline table is not closed (offset {i})")
+    match = re.compile(r"[^\s#,\]}]+").match(text, i)
+    return match.end() if match else i
+
+
+def set_value(text: str, table: Table, key: str, rendered: str) -> str:
+    """`text` with `key = <rendered>` in `table`: the existing value replaced, or a line added."""
     body = text[table.start : table.end]
-    pattern = re.compile(rf"(?m)^([ \t]*{re.escape(key)}[ \t]*=[ \t]*)(\"(?:[^\"\\\n]|\\.)*\"|'[^'\n]*')")
-    match = pattern.search(body)
+    match = re.compile(rf"(?m)^[ \t]*{re.escape(key)}[ \t]*=[ \t]*").search(body)
     if match is None:
-        return text[: table.end] + f"\n{key} = {basic_string(value)}" + text[table.end :]
-    start = table.start + match.start(2)
-    return text[:start] + basic_string(value) + text[table.start + match.end(2) :]
+        return text[: table.end] + f"\n{key} = {rendered}" + text[table.end :]
+    start = table.start + match.end()
+    return text[:start] + rendered + text[_value_end(text, start) :]
+
+
+def set_string_value(text: str, table: Table, key: str, value: str) -> str:
+    """`text` with `key = "value"` in `table`: the existing value replaced, or a line added."""
+    return set_value(text, table, key, basic_string(value))

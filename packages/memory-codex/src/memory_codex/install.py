@@ -155,16 +155,16 @@ def _mcp_entry() -> dict[str, Any]:
     return {"command": sys.executable, "args": ["-m", "memory_mcp"], "default_tools_approval_mode": "approve"}
 
 
+def _toml(value: str | list[str]) -> str:
+    if isinstance(value, list):
+        return "[" + ", ".join(_tomledit.basic_string(item) for item in value) + "]"
+    return _tomledit.basic_string(value)
+
+
 def _mcp_chunk(entry: Mapping[str, Any]) -> str:
-    args = ", ".join(_tomledit.basic_string(str(arg)) for arg in entry["args"])
-    return "\n".join(
-        [
-            _tomledit.header(("mcp_servers", MCP_SERVER)),
-            f"command = {_tomledit.basic_string(entry['command'])}",
-            f"args = [{args}]",
-            f"default_tools_approval_mode = {_tomledit.basic_string(entry['default_tools_approval_mode'])}",
-        ]
-    )
+    lines = [_tomledit.header(("mcp_servers", MCP_SERVER))]
+    lines += [f"{name} = {_toml(value)}" for name, value in entry.items()]
+    return "\n".join(lines)
 
 
 def _is_our_mcp(entry: Any) -> bool:
@@ -275,7 +275,9 @@ def _config_after_install(
                     f"{where.config_file} already has an MCP server named {MCP_SERVER!r} that memory did not "
                     "write; rename or remove it, then run the install again"
                 )
-            text = text[: table.start] + _mcp_chunk(entry) + text[table.end :]
+            # Key by key, so settings the user added to our table (env, timeouts) stay.
+            for name, value in entry.items():
+                text = _tomledit.set_value(text, _find(text, ("mcp_servers", MCP_SERVER)) or table, name, _toml(value))
         expected.setdefault("mcp_servers", {}).setdefault(MCP_SERVER, {}).update(entry)
     state = _state(parsed)
     for key, value in trust.items():
