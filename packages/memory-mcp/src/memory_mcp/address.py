@@ -1,7 +1,8 @@
 """`HOST:PORT` for `--http`, and the loopback rule that decides whether a token is required.
 
-Only the standard library: the CLI parses its arguments before anything heavy is imported.
-A malformed address raises `ValueError` with a message that shows the expected form.
+Only the standard library: the CLI parses its arguments, and refuses an unsafe address, before
+anything heavy is imported. A malformed address raises `ValueError` with a message that shows
+the expected form; `refusal` says why a host may not be served without a token.
 """
 
 from __future__ import annotations
@@ -56,3 +57,17 @@ def is_loopback(host: str) -> bool:
 def url_host(host: str) -> str:
     """`host` as it appears in a URL: IPv6 literals in brackets."""
     return f"[{host}]" if ":" in host else host
+
+
+def refusal(host: str, token: str | None) -> str | None:
+    """Why the HTTP server must not serve on `host` with `token`, or None when it may.
+
+    Off loopback anyone who can reach the port could read and write memories, so a token is
+    required there; on loopback only this machine's users can connect.
+    """
+    if token or is_loopback(host):
+        return None
+    return (
+        f"refusing to serve on {host}, which is not a loopback address, without a token: set MEMORY_MCP_TOKEN "
+        "to a long random secret that clients send as 'Authorization: Bearer <token>', or bind to 127.0.0.1"
+    )

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from memory_mcp.address import parse_address
+from memory_mcp.address import parse_address, refusal
 from memory_mcp.version import __version__
 
 __all__ = ["main", "register", "run"]
@@ -53,12 +53,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Serve until the client goes away (stdio) or the process is interrupted (HTTP); the exit code."""
-    from memory_core.config import Config
+    prog = getattr(args, "mcp_prog", "memory-mcp")
+    address: tuple[str, int] | None = args.http
+    token: str | None = None
+    if address is not None:
+        from memory_core.config import Config
+
+        token = Config.from_env().mcp_token
+        # Checked before the SDK is imported: a refusal should be instant, and bind nothing.
+        if reason := refusal(address[0], token):
+            sys.stderr.write(f"{prog}: error: {reason}\n")
+            return 1
 
     from memory_mcp.server import ServiceRunner, build_server
 
-    prog = getattr(args, "mcp_prog", "memory-mcp")
-    address: tuple[str, int] | None = args.http
     runner = ServiceRunner()
     try:
         server = build_server(runner)
@@ -67,9 +75,8 @@ def run(args: argparse.Namespace) -> int:
             return 0
         from memory_mcp.http_transport import HttpRefused, serve_http
 
-        host, port = address
         try:
-            serve_http(server, host, port, token=Config.from_env().mcp_token)
+            serve_http(server, *address, token=token)
         except (HttpRefused, OSError) as exc:
             sys.stderr.write(f"{prog}: error: {exc}\n")
             return 1

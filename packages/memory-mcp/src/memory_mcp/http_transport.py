@@ -24,7 +24,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from memory_mcp.address import is_loopback, url_host
+from memory_mcp.address import is_loopback, refusal, url_host
 
 __all__ = ["HttpRefused", "BearerTokenGate", "MCP_PATH", "serve_http"]
 
@@ -111,12 +111,8 @@ def serve_http(
         HttpRefused: `host` is not loopback and there is no token.
         OSError: The address cannot be bound (in use, not local, ...).
     """
-    loopback = is_loopback(host)
-    if not loopback and not token:
-        raise HttpRefused(
-            f"refusing to serve on {host}, which is not a loopback address, without a token: set MEMORY_MCP_TOKEN "
-            "to a long random secret that clients send as 'Authorization: Bearer <token>', or bind to 127.0.0.1"
-        )
+    if reason := refusal(host, token):
+        raise HttpRefused(reason)
     app: ASGIApp = server.streamable_http_app(streamable_http_path=MCP_PATH, transport_security=_security(host))
     if token:
         app = BearerTokenGate(app, token)
