@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -141,3 +142,21 @@ def test_the_hook_scripts_interpreter_is_found_from_its_launcher(
     monkeypatch.setenv("PATH", os.pathsep.join([str(bin_dir), "/usr/bin", "/bin"]))
     install("project", project)
     assert by_scope(project)["project"].runs is True
+
+
+def test_memory_doctor_reports_the_install(home: Path, project: Path) -> None:
+    install("user", project)
+    done = subprocess.run(
+        [sys.executable, "-m", "memory_core.cli", "doctor", "--json"],
+        cwd=project,
+        env={**os.environ, "HOME": str(home)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    report = json.loads(done.stdout)
+    [claude] = [entry for entry in report["harnesses"] if entry["harness"] == "claude"]
+    [hooks] = [place for place in claude["installed"] if place["path"] == str(home / ".claude" / "settings.json")]
+    assert (hooks["scope"], hooks["installed"], hooks["runs"]) == ("user", True, True)
+    assert not [problem for problem in report["problems"] if "Claude Code" in problem["what"]]

@@ -42,10 +42,11 @@ def _read(path: Path) -> tuple[dict[str, Any] | None, str]:
 
 
 def _imports(python: str, module: str) -> bool:
-    """Whether `python` can find `module` (found, not imported: the probe must not run it)."""
-    probe = f"import importlib.util, sys; sys.exit(importlib.util.find_spec({module!r}) is None)"
+    """Whether `python` imports `module` (and so everything it needs); importing runs no hook."""
     try:
-        done = subprocess.run([python, "-c", probe], capture_output=True, timeout=_PROBE_TIMEOUT_S, check=False)
+        done = subprocess.run(
+            [python, "-c", f"import {module}"], capture_output=True, timeout=_PROBE_TIMEOUT_S, check=False
+        )
     except (OSError, subprocess.TimeoutExpired):
         return False
     return done.returncode == 0
