@@ -7,6 +7,8 @@ Everything below the MCP layer is real: the service, the firewall and an embedde
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -207,6 +209,20 @@ def test_a_store_url_that_would_write_somewhere_unasked_is_a_readable_error(
     assert "MEMORY_ALLOW_DB0" in text
 
 
-def test_status_reports_the_facts_of_the_service(workspace: Any, runner: ServiceRunner) -> None:
+def test_status_reports_the_same_facts_as_memory_doctor_json(workspace: Any, runner: ServiceRunner) -> None:
+    data(call(runner, "memory_save", {"content": "Counted by the status report."}))
     status = data(call(runner, "memory_status", {}))
-    assert set(status) == set(workspace.service().status())
+    doctor = subprocess.run(
+        [sys.executable, "-m", "memory_core.cli", "doctor", "--json"],
+        env=workspace.env,
+        cwd=workspace.project,
+        capture_output=True,
+        text=True,
+        timeout=_TIMEOUT_S,
+        check=False,
+    )
+    report = json.loads(doctor.stdout)
+    assert set(status) == set(report)
+    assert status["project"] == report["project"]
+    assert status["records"] == report["records"]
+    assert [h["harness"] for h in status["harnesses"]] == [h["harness"] for h in report["harnesses"]]

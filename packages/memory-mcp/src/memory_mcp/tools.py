@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
@@ -153,8 +154,15 @@ def register_tools(server: MCPServer[Any], runner: ServiceRunner) -> None:
             "memory_feedback", lambda s: {"id": id, "outcome": outcome, "standing": s.feedback(id, outcome)}
         )
 
+    def status(service: MemoryService) -> dict[str, Any]:
+        # The doctor's report is the service's status plus each installed harness: the promise
+        # is "the same facts as `memory doctor --json`", so it comes from the same function.
+        from memory_core.cli.doctor import doctor_report
+
+        return doctor_report(Path(service.cwd) if service.cwd else None)
+
     async def memory_status() -> CallToolResult:
-        return await call("memory_status", lambda s: s.status())
+        return await call("memory_status", status)
 
     def forget(service: MemoryService, record_id: str) -> dict[str, Any]:
         if service.forget([record_id]) == 0:
