@@ -151,3 +151,30 @@ def test_two_write_events_racing_for_one_prompt_exactly_one_gets_it(schema: str)
 def test_two_processes_creating_the_schema_at_once_both_succeed(schema: str) -> None:
     results = _race(with_schema(URL, schema), lambda store: store.put(make_record(f"r{id(store)}", "x"), {"x": 1}))
     assert results == [True, True]
+
+
+def test_neighbours_fetched_with_get_answer_session_records_like_the_server(schema: str) -> None:
+    url = with_schema(URL, schema)
+    store, fresh = PostgresStore.from_url(url), PostgresStore.from_url(url)
+    for seq in (0, 1, 2, 4):
+        store.put(make_record(f"s-{seq}", f"turn {seq}", session_id="s", seq=seq), {"turn": 1})
+    store.put(make_record("s-1b", "a second record at seq 1", session_id="s", seq=1), {"turn": 1})
+    store.get(["s-2", "s-4"])
+    for seqs in ([1, 3], [3, 5], [1], [0, 1, 2]):
+        assert store.session_records(PROJECT, "s", seqs) == fresh.session_records(PROJECT, "s", seqs)
+    store.put(make_record("s-3", "turn 3 arrives", session_id="s", seq=3), {"turn": 1})
+    assert [r.id for r in store.session_records(PROJECT, "s", [3])] == ["s-3"]
+    store.close()
+    fresh.close()
+
+
+def test_libpq_parameters_on_the_url_reach_the_server(schema: str) -> None:
+    import psycopg
+
+    name = f"memory test {schema}"
+    store = PostgresStore.from_url(with_schema(f"{URL}&application_name=memory%20test%20{schema}", schema))
+    store.ping()
+    with psycopg.connect(URL) as conn:
+        names = {r[0] for r in conn.execute("SELECT application_name FROM pg_stat_activity").fetchall()}
+    store.close()
+    assert name in names

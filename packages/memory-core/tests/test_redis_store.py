@@ -96,3 +96,18 @@ def test_every_key_of_a_scope_shares_one_hash_tag(redis_url: str) -> None:
     tags = {key[key.index("{") + 1 : key.index("}")] for key in keys}
     assert tags == {"project:github.com/acme/widgets", "user:alice", "g"}
     assert all(key.startswith("memory:{") for key in keys)
+
+
+def test_neighbours_fetched_with_get_answer_session_records_like_the_server(redis_url: str) -> None:
+    store, fresh = RedisStore.from_url(redis_url), RedisStore.from_url(redis_url)
+    scope = Scope("project", "github.com/acme/widgets")
+    for seq in (0, 1, 2, 4):
+        store.put(make_record(f"s-{seq}", f"turn {seq}", scope=scope, session_id="s", seq=seq), {"turn": 1})
+    store.put(make_record("s-1b", "a second record at seq 1", scope=scope, session_id="s", seq=1), {"turn": 1})
+    store.get(["s-2", "s-4"])
+    for seqs in ([1, 3], [3, 5], [1], [0, 1, 2]):
+        assert store.session_records(scope, "s", seqs) == fresh.session_records(scope, "s", seqs)
+    store.put(make_record("s-3", "turn 3 arrives", scope=scope, session_id="s", seq=3), {"turn": 1})
+    assert [r.id for r in store.session_records(scope, "s", [3])] == ["s-3"]
+    store.close()
+    fresh.close()

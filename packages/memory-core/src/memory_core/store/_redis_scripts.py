@@ -24,7 +24,17 @@ counts it) when it is searchable and its standing is not negative.
 
 from __future__ import annotations
 
-__all__ = ["PUT", "DELETE", "ADJUST_STANDING", "POSTINGS", "SCAN_BATCH", "SESSION_RECORDS", "STASH", "TAKE"]
+__all__ = [
+    "PUT",
+    "DELETE",
+    "ADJUST_STANDING",
+    "POSTINGS",
+    "GET_AROUND",
+    "SCAN_BATCH",
+    "SESSION_RECORDS",
+    "STASH",
+    "TAKE",
+]
 
 _HELPERS = r"""
 local function unindex(P, id)
@@ -143,6 +153,38 @@ for i = 3, #ARGV do
   end
 end
 return out
+"""
+
+GET_AROUND = r"""
+-- ARGV: P, id, id, ...
+-- -> {{id, record JSON, standing, ...} for the ids found, {record JSON, standing, ...} for every
+--    record at seq - 1 and seq + 1 of their sessions}: recall asks for those neighbours next.
+local P = ARGV[1]
+local found, around, seen = {}, {}, {}
+for i = 2, #ARGV do
+  local id = ARGV[i]
+  local raw = redis.call('HGET', P..'rec', id)
+  if raw then
+    found[#found + 1] = id
+    found[#found + 1] = raw
+    found[#found + 1] = redis.call('HGET', P..'st', id) or '0'
+    local rec = cjson.decode(raw)
+    if type(rec.session_id) == 'string' and rec.session_id ~= '' then
+      local key = P..'s:'..rec.session_id
+      for _, seq in ipairs({rec.seq - 1, rec.seq + 1}) do
+        for _, other in ipairs(redis.call('ZRANGE', key, seq, seq, 'BYSCORE')) do
+          local near = redis.call('HGET', P..'rec', other)
+          if near and not seen[other] then
+            seen[other] = true
+            around[#around + 1] = near
+            around[#around + 1] = redis.call('HGET', P..'st', other) or '0'
+          end
+        end
+      end
+    end
+  end
+end
+return {found, around}
 """
 
 SCAN_BATCH = r"""

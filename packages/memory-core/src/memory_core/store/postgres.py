@@ -28,11 +28,12 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from memory_core.errors import ConfigError, StoreError, StoreUnavailable
 from memory_core.models import IndexStats, Record, Scope
 from memory_core.store import _pg_schema
+from memory_core.store._neighbours import NeighbourCache
 from memory_core.store.base import Posting, SessionState, TermPostings
 
 __all__ = ["PostgresStore", "SCHEMA_ENV"]
@@ -43,6 +44,13 @@ _SCHEMA_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")
 _SCAN_PAGE = 500
 _COLUMNS = "id, scope, text, kind, author, created_at, harness, session_id, turn_id, seq, standing, searchable"
 _T = TypeVar("_T")
+_GET_AROUND = (
+    f"WITH t AS (SELECT sid, {_COLUMNS} FROM {{s}}.records WHERE id = ANY(%s))"  # noqa: S608 - constant columns
+    f" SELECT 0, {_COLUMNS} FROM t UNION ALL"
+    " SELECT DISTINCT 1, n.id, n.scope, n.text, n.kind, n.author, n.created_at, n.harness, n.session_id, n.turn_id,"
+    " n.seq, n.standing, n.searchable FROM t JOIN {s}.records n ON n.sid = t.sid AND n.session_id = t.session_id"
+    " AND n.seq IN (t.seq - 1, t.seq + 1)"
+)
 _TAKE_NEWEST = (
     "DELETE FROM {s}.handoff WHERE slot = (SELECT slot FROM {s}.handoff WHERE session_key = %s AND expires > %s"
     " ORDER BY slot DESC LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING prompt"
@@ -87,7 +95,8 @@ def _split_url(url: str) -> tuple[str, str | None]:
     # libpq's own connect_timeout would round up to 2 s; our deadline replaces it.
     kept = [(k, v) for k, v in query if k not in ("schema", "connect_timeout")]
     scheme = "postgresql" if parts.scheme.lower() in ("postgres", "postgresql") else parts.scheme
-    return urlunsplit((scheme, parts.netloc, parts.path, urlencode(kept), parts.fragment)), schema
+    # libpq decodes %20 but not `+`: quote, never quote_plus (`options=-c%20key%3Dvalue` must survive).
+    return urlunsplit((scheme, parts.netloc, parts.path, urlencode(kept, quote_via=quote), parts.fragment)), schema
 
 
 def _display(url: str) -> str:
@@ -116,6 +125,7 @@ class PostgresStore:
         self._ready = False
         self._lock = threading.RLock()
         self._quoted = f'"{schema}"'
+        self._neighbours = NeighbourCache()
 
     @classmethod
     def from_url(cls, url: str, *, timeout: float = 1.0) -> PostgresStore:
@@ -295,6 +305,7 @@ class PostgresStore:
             raise StoreError("a record needs a scope with a key")
         clean = {t: int(n) for t, n in terms.items() if t and int(n) > 0}
         length = sum(clean.values())
+        self._neighbours.clear()
         name = _scope_name(record.scope)
 
         def work(conn: Any) -> bool:
@@ -336,12 +347,18 @@ class PostgresStore:
         return self._write(work)
 
     def get(self, ids: Sequence[str]) -> list[Record]:
-        """The records with these ids, in the order asked; unknown ids are skipped."""
+        """The records with these ids, in the order asked; unknown ids are skipped.
+
+        One statement, which also returns the records at seq +- 1 of each one's session:
+        recall asks for those next, and `session_records` answers from them for a moment.
+        """
         wanted = list(dict.fromkeys(ids))
         if not wanted:
             return []
-        rows = self._read(f"SELECT {_COLUMNS} FROM {{s}}.records WHERE id = ANY(%s)", (wanted,))  # noqa: S608
-        found = {row[0]: _to_record(row) for row in rows}
+        rows = self._read(_GET_AROUND, (wanted,))
+        found = {row[1]: _to_record(row[1:]) for row in rows if row[0] == 0}
+        around = [_to_record(row[1:]) for row in rows if row[0] == 1]
+        self._neighbours.remember(found.values(), around)
         return [found[i] for i in ids if i in found]
 
     def delete(self, ids: Sequence[str]) -> int:
@@ -349,10 +366,12 @@ class PostgresStore:
         wanted = sorted(set(ids))
         if not wanted:
             return 0
+        self._neighbours.clear()
         return self._write(lambda conn: sum(self._remove(conn, i) for i in wanted))
 
     def adjust_standing(self, record_id: str, delta: int) -> int | None:
         """Add `delta` to a record's standing; crossing zero moves it out of (or back into) the index."""
+        self._neighbours.clear()
 
         def work(conn: Any) -> int | None:
             row = conn.execute(
@@ -435,6 +454,9 @@ class PostgresStore:
         wanted = sorted({int(s) for s in seqs})
         if not scope.key or not wanted:
             return []
+        cached = self._neighbours.lookup(scope, session_id, wanted)
+        if cached is not None:
+            return cached
         rows = self._read(
             f"SELECT {_COLUMNS} FROM {{s}}.records WHERE sid = (SELECT sid FROM {{s}}.scopes WHERE name = %s)"  # noqa: S608
             " AND session_id = %s AND seq = ANY(%s) ORDER BY seq, id",

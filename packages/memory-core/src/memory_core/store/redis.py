@@ -31,6 +31,7 @@ from urllib.parse import urlencode
 from memory_core.errors import StoreError, StoreUnavailable
 from memory_core.models import IndexStats, Record, Scope
 from memory_core.store import _redis_scripts as scripts
+from memory_core.store._neighbours import NeighbourCache
 from memory_core.store._redis_url import RedisTarget, connection_options, display_url, parse_redis_url
 from memory_core.store.base import Posting, SessionState, TermPostings
 
@@ -121,6 +122,7 @@ class RedisStore:
         self._target = target
         self._timeout = timeout
         self._client_obj: Any = None
+        self._neighbours = NeighbourCache()
 
     @classmethod
     def from_url(cls, url: str, *, timeout: float = 1.0, allow_db0: bool = False) -> RedisStore:
@@ -212,6 +214,7 @@ class RedisStore:
         if not record.scope.key:
             raise StoreError("a record needs a scope with a key")
         scope_text = str(record.scope)
+        self._neighbours.clear()
         with self._guard():
             where = self._client.hget(_WHERE, record.id)
             if where is not None and where != scope_text:
@@ -259,7 +262,11 @@ class RedisStore:
         return by_scope
 
     def get(self, ids: Sequence[str]) -> list[Record]:
-        """The records with these ids, in the order asked; unknown ids are skipped."""
+        """The records with these ids, in the order asked; unknown ids are skipped.
+
+        Two round trips whatever the number of ids. The records at seq +- 1 of each one's
+        session come back in the same trip and are kept briefly for `session_records`.
+        """
         with self._guard():
             by_scope = self._locate(ids)
             if not by_scope:
@@ -267,18 +274,20 @@ class RedisStore:
             pipe = self._pipeline()
             for scope_text, group in by_scope.items():
                 prefix = _scope_prefix(_parse_scope(scope_text))
-                pipe.hmget(prefix + "rec", group)
-                pipe.hmget(prefix + "st", group)
+                _eval(pipe, scripts.GET_AROUND, prefix + "rec", prefix, *group)
             replies = pipe.execute()
         found: dict[str, Record] = {}
-        for n, group in enumerate(by_scope.values()):
-            for record_id, raw, standing in zip(group, replies[2 * n], replies[2 * n + 1], strict=True):
-                if raw:
-                    found[record_id] = _decode(raw, standing)
+        around: list[Record] = []
+        for targets, near in replies:
+            for n in range(0, len(targets), 3):
+                found[targets[n]] = _decode(targets[n + 1], targets[n + 2])
+            around += [_decode(near[n], near[n + 1]) for n in range(0, len(near), 2)]
+        self._neighbours.remember(found.values(), around)
         return [found[i] for i in ids if i in found]
 
     def delete(self, ids: Sequence[str]) -> int:
         """Delete records and their index entries; returns how many existed."""
+        self._neighbours.clear()
         with self._guard():
             by_scope = self._locate(ids)
             if not by_scope:
@@ -293,6 +302,7 @@ class RedisStore:
 
     def adjust_standing(self, record_id: str, delta: int) -> int | None:
         """Add `delta` to a record's standing (moving it in or out of the index); None if unknown."""
+        self._neighbours.clear()
         with self._guard():
             where = self._client.hget(_WHERE, record_id)
             if where is None:
@@ -385,8 +395,11 @@ class RedisStore:
         """The records of one session at the given positions, in position order (then id)."""
         if not scope.key or not seqs:
             return []
-        prefix = _scope_prefix(scope)
         wanted = sorted({int(s) for s in seqs})
+        cached = self._neighbours.lookup(scope, session_id, wanted)
+        if cached is not None:
+            return cached
+        prefix = _scope_prefix(scope)
         with self._guard():
             flat = _eval(self._client, scripts.SESSION_RECORDS, prefix + "rec", prefix, session_id, *wanted)
         records = [_decode(flat[n], flat[n + 1]) for n in range(0, len(flat), 2)]

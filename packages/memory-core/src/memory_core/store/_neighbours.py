@@ -1,0 +1,75 @@
+"""A short-lived cache of the session neighbours a server store fetched along with `get`.
+
+Recall reads its candidates with `get`, then asks `session_records` for the turns just before
+and after each one (seq - 1 and seq + 1), one session at a time: dozens of round trips to a
+server. So the Redis and PostgreSQL stores fetch those neighbours in the same round trip as
+`get` and keep them here; `session_records` answers from this cache when every position it
+is asked for was fetched, and goes to the server otherwise.
+
+It can never answer wrongly for long: entries expire after `_TTL_S`, and any write through
+the same store clears it. A neighbour changed by another process within that second is at
+worst a second stale, which only shifts a context bonus.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterable, Sequence
+
+from memory_core.models import Record, Scope
+
+__all__ = ["NeighbourCache"]
+
+_TTL_S = 1.0
+"""How long fetched neighbours are trusted: one recall takes milliseconds."""
+
+_Place = tuple[str, str, str]
+"""(scope kind, scope key, session id)."""
+
+
+class NeighbourCache:
+    """Records at (scope, session, seq) positions known to be complete, for a second."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._until = 0.0
+        self._known: set[tuple[_Place, int]] = set()
+        self._records: dict[tuple[_Place, int], dict[str, Record]] = {}
+
+    def clear(self) -> None:
+        """Forget everything (a write went through this store)."""
+        with self._lock:
+            self._until = 0.0
+            self._known = set()
+            self._records = {}
+
+    def remember(self, targets: Iterable[Record], around: Iterable[Record]) -> None:
+        """Record that every record at seq +- 1 of each target is among `around` (plus the targets)."""
+        known: set[tuple[_Place, int]] = set()
+        records: dict[tuple[_Place, int], dict[str, Record]] = {}
+        targets = list(targets)
+        for record in targets:
+            if record.session_id:
+                place = (record.scope.kind, record.scope.key, record.session_id)
+                known.update(((place, record.seq - 1), (place, record.seq + 1)))
+        for record in [*targets, *around]:
+            if record.session_id:
+                position = ((record.scope.kind, record.scope.key, record.session_id), record.seq)
+                if position in known:
+                    records.setdefault(position, {})[record.id] = record
+        with self._lock:
+            self._until = time.monotonic() + _TTL_S
+            self._known = known
+            self._records = records
+
+    def lookup(self, scope: Scope, session_id: str, seqs: Sequence[int]) -> list[Record] | None:
+        """The records at these positions in (seq, id) order, or None if any position was not fetched."""
+        place = (scope.kind, scope.key, session_id)
+        with self._lock:
+            if time.monotonic() >= self._until:
+                return None
+            if any((place, seq) not in self._known for seq in seqs):
+                return None
+            found = [r for seq in sorted(set(seqs)) for r in self._records.get((place, seq), {}).values()]
+        return sorted(found, key=lambda r: (r.seq, r.id))
