@@ -226,3 +226,20 @@ def test_status_reports_the_same_facts_as_memory_doctor_json(workspace: Any, run
     assert status["project"] == report["project"]
     assert status["records"] == report["records"]
     assert [h["harness"] for h in status["harnesses"]] == [h["harness"] for h in report["harnesses"]]
+
+
+def test_with_memory_switched_off_no_tool_touches_the_store(workspace: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORY_ENABLED", "0")
+    off = ServiceRunner()
+    try:
+        for name, arguments in [
+            ("memory_save", {"content": "Should never be stored."}),
+            ("memory_search", {"query": "stored"}),
+            ("memory_feedback", {"id": "n1", "outcome": "acted"}),
+            ("memory_forget", {"id": "n1"}),
+            ("memory_expand", {"id": "n1"}),
+        ]:
+            assert "switched off" in error_text(call(off, name, arguments)), name
+    finally:
+        off.close()
+    assert not (workspace.root / "memory.db").exists()

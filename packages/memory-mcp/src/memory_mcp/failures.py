@@ -13,14 +13,23 @@ import logging
 
 from memory_core.errors import ConfigError, FirewallBlocked, MemoryCoreError, NotFound, StoreUnavailable
 
-__all__ = ["describe_failure"]
+__all__ = ["SwitchedOff", "describe_failure"]
 
 _log = logging.getLogger("memory_mcp")
+
+
+class SwitchedOff(Exception):
+    """Memory is off here (`MEMORY_ENABLED=0`, or `memory off` in this project): no store is touched."""
 
 
 def describe_failure(tool: str, exc: BaseException) -> str:
     """The one-paragraph message for `exc` raised while running `tool`."""
     detail = str(exc).strip()
+    if isinstance(exc, SwitchedOff):
+        return (
+            "Memory is switched off here (MEMORY_ENABLED=0, or `memory off` in this project), so nothing was "
+            "searched, saved or changed. The user can switch it back on with `memory on`."
+        )
     if isinstance(exc, FirewallBlocked):
         return (
             f"Blocked by the secret firewall, so nothing was saved ({detail or 'nothing was left of the text'}). "

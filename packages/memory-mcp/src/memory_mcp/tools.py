@@ -23,7 +23,7 @@ from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from memory_core.errors import NotFound
 from pydantic import Field
 
-from memory_mcp.failures import describe_failure
+from memory_mcp.failures import SwitchedOff, describe_failure
 from memory_mcp.results import hit_result, record_result, saved_result
 
 if TYPE_CHECKING:
@@ -135,9 +135,16 @@ def _error(message: str) -> CallToolResult:
 def register_tools(server: MCPServer[Any], runner: ServiceRunner) -> None:
     """Add the six memory tools to `server`; each calls the service through `runner`."""
 
-    async def call(tool: str, work: Callable[[MemoryService], Any]) -> CallToolResult:
+    async def call(tool: str, work: Callable[[MemoryService], Any], *, gated: bool = True) -> CallToolResult:
+        def guarded(service: MemoryService) -> Any:
+            # The kill switch means no store is touched at all; only the status report still runs,
+            # because it is how the user sees that memory is off.
+            if gated and not service.active():
+                raise SwitchedOff
+            return work(service)
+
         try:
-            return _ok(await runner.call(work))
+            return _ok(await runner.call(guarded))
         except Exception as exc:  # noqa: BLE001 - every failure becomes an error result, by design
             return _error(describe_failure(tool, exc))
 
@@ -162,7 +169,7 @@ def register_tools(server: MCPServer[Any], runner: ServiceRunner) -> None:
         return doctor_report(Path(service.cwd) if service.cwd else None)
 
     async def memory_status() -> CallToolResult:
-        return await call("memory_status", status)
+        return await call("memory_status", status, gated=False)
 
     def forget(service: MemoryService, record_id: str) -> dict[str, Any]:
         if service.forget([record_id]) == 0:
