@@ -50,22 +50,25 @@ SHAPES = {
 }
 
 
-def _load_yaml(text: str) -> Any:
-    """Parse with PyYAML: here if installed, else with Hermes's interpreter from the harness cache."""
+def _load_yaml(*texts: str) -> list[Any]:
+    """Parse with PyYAML: here if installed, else in one call to Hermes's interpreter from the harness cache."""
     try:
         import yaml  # type: ignore[import-untyped]
     except ImportError:
         pass
     else:
-        return yaml.safe_load(text)
+        return [yaml.safe_load(text) for text in texts]
     from memory_core.testing.harness_programs import cache_root
 
     python = cache_root() / "hermes-agent-0.19.0" / "bin" / "python"
     if not python.exists():
         pytest.skip("no YAML parser here (PyYAML, or hermes-agent in the harness cache)")
-    script = "import json, sys, yaml; print(json.dumps(yaml.safe_load(sys.stdin.read())))"
-    done = subprocess.run([str(python), "-c", script], input=text, capture_output=True, text=True, check=True)
-    return json.loads(done.stdout)
+    script = "import json, sys, yaml; print(json.dumps([yaml.safe_load(t) for t in json.load(sys.stdin)]))"
+    done = subprocess.run(
+        [str(python), "-c", script], input=json.dumps(texts), capture_output=True, text=True, check=True
+    )
+    parsed: list[Any] = json.loads(done.stdout)
+    return parsed
 
 
 def _install(text: str | None) -> str:
@@ -96,23 +99,26 @@ def test_a_second_install_changes_nothing(before: str | None) -> None:
     assert _install(once) == once
 
 
-@pytest.mark.parametrize("before", SHAPES.values(), ids=SHAPES.keys())
-def test_hermes_reads_our_entries_and_keeps_everything_else(before: str | None) -> None:
-    parsed = _load_yaml(_install(before))
-    original = _load_yaml(before or "") or {}
-    assert NAME in parsed["plugins"]["enabled"]
-    assert parsed["mcp_servers"]["memory"] == {"command": "/opt/my python/bin/python", "args": ["-m", "memory_mcp"]}
-    others = original.get("plugins") or {}
-    for key, value in others.items():
-        if key == "enabled":
-            assert set(value or []) <= set(parsed["plugins"]["enabled"])
-        else:
-            assert parsed["plugins"][key] == value
-    for key, value in (original.get("mcp_servers") or {}).items():
-        assert parsed["mcp_servers"][key] == value
-    for key, value in original.items():
-        if key not in ("plugins", "mcp_servers"):
-            assert parsed[key] == value
+def test_hermes_reads_our_entries_and_keeps_everything_else() -> None:
+    befores = [before or "" for before in SHAPES.values()]
+    parsed_all = _load_yaml(*(_install(before) for before in befores), *befores)
+    for shape, parsed, original in zip(SHAPES, parsed_all[: len(befores)], parsed_all[len(befores) :], strict=True):
+        original = original or {}
+        assert NAME in parsed["plugins"]["enabled"], shape
+        assert parsed["mcp_servers"]["memory"] == {
+            "command": "/opt/my python/bin/python",
+            "args": ["-m", "memory_mcp"],
+        }, shape
+        for key, value in (original.get("plugins") or {}).items():
+            if key == "enabled":
+                assert set(value or []) <= set(parsed["plugins"]["enabled"]), shape
+            else:
+                assert parsed["plugins"][key] == value, shape
+        for key, value in (original.get("mcp_servers") or {}).items():
+            assert parsed["mcp_servers"][key] == value, shape
+        for key, value in original.items():
+            if key not in ("plugins", "mcp_servers"):
+                assert parsed[key] == value, shape
 
 
 def test_headers_we_create_say_who_added_them() -> None:
@@ -173,5 +179,6 @@ def test_the_python_path_is_written_as_a_yaml_string_whatever_it_holds() -> None
 
     odd = '/opt/a "quoted" #not-a-comment: dir/python'
     text = add_mcp_server("", "memory", [("command", yaml_string(odd))])
-    assert _load_yaml(text)["mcp_servers"]["memory"]["command"] == odd
+    [parsed] = _load_yaml(text)
+    assert parsed["mcp_servers"]["memory"]["command"] == odd
     assert sys.executable  # the installer passes sys.executable through the same function
