@@ -1,0 +1,297 @@
+"""Secrets named by their key: `PASSWORD=...`, `"client_secret": "..."`, `--token x`, `api_key: ...`.
+
+Promise: `find_assignments(text, folded)` returns the spans of the values assigned to names
+that end in a credential word (password, secret, token, api key, ...), with the kind each
+counts as. It leaves alone what only refers to a secret or describes one: placeholders
+(`${TOKEN}`, `<password>`, `***`), code (`token = get_token()`, `api_key=settings.API_KEY`,
+`password=password`), type annotations (`password: str`), counts (`max_token=512`), and prose
+(`the secret: use a cache`). Markers are never values, so a second pass finds nothing.
+
+Forms, each tried where its name occurs:
+- inline `name = value`, `name := value`, `name => value`, and `name: value` when the name is
+  quoted (JSON) or a header (`X-Api-Key: ...`) or the value is quoted;
+- a YAML key or header at the start of a line, `name: the rest of the line`;
+- a long command-line flag, `--name value` or `--name=value`;
+- `~/.netrc`: `login NAME password VALUE`.
+
+How, and why not one regular expression: a case-insensitive pattern that starts with a name
+is tried at every position of the text and costs milliseconds per turn. Instead the few
+credential words are found with `str.find` in the case-folded text, and the name, separator
+and value are read around each hit.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["find_assignments", "ASSIGNMENT_KINDS", "ASSIGNMENT_TRIGGERS"]
+
+ASSIGNMENT_KINDS = (
+    "password-assignment",
+    "secret-assignment",
+    "token-assignment",
+    "api-key-assignment",
+    "aws-secret-key",
+)
+ASSIGNMENT_TRIGGERS = ("pass", "pwd", "secret", "token", "key", "credential", "auth")
+"""Every credential word contains one of these (in lower case)."""
+
+_KEYWORDS = (
+    # Longest first: the first that ends a name wins. `_`, `-` and `.` may sit between letters.
+    "secretaccesskey",
+    "clientsecret",
+    "encryptionkey",
+    "credentials",
+    "signingkey",
+    "privatekey",
+    "accountkey",
+    "passphrase",
+    "credential",
+    "accesskey",
+    "masterkey",
+    "secretkey",
+    "password",
+    "authkey",
+    "apikey",
+    "passwd",
+    "secret",
+    "token",
+    "pass",
+    "auth",
+    "pwd",
+)
+_QUOTED = r"([\"'`])([^\"'`\\\n]*(?:\\.[^\"'`\\\n]*)*)\1"
+_BARE = r"[^\s\"'`,;&<>]+"
+_REST_OF_LINE = r"([^\s\"'`#][^\n#]*?)[ \t]*(?:[ \t]#[^\n]*)?$"
+_LINE_PREFIX = r"[ \t]*(?:-[ \t]+)?(?:export[ \t]+)?"
+_NETRC = r"login[ \t]+\S+[ \t]+password[ \t]+(\S+)"
+
+_KIND_OF_KEYWORD = (
+    ("pass", "password-assignment"),
+    ("pwd", "password-assignment"),
+    ("token", "token-assignment"),
+    ("auth", "token-assignment"),
+    ("apikey", "api-key-assignment"),
+    ("accesskey", "api-key-assignment"),
+)
+_TYPE_WORDS = frozenset(
+    {
+        # Type names (`password: str`) and YAML/JSON scalars that are not secrets.
+        *("str", "string", "bytes", "int", "integer", "number", "bool", "boolean", "float", "any", "object"),
+        *("dict", "list", "optional", "secretstr", "secretbytes", "char", "varchar", "text", "required"),
+        *("none", "null", "nil", "undefined", "true", "false", "yes", "no", "on", "off"),
+    }
+)
+_NEVER_NAMES = frozenset({"pwd", "oldpwd"})
+"""`$PWD` is the working directory."""
+_WEAK_NAMES = frozenset({"pass", "auth", "token", "secret", "credential", "credentials"})
+"""Bare, these name lexer tokens and nouns as often as secrets: their values must look like one."""
+_WEAK_MIN_LENGTH = 8
+_SHOUTED_KEYWORDS = ("password", "passwd", "token", "secret")
+"""Keywords recognised glued to a prefix in an upper-case name: `PGPASSWORD`, `NPMTOKEN`."""
+_PLACEHOLDER_STARTS = ("$", "{{", "%", "[redacted:", "your", "<")
+_PLACEHOLDER_WORDS = frozenset({"changeme", "redacted", "example", "none", "null"})
+_FILLER = frozenset("*xX.…")
+_CODE_REFERENCE = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
+_TRAILING = ")]},.:"
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+
+Edit = tuple[int, int, str]
+
+
+def is_placeholder(value: str) -> bool:
+    """Whether `value` stands in for a secret or is empty: `${TOKEN}`, `$(pass show x)`,
+    `{{ secret }}`, `%s`, `<password>`, `***`, `xxxx`, `...`, `your_api_key`, `changeme`.
+    """
+    if len(value) < 3:
+        return not value.strip()
+    lowered = value.lower()
+    if lowered.startswith(_PLACEHOLDER_STARTS) and (not lowered.startswith("<") or lowered.endswith(">")):
+        return True
+    return lowered in _PLACEHOLDER_WORDS or set(value) <= _FILLER
+
+
+def looks_like_code(value: str) -> bool:
+    """A call, a subscript, or a dotted name without digits: a reference to a secret, not one."""
+    if "(" in value or "[" in value or value[:1] in "{[(":
+        return True
+    return re.fullmatch(_CODE_REFERENCE, value) is not None and not any(c.isdigit() for c in value)
+
+
+def _keyword_at_end(name: str) -> int:
+    """Where the credential word that ends `name` starts, or -1 if none does."""
+    lowered = name.lower()
+    for keyword in _KEYWORDS:
+        at, left = len(lowered), len(keyword)
+        while left and at:
+            char = lowered[at - 1]
+            if char == keyword[left - 1]:
+                left -= 1
+            elif char not in "_-." or left == len(keyword):
+                break
+            at -= 1
+        if not left:
+            return at
+    return -1
+
+
+def _keyword_kind(name: str) -> str | None:
+    """The kind for `name` if it ends in a credential word that is a word of it, else None."""
+    start = _keyword_at_end(name)
+    if start < 0 or name.lower() in _NEVER_NAMES:
+        return None
+    keyword = name[start:]
+    if start > 0:
+        before = name[start - 1]
+        camel = before.islower() and keyword[0].isupper()
+        shouting = name.isupper() and keyword.lower() in _SHOUTED_KEYWORDS
+        if before not in "_-." and not camel and not shouting:
+            return None  # `bypass`, `compass`, `keytoken`: the keyword is not a word of the name
+    folded = keyword.lower().replace("_", "").replace("-", "").replace(".", "")
+    if folded == "secretaccesskey":
+        return "aws-secret-key" if "aws" in name.lower() or start == 0 else "secret-assignment"
+    for key, kind in _KIND_OF_KEYWORD:
+        if key in folded:
+            return kind
+    return "secret-assignment"
+
+
+def _separator(text: str, position: int) -> tuple[str, int] | None:
+    """The assignment operator at `position` (blanks around it allowed) and where the value starts."""
+    end = len(text)
+    while position < end and text[position] in " \t":
+        position += 1
+    for operator in (":=", "=>", "=", ":"):
+        if text.startswith(operator, position):
+            if operator == "=" and text.startswith("==", position):
+                return None
+            position += len(operator)
+            while position < end and text[position] in " \t":
+                position += 1
+            return operator, position
+    return None
+
+
+def _value_edit(name: str, kind: str, start: int, value: str, *, quoted: bool) -> Edit | None:
+    """The edit for `value` assigned to `name`, or None when the value is not a secret."""
+    end = start + len(value)
+    if not quoted:
+        trimmed = value.rstrip(_TRAILING)
+        end -= len(value) - len(trimmed)
+        value = trimmed
+    if is_placeholder(value) or value.lower() in _TYPE_WORDS:
+        return None
+    bare_name = name.lstrip("-")
+    if bare_name.lower() in _WEAK_NAMES and (len(value) < _WEAK_MIN_LENGTH or " " in value):
+        return None  # `token = "("` in a lexer, `secret: "the cache"` in prose
+    if not quoted:
+        if value.isdigit() and len(value) < 6:
+            return None  # `max_token=512`: a count, not a secret
+        if value == bare_name or (looks_like_code(value) and not bare_name.isupper()):
+            return None  # `password=password`, `token=get_token()`, `api_key=settings.API_KEY`
+        if "(" in value or "[" in value or value[:1] == "{":
+            return None
+    return start, end, kind
+
+
+def _type_annotation(value: str) -> bool:
+    """`password: str`, `token: Optional[str]`, `secret: SecretStr = Field(...)`, a YAML block."""
+    first = value.split(None, 1)[0] if value.strip() else ""
+    if first[:1] in ("|", ">", "&", "*", "!", "{", "[") or "=" in value:
+        return True
+    return first.rstrip(",").lower() in _TYPE_WORDS or (first[:1].isupper() and first.isalpha())
+
+
+def _read_assignment(text: str, start: int, end: int) -> Edit | None:
+    """Read the name `text[start:end]` and what is assigned to it, in whichever form it has."""
+    name = text[start:end]
+    if name.startswith("--"):
+        return _read_flag(text, start, end)
+    name = name.lstrip("-")
+    kind = _keyword_kind(name)
+    if kind is None:
+        return None
+    position = end
+    quote = text[start - 1] if start > 0 else ""
+    name_quoted = quote in ("'", '"') and text.startswith(quote, end)
+    if name_quoted:
+        position += 1
+    separator = _separator(text, position)
+    if separator is None:
+        return None
+    sep, value_at = separator
+    quoted = re.compile(_QUOTED).match(text, value_at)
+    if quoted is not None:
+        return _value_edit(name, kind, quoted.start(2), quoted.group(2), quoted=True)
+    if text.startswith("[REDACTED:", value_at):
+        return None
+    line_start = text.rfind("\n", 0, start) + 1
+    at_line_start = re.fullmatch(_LINE_PREFIX, text[line_start : start - (1 if name_quoted else 0)]) is not None
+    if sep == ":" and at_line_start and not name_quoted:
+        rest = re.compile(_REST_OF_LINE, re.MULTILINE).match(text, value_at)
+        if rest is None or _type_annotation(rest.group(1)):
+            return None
+        return _value_edit(name, kind, rest.start(1), rest.group(1), quoted=False)
+    if sep == ":" and not name_quoted and "-" not in name:
+        # `name: value` mid-line is prose or a type annotation, unless the name is quoted
+        # (JSON) or a header (`-H "X-Api-Key: ..."`).
+        return None
+    bare = re.compile(_BARE).match(text, value_at)
+    if bare is None:
+        return None
+    return _value_edit(name, kind, bare.start(), bare.group(0), quoted=False)
+
+
+def _read_flag(text: str, start: int, end: int) -> Edit | None:
+    """`--password hunter2`, `--api-key=xyz`, `--token "abc def"`; not `--password-stdin`."""
+    if start > 0 and not text[start - 1].isspace():
+        return None
+    name = text[start + 2 : end]
+    kind = _keyword_kind(name)
+    if kind is None:
+        return None
+    gap = re.compile(r"[ \t]+|=").match(text, end)
+    if gap is None or text.startswith("[REDACTED:", gap.end()):
+        return None
+    quoted = re.compile(_QUOTED).match(text, gap.end())
+    if quoted is not None:
+        return _value_edit(name, kind, quoted.start(2), quoted.group(2), quoted=True)
+    bare = re.compile(r"[^\s\"'`\-][^\s\"'`]*").match(text, gap.end())
+    if bare is None:
+        return None
+    return _value_edit(name, kind, bare.start(), bare.group(0), quoted=False)
+
+
+def _netrc(text: str, folded: str) -> list[Edit]:
+    edits: list[Edit] = []
+    at = folded.find("login")
+    while at >= 0:
+        found = re.compile(_NETRC).match(text, at)
+        if found is not None and not found.group(1).startswith("[REDACTED:"):
+            edits.append((found.start(1), found.end(1), "password-assignment"))
+        at = folded.find("login", at + 5)
+    return edits
+
+
+def find_assignments(text: str, folded: str) -> list[Edit]:
+    """Every secret assigned to a credential-named key, as `(start, end, kind)`, in order.
+
+    `folded` is `text` lower-cased character for character (same length).
+    """
+    names: set[tuple[int, int]] = set()
+    for stem in ASSIGNMENT_TRIGGERS:
+        at = folded.find(stem)
+        while at >= 0:
+            start, end = at, at + len(stem)
+            while start > 0 and text[start - 1] in _NAME_CHARS:
+                start -= 1
+            while end < len(text) and text[end] in _NAME_CHARS:
+                end += 1
+            while end > start and text[end - 1] in ".-":
+                end -= 1  # "the password." ends a sentence, not a name
+            names.add((start, end))
+            at = folded.find(stem, end)
+    edits = [edit for start, end in names if (edit := _read_assignment(text, start, end)) is not None]
+    if "password" in folded:
+        edits.extend(_netrc(text, folded))
+    return sorted(edits)

@@ -1,0 +1,386 @@
+"""The firewall's rules: what a credential looks like, as data.
+
+Promise: `RULES` is the ordered list of redaction rules `Firewall.scrub` applies. Each rule
+names a stable kind (the `<kind>` of `[REDACTED:<kind>]`), the literal substrings without
+which it cannot match (its triggers), and a regular expression compiled on first use, so a
+turn pays only for the rules whose triggers it contains. A rule replaces the group named
+`s` when the pattern has one (keeping the label around it: `password=`, the URL's host),
+else the whole match. A rule's `judge` may veto a match or narrow it.
+
+Order matters and is deliberate: whole blocks (private keys) first, then vendor tokens with
+an unambiguous prefix (specific before generic: `sk-ant-` before `sk-`), then JWTs, then
+shapes that need context (URL passwords, headers, assignments), and the entropy test last.
+A later rule never re-redacts an earlier marker: every value pattern refuses to start with
+`[REDACTED:`.
+
+Failure: none at run time; the patterns are linear (no nested quantifiers) so a megabyte of
+hostile text costs time proportional to its size.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from memory_core.firewall_assign import ASSIGNMENT_KINDS, ASSIGNMENT_TRIGGERS, find_assignments, is_placeholder
+
+__all__ = ["Rule", "RULES", "MARKER_PREFIX", "marker", "Edit"]
+
+MARKER_PREFIX = "[REDACTED:"
+_NOT_MARKER = r"(?!\[REDACTED:)"
+
+Edit = tuple[int, int, str]
+"""What to redact: `(start, end, kind)` in the text being scrubbed."""
+
+Judge = Callable[["re.Match[str]"], "Edit | None"]
+"""Decides a match: the span to replace and its kind, or None to keep the text."""
+
+Finder = Callable[[str, str], "list[Edit]"]
+"""Finds edits itself, given the text and its case-folded twin (same length)."""
+
+
+def marker(kind: str) -> str:
+    """The text that replaces a redacted secret of `kind`."""
+    return f"{MARKER_PREFIX}{kind}]"
+
+
+class Rule:
+    """One redaction rule.
+
+    Args:
+        kind: The stable kebab-case name counted and shown in the marker.
+        triggers: Literal substrings; the rule runs only when the text holds one of them.
+        source: The regular expression (unused with `find`).
+        fold: Look for triggers in the lower-cased text and match without regard to case.
+        anchored: Try the pattern only where a trigger occurs (it must start with one): a
+            case-insensitive pattern scanned over a whole text costs milliseconds.
+        judge: Decides each match (default: replace group `s`, or the whole match).
+        kinds: Every kind the rule may count (default: just `kind`).
+        find: Finds the edits itself instead of a pattern.
+    """
+
+    __slots__ = ("_compiled", "anchored", "find", "fold", "judge", "kind", "kinds", "source", "triggers")
+
+    def __init__(
+        self,
+        kind: str,
+        triggers: tuple[str, ...],
+        source: str = "",
+        *,
+        fold: bool = False,
+        anchored: bool = False,
+        judge: Judge | None = None,
+        kinds: tuple[str, ...] = (),
+        find: Finder | None = None,
+    ) -> None:
+        self.kind = kind
+        self.triggers = triggers
+        self.source = source
+        self.fold = fold
+        self.anchored = anchored
+        self.judge = judge
+        self.kinds = kinds or (kind,)
+        self.find = find
+        self._compiled: re.Pattern[str] | None = None
+
+    def __repr__(self) -> str:
+        return f"Rule({self.kind!r})"
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        """The compiled expression, built on first use (compiling all of them costs milliseconds)."""
+        if self._compiled is None:
+            flags = re.MULTILINE | (re.IGNORECASE if self.fold else 0)
+            self._compiled = re.compile(self.source, flags)
+        return self._compiled
+
+    def triggered(self, text: str, folded: str) -> bool:
+        """Whether the text holds one of the rule's triggers (the rule cannot match otherwise)."""
+        haystack = folded if self.fold else text
+        return any(trigger in haystack for trigger in self.triggers)
+
+    def edits(self, text: str, folded: str) -> list[Edit]:
+        """What this rule redacts in `text`, in order (edits may overlap; the caller resolves that)."""
+        if self.find is not None:
+            return self.find(text, folded)
+        matches: list[re.Match[str]]
+        if self.anchored:
+            haystack = folded if self.fold else text
+            matches = []
+            for trigger in self.triggers:
+                at = haystack.find(trigger)
+                while at >= 0:
+                    found = self.pattern.match(text, at)
+                    if found is not None:
+                        matches.append(found)
+                    at = haystack.find(trigger, at + 1)
+            matches.sort(key=lambda m: m.start())
+        else:
+            matches = list(self.pattern.finditer(text))
+        edits: list[Edit] = []
+        for found in matches:
+            if self.judge is not None:
+                decided = self.judge(found)
+                if decided is not None:
+                    edits.append(decided)
+            elif "s" in self.pattern.groupindex and found.group("s") is not None:
+                edits.append((found.start("s"), found.end("s"), self.kind))
+            else:
+                edits.append((found.start(), found.end(), self.kind))
+        return edits
+
+
+def _vendor(kind: str, triggers: tuple[str, ...], body: str) -> Rule:
+    """A token recognised by its own prefix: nothing may glue onto either end of it."""
+    return Rule(kind, triggers, rf"(?<![A-Za-z0-9_\-]){body}(?![A-Za-z0-9])")
+
+
+# -- private keys ----------------------------------------------------------------------------
+
+_PEM_LABEL = r"-----BEGIN[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----"
+_PEM_END = r"-----END[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----"
+_NEWLINE = r"(?:\r?\n|\\r\\n|\\n)"
+_PEM_BODY_LINE = rf"{_NEWLINE}[ \t]*(?:[A-Za-z0-9+/=]{{8,}}(?=[ \t]*(?:\r?\n|\\[rn]|$|[\"',]))|[A-Za-z-]+: [^\n\\]*|)"
+"""A line of an unterminated key: base64, a header (`Proc-Type: ...`), or blank."""
+
+_PRIVATE_KEY_RULES = [
+    Rule(
+        "private-key",
+        ("PRIVATE KEY",),
+        # A whole block; a block cut short (a truncated paste) to the end of its base64 lines.
+        rf"{_PEM_LABEL}(?:[\s\S]*?{_PEM_END}|(?:{_PEM_BODY_LINE})*)",
+    ),
+    Rule("private-key", ("PuTTY-User-Key-File-",), r"PuTTY-User-Key-File-\d:[\s\S]*?Private-MAC:[ \t]*[0-9a-fA-F]+"),
+    Rule("private-key", ("AGE-SECRET-KEY-1",), r"AGE-SECRET-KEY-1[0-9A-Z]{58}"),
+]
+
+# -- vendor tokens with a recognisable prefix --------------------------------------------------
+
+_VENDOR_RULES = [
+    _vendor("aws-access-key", ("AKIA", "ASIA", "ABIA", "ACCA"), r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}"),
+    _vendor(
+        "github-token",
+        ("ghp_", "gho_", "ghs_", "ghu_", "ghr_", "github_pat_"),
+        r"(?:gh[pousr]_[A-Za-z0-9]{36,251}|github_pat_[A-Za-z0-9_]{22,251})",
+    ),
+    _vendor(
+        "gitlab-token",
+        ("glpat-", "gldt-", "glrt-", "glptt-", "glcbt-", "gloas-", "glimt-", "glft-", "glsoat-", "glagent-", "GR13489"),
+        r"(?:gl(?:pat|dt|rt|ptt|cbt|oas|imt|ft|soat|agent)-[A-Za-z0-9_\-]{20,}|GR1348941[A-Za-z0-9_\-]{20,})",
+    ),
+    Rule(
+        "slack-webhook", ("hooks.slack.com",), r"https://hooks\.slack\.com/(?:services|workflows|triggers)/[\w/\-]{20,}"
+    ),
+    _vendor("slack-token", ("xox", "xapp-"), r"(?:xox[abposre]-|xoxe\.xox[bp]-|xapp-)[A-Za-z0-9\-]{10,}"),
+    _vendor(
+        "stripe-key",
+        ("k_live_", "k_test_", "whsec_"),
+        r"(?:[sr]k_(?:live|test)_[A-Za-z0-9]{16,}|whsec_[A-Za-z0-9+/=]{24,})",
+    ),
+    _vendor("anthropic-key", ("sk-ant-",), r"sk-ant-[A-Za-z0-9_\-]{20,}"),
+    _vendor("openrouter-key", ("sk-or-",), r"sk-or-(?:v1-)?[A-Za-z0-9]{32,}"),
+    _vendor(
+        "openai-key",
+        ("sk-",),
+        # A digit and a letter are required so `sk-learn-compatible-estimators` is left alone.
+        r"sk-(?:proj-|svcacct-|admin-|None-)?(?=[A-Za-z0-9_\-]*[0-9])(?=[A-Za-z0-9_\-]*[A-Za-z])[A-Za-z0-9_\-]{20,}",
+    ),
+    _vendor("google-api-key", ("AIza",), r"AIza[0-9A-Za-z_\-]{35}"),
+    _vendor(
+        "google-oauth-token",
+        ("ya29.", "GOCSPX-", "1//0"),
+        r"(?:ya29\.[0-9A-Za-z_\-]{20,}|GOCSPX-[0-9A-Za-z_\-]{20,}|1//0[0-9A-Za-z_\-]{30,})",
+    ),
+    _vendor("npm-token", ("npm_",), r"npm_[A-Za-z0-9]{36}"),
+    _vendor("pypi-token", ("pypi-",), r"pypi-[A-Za-z0-9_\-]{50,}"),
+    _vendor("twilio-key", ("SK",), r"SK[0-9a-f]{32}"),
+    _vendor("sendgrid-key", ("SG.",), r"SG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{16,64}"),
+    _vendor("huggingface-token", ("hf_",), r"hf_[A-Za-z0-9]{30,}"),
+    _vendor("digitalocean-token", ("_v1_",), r"do[opr]_v1_[a-f0-9]{64}"),
+    _vendor("shopify-token", ("shp",), r"shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}"),
+    _vendor("databricks-token", ("dapi",), r"dapi[a-f0-9]{32}(?:-\d)?"),
+    _vendor("vault-token", ("hvs.", "hvb.", "hvr."), r"hv[sbr]\.[A-Za-z0-9_\-]{24,}"),
+    _vendor("linear-key", ("lin_api_",), r"lin_api_[A-Za-z0-9]{40}"),
+    _vendor("postman-key", ("PMAK-",), r"PMAK-[0-9a-f]{24}-[0-9a-f]{34}"),
+    _vendor("grafana-token", ("glsa_", "glc_"), r"(?:glsa_[A-Za-z0-9]{32}_[0-9a-f]{8}|glc_[A-Za-z0-9+/]{32,}={0,2})"),
+    _vendor("sentry-token", ("sntry",), r"(?:sntrys_[A-Za-z0-9+/=_\-]{50,}|sntryu_[0-9a-f]{64})"),
+    _vendor("newrelic-key", ("NRAK-",), r"NRAK-[A-Z0-9]{27}"),
+    _vendor("atlassian-token", ("ATATT3",), r"ATATT3[A-Za-z0-9_\-=]{50,}"),
+    _vendor("doppler-token", ("dp.",), r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}"),
+    _vendor("groq-key", ("gsk_",), r"gsk_[A-Za-z0-9]{48,}"),
+    _vendor("xai-key", ("xai-",), r"xai-[A-Za-z0-9]{70,}"),
+    _vendor("replicate-token", ("r8_",), r"r8_[A-Za-z0-9]{37}"),
+    _vendor("perplexity-key", ("pplx-",), r"pplx-[A-Za-z0-9]{40,}"),
+    _vendor("supabase-token", ("sbp_", "sb_secret_"), r"(?:sbp_[a-f0-9]{40}|sb_secret_[A-Za-z0-9_\-]{20,})"),
+    _vendor("heroku-key", ("HRKU-",), r"HRKU-[A-Za-z0-9_\-]{20,}"),
+    _vendor("mailgun-key", ("key-",), r"key-[0-9a-f]{32}"),
+    _vendor("mailchimp-key", ("-us",), r"[0-9a-f]{32}-us\d{1,2}"),
+    _vendor("telegram-token", (":AA",), r"\d{8,10}:AA[A-Za-z0-9_\-]{32,33}"),
+    Rule(
+        "discord-webhook",
+        ("discord",),
+        r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{20,}",
+    ),
+    Rule(
+        "azure-key",
+        ("accountkey", "sharedaccesskey"),
+        rf"(?:AccountKey|SharedAccessKey)\s*=\s*{_NOT_MARKER}(?P<s>[A-Za-z0-9+/]{{20,}}={{0,2}})",
+        fold=True,
+        anchored=True,
+    ),
+    Rule("azure-sas", ("sig=",), rf"[?&]sig={_NOT_MARKER}(?P<s>[A-Za-z0-9%+/=]{{20,}})"),
+    Rule(
+        "azure-client-secret",
+        ("Q~",),
+        r"(?<![A-Za-z0-9_~.\-])[A-Za-z0-9_~.\-]{3}\dQ~[A-Za-z0-9_~.\-]{31,34}(?![A-Za-z0-9_~.\-])",
+    ),
+    # The secret half of an AWS key pair, written right after its (already redacted) id.
+    Rule(
+        "aws-secret-key",
+        ("[REDACTED:aws-access-key]",),
+        r"\[REDACTED:aws-access-key\][\s,;:|\"'=]+(?P<s>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])",
+    ),
+]
+
+# -- tokens with a recognisable shape --------------------------------------------------------
+
+_JWT_RULES = [
+    _vendor("jwt", ("eyJ",), r"eyJ[A-Za-z0-9_\-]{5,}\.eyJ[A-Za-z0-9_\-]{5,}\.[A-Za-z0-9_\-]*"),
+]
+
+
+def _judge_url(match: re.Match[str]) -> Edit | None:
+    if is_placeholder(match.group("s")):
+        return None
+    return match.start("s"), match.end("s"), "url-password"
+
+
+_URL_RULES = [
+    # scheme://user:password@host: the password goes; the user and the host stay (they say
+    # where, and the project key is derived from such URLs). A password may hold an `@`.
+    Rule(
+        "url-password",
+        ("://",),
+        rf"://[^\s/:@?#]*:{_NOT_MARKER}(?P<s>[^\s/?#@]+(?:@[^\s/?#@]+)*)@(?=[A-Za-z0-9\[])",
+        judge=_judge_url,
+    ),
+]
+
+# -- headers ---------------------------------------------------------------------------------
+
+
+def _judge_auth(match: re.Match[str]) -> Edit | None:
+    from memory_core.firewall_assign import looks_like_code
+
+    value = match.group("s")
+    scheme = (match.group("scheme") or "").lower()
+    if is_placeholder(value):
+        return None
+    if not scheme and (looks_like_code(value) or (value.isalpha() and value.islower())):
+        return None  # `authorization = request.headers.get(...)`, "authorization: everything"
+    return match.start("s"), match.end("s"), "basic-auth" if scheme == "basic" else "bearer-token"
+
+
+def _judge_bearer(match: re.Match[str]) -> Edit | None:
+    value = match.group("s")
+    if value.isalpha() and (value.islower() or value.isupper()):
+        return None  # "Bearer" before a long plain word is prose; a credential mixes classes
+    return match.start("s"), match.end("s"), "bearer-token"
+
+
+def _judge_cookie(match: re.Match[str]) -> Edit | None:
+    line_start = match.string.rfind("\n", 0, match.start()) + 1
+    if match.string[line_start : match.start()].strip(" \t-") not in ("", "set", "Set", "SET"):
+        return None  # a header starts its line; "the cookie: it expired" is prose
+    return match.start("s"), match.end("s"), "cookie"
+
+
+_HEADER_RULES = [
+    Rule(
+        "bearer-token",
+        ("authorization",),
+        # The whole value (no backing off into a shorter one), and not a scheme before a
+        # marker, so a second scrub finds nothing new.
+        r"authorization[\"']?[ \t]*[:=][ \t]*[\"']?"
+        r"(?:(?P<scheme>bearer|basic|token|bot|digest|negotiate|apikey|sso-key)[ \t]+)?"
+        rf"{_NOT_MARKER}(?P<s>[^\s\"',;]{{8,}})(?![^\s\"',;])(?![ \t]+\[REDACTED:)",
+        fold=True,
+        anchored=True,
+        judge=_judge_auth,
+        kinds=("bearer-token", "basic-auth"),
+    ),
+    Rule(
+        "bearer-token",
+        ("Bearer ", "bearer "),
+        rf"(?<![A-Za-z])[Bb]earer[ \t]+{_NOT_MARKER}(?P<s>[A-Za-z0-9._~+/=\-]{{16,}})",
+        anchored=True,
+        judge=_judge_bearer,
+    ),
+    Rule(
+        "cookie",
+        ("cookie:",),
+        rf"cookie:[ \t]*{_NOT_MARKER}(?P<s>[^\n]*[^\s])",
+        fold=True,
+        anchored=True,
+        judge=_judge_cookie,
+    ),
+    Rule(
+        "basic-auth",
+        (" -u ", " -u\t", " --user"),
+        rf"[ \t](?:-u|--user)[ =][\"']?[^\s:\"']+:{_NOT_MARKER}(?P<s>[^\s\"']+)",
+        anchored=True,
+    ),
+]
+
+# -- assignments -----------------------------------------------------------------------------
+
+_ASSIGNMENT_RULES = [
+    Rule("password-assignment", ASSIGNMENT_TRIGGERS, fold=True, kinds=ASSIGNMENT_KINDS, find=find_assignments),
+]
+
+# -- the entropy test, last ------------------------------------------------------------------
+
+_HARMLESS_LABEL = (
+    r"(?:(?:sha\d{1,3}|md5|blake2[bs]?|blake3|h1|crc32c?|etag|integrity)[:=\-\"' ]+"
+    r"|(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com) "
+    r"|data:(?:image|font|audio|video)/[\w.+\-]+;base64,)$"
+)
+"""What may stand just before a random token that is not a secret: a digest's algorithm,
+an SSH public key's type, an embedded image's data URI."""
+_SRI_PREFIXES = ("sha1-", "sha256-", "sha384-", "sha512-")
+"""Subresource Integrity and npm lockfiles: `sha512-<base64>` is a digest."""
+
+
+def _judge_entropy(match: re.Match[str]) -> Edit | None:
+    from memory_core.firewall_entropy import looks_random
+
+    token = match.group(0)
+    if token.startswith(_SRI_PREFIXES):
+        return None
+    if not looks_random(token):
+        return None
+    before = match.string[max(0, match.start() - 40) : match.start()]
+    if re.search(_HARMLESS_LABEL, before, re.IGNORECASE):
+        return None  # `sha256:<hex>`, an SSH public key, an embedded image
+    return match.start(), match.end(), "high-entropy"
+
+
+_ENTROPY_RULES = [
+    Rule(
+        "high-entropy",
+        ("",),
+        r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{20,}={0,2}(?![A-Za-z0-9+/_\-=])",
+        judge=_judge_entropy,
+    ),
+]
+
+RULES: tuple[Rule, ...] = (
+    *_PRIVATE_KEY_RULES,
+    *_VENDOR_RULES,
+    *_JWT_RULES,
+    *_URL_RULES,
+    *_HEADER_RULES,
+    *_ASSIGNMENT_RULES,
+    *_ENTROPY_RULES,
+)
+"""Every rule, in the order `scrub` applies them."""
