@@ -34,12 +34,12 @@ def drive(runner: ServiceRunner, session: Callable[[Client], Awaitable[Any]]) ->
 
 
 def data(result: CallToolResult) -> Any:
-    """What a model reads: the one text block, parsed; the structured copy must agree."""
+    """What a model reads: the one text block, parsed; an object's structured copy must agree."""
     assert not result.is_error, result.content
     assert len(result.content) == 1
     parsed = json.loads(result.content[0].text)  # type: ignore[union-attr]
     structured = result.structured_content
-    assert structured == (parsed if isinstance(parsed, dict) else {"result": parsed})
+    assert structured == (parsed if isinstance(parsed, dict) else None)
     return parsed
 
 

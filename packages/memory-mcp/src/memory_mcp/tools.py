@@ -6,10 +6,11 @@ descriptions are written for the model that chooses among them, so they say when
 each one, what comes back, and that recall already happens on every turn without them.
 
 Each tool is a thin call into `MemoryService` through the `ServiceRunner`. Success is one
-JSON text block (what a model reads) plus the same data as structured content (what a
-program reads). Any failure is an error result with a readable message (`failures`), never a
-traceback. A deliberate search goes through `MemoryService.search`, which touches no
-session's state: it neither counts as nor suppresses the turn's automatic recall.
+JSON text block, plus the same object as structured content when the result is an object.
+Any failure is an error result with a readable message (`failures`), never a traceback. With
+memory switched off, no tool but `memory_status` touches the store. A deliberate search goes
+through `MemoryService.search`, which touches no session's state: it neither counts as nor
+suppresses the turn's automatic recall.
 """
 
 from __future__ import annotations
@@ -123,8 +124,11 @@ created_at, session, target}; `target` is true for the memory you asked about.""
 
 
 def _ok(data: Any) -> CallToolResult:
+    # Structured content must be an object, so a list would travel wrapped as {"result": [...]};
+    # clients that prefer it (Claude Code does) would then show the model the wrapper instead of
+    # the list. A list result is therefore sent as the JSON text alone.
     text = json.dumps(data, ensure_ascii=False, default=str)
-    structured = data if isinstance(data, dict) else {"result": data}
+    structured = data if isinstance(data, dict) else None
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured)
 
 
