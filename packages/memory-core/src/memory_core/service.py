@@ -43,6 +43,7 @@ _T = TypeVar("_T")
 
 _BACKOFF_FIRST_S = 2.0
 _BACKOFF_MAX_S = 60.0
+_VOID_MARKER = "#nomemory"
 _HANDOFF_FALLBACK_KEEP = 16
 """Prompts kept per session in the local handoff file used while the store is down."""
 
@@ -226,8 +227,9 @@ class MemoryService:
             return Recall("", reason="memory is off here")
         verdict = self.firewall.check_turn(prompt, "")
         session_key = f"{harness}:{session_id}"
-        if not verdict.voided:
-            self._stash(session_key, turn_id, verdict.prompt)
+        # A voided turn stashes the bare marker, so its capture is voided too and no word of
+        # the prompt is kept anywhere.
+        self._stash(session_key, turn_id, _VOID_MARKER if verdict.voided else verdict.prompt)
         query = verdict.prompt
         if not query.strip():
             return Recall("", reason="empty prompt")
@@ -417,7 +419,10 @@ class MemoryService:
         """
         query = self.firewall.scrub(query).text
         limit = max(1, min(int(limit), 100))
-        return self._guard(lambda: self.retriever.rank(query, self.scopes(cwd, scope), limit=limit, author=author))
+        # No relevance floor: someone who searches on purpose wants the weak matches too; a
+        # record still needs at least one query term to be returned.
+        scopes = self.scopes(cwd, scope)
+        return self._guard(lambda: self.retriever.rank(query, scopes, limit=limit, author=author, floor=False))
 
     def save(self, content: str, *, scope: ScopeKind = "project", cwd: str | None = None) -> Record:
         """Save a deliberate note. Raises `FirewallBlocked` if nothing is left after the firewall."""
