@@ -63,6 +63,7 @@ _KEYWORDS = (
 _QUOTED = r"([\"'`])([^\"'`\\\n]*(?:\\.[^\"'`\\\n]*)*)\1"
 _BARE = r"[^\s\"'`,;&<>]+"
 _REST_OF_LINE = r"([^\s\"'`#][^\n#]*?)[ \t]*(?:[ \t]#[^\n]*)?$"
+_MAX_LINE_PREFIX = 64
 _LINE_PREFIX = r"[ \t]*(?:-[ \t]+)?(?:export[ \t]+)?"
 _NETRC = r"login[ \t]+\S+[ \t]+password[ \t]+(\S+)"
 
@@ -202,6 +203,16 @@ def _type_annotation(value: str) -> bool:
     return first.rstrip(",").lower() in _TYPE_WORDS or (first[:1].isupper() and first.isalpha())
 
 
+def _at_line_start(text: str, start: int) -> bool:
+    """Whether only indentation, a YAML list dash or `export` precede `start` on its line."""
+    # Look back a bounded distance: a long line must not make every name on it cost its length.
+    window = max(0, start - _MAX_LINE_PREFIX)
+    newline = text.rfind("\n", window, start)
+    if newline < 0 and window > 0:
+        return False
+    return re.fullmatch(_LINE_PREFIX, text[newline + 1 : start]) is not None
+
+
 def _read_assignment(text: str, start: int, end: int) -> Edit | None:
     """Read the name `text[start:end]` and what is assigned to it, in whichever form it has."""
     name = text[start:end]
@@ -225,9 +236,7 @@ def _read_assignment(text: str, start: int, end: int) -> Edit | None:
         return _value_edit(name, kind, quoted.start(2), quoted.group(2), quoted=True)
     if text.startswith("[REDACTED:", value_at):
         return None
-    line_start = text.rfind("\n", 0, start) + 1
-    at_line_start = re.fullmatch(_LINE_PREFIX, text[line_start : start - (1 if name_quoted else 0)]) is not None
-    if sep == ":" and at_line_start and not name_quoted:
+    if sep == ":" and not name_quoted and _at_line_start(text, start):
         rest = re.compile(_REST_OF_LINE, re.MULTILINE).match(text, value_at)
         if rest is None or _type_annotation(rest.group(1)):
             return None

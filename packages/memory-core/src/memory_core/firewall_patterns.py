@@ -140,16 +140,39 @@ def _vendor(kind: str, triggers: tuple[str, ...], body: str) -> Rule:
 _PEM_LABEL = r"-----BEGIN[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----"
 _PEM_END = r"-----END[A-Z0-9 ]{0,30}PRIVATE KEY(?: BLOCK)?-----"
 _NEWLINE = r"(?:\r?\n|\\r\\n|\\n)"
-_PEM_BODY_LINE = rf"{_NEWLINE}[ \t]*(?:[A-Za-z0-9+/=]{{8,}}(?=[ \t]*(?:\r?\n|\\[rn]|$|[\"',]))|[A-Za-z-]+: [^\n\\]*|)"
-"""A line of an unterminated key: base64, a header (`Proc-Type: ...`), or blank."""
+_PEM_BODY_LINE = (
+    rf"(?:{_NEWLINE}[ \t]*)?{_NEWLINE}[ \t]*"
+    r"(?:[A-Za-z0-9+/=]{8,}(?=[ \t]*(?:\r?\n|\\[rn]|$|[\"',]))|[A-Za-z-]+: [^\n\\]*)"
+)
+"""A line of an unterminated key, maybe after one blank line: base64, or a header (`Proc-Type: ...`)."""
+
+
+def _find_private_keys(text: str, folded: str) -> list[Edit]:
+    """Each PEM/OpenSSH private key block, whole: from its BEGIN line to its END line or, cut
+    short, to the end of its base64 lines. An END is looked for only before the next BEGIN,
+    so every character is read once however many blocks the text holds.
+    """
+    edits: list[Edit] = []
+    at = text.find("-----BEGIN")
+    while at >= 0:
+        label = re.compile(_PEM_LABEL).match(text, at)
+        if label is None:
+            at = text.find("-----BEGIN", at + 10)
+            continue
+        following = text.find("-----BEGIN", label.end())
+        end = re.compile(_PEM_END).search(text, label.end(), len(text) if following < 0 else following)
+        if end is not None:
+            stop = end.end()
+        else:
+            body = re.compile(rf"(?:{_PEM_BODY_LINE})*", re.MULTILINE).match(text, label.end())
+            stop = body.end() if body is not None else label.end()
+        edits.append((at, stop, "private-key"))
+        at = text.find("-----BEGIN", stop)
+    return edits
+
 
 _PRIVATE_KEY_RULES = [
-    Rule(
-        "private-key",
-        ("PRIVATE KEY",),
-        # A whole block; a block cut short (a truncated paste) to the end of its base64 lines.
-        rf"{_PEM_LABEL}(?:[\s\S]*?{_PEM_END}|(?:{_PEM_BODY_LINE})*)",
-    ),
+    Rule("private-key", ("PRIVATE KEY",), find=_find_private_keys),
     Rule("private-key", ("PuTTY-User-Key-File-",), r"PuTTY-User-Key-File-\d:[\s\S]*?Private-MAC:[ \t]*[0-9a-fA-F]+"),
     Rule("private-key", ("AGE-SECRET-KEY-1",), r"AGE-SECRET-KEY-1[0-9A-Z]{58}"),
 ]
@@ -261,7 +284,8 @@ _URL_RULES = [
     Rule(
         "url-password",
         ("://",),
-        rf"://[^\s/:@?#]*:{_NOT_MARKER}(?P<s>[^\s/?#@]+(?:@[^\s/?#@]+)*)@(?=[A-Za-z0-9\[])",
+        # Bounded, so a megabyte of `://a:a:a...` costs linear time.
+        rf"://[^\s/:@?#]{{0,256}}:{_NOT_MARKER}(?P<s>[^\s/?#@]{{1,256}}(?:@[^\s/?#@]{{1,256}}){{0,4}})@(?=[A-Za-z0-9\[])",
         judge=_judge_url,
     ),
 ]
@@ -319,7 +343,7 @@ _HEADER_RULES = [
     Rule(
         "cookie",
         ("cookie:",),
-        rf"cookie:[ \t]*{_NOT_MARKER}(?P<s>[^\n]*[^\s])",
+        rf"cookie:[ \t]*(?![ \t]){_NOT_MARKER}(?P<s>[^\n]*[^\s])",
         fold=True,
         anchored=True,
         judge=_judge_cookie,

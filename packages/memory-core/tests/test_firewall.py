@@ -1,0 +1,318 @@
+"""The secret firewall: every credential shape is redacted in place, ordinary coding text is
+not touched, private spans and `#nomemory` turns are dropped, and a second pass changes
+nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from memory_core.config import Config
+from memory_core.firewall import KINDS, Firewall
+from memory_core.testing.secret_shapes import SHAPES, SecretShape, fake
+
+FIREWALL = Firewall()
+
+
+# -- every shape -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=[s.name for s in SHAPES])
+def test_each_secret_shape_is_replaced_in_place_by_its_marker(shape: SecretShape) -> None:
+    result = FIREWALL.scrub(shape.text)
+
+    assert shape.secret not in result.text
+    assert result.text == shape.expected
+    assert dict(result.counts) == {shape.kind: 1}
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=[s.name for s in SHAPES])
+def test_a_second_scrub_changes_nothing_and_counts_nothing(shape: SecretShape) -> None:
+    once = FIREWALL.scrub(shape.text)
+    twice = FIREWALL.scrub(once.text)
+
+    assert twice.text == once.text
+    assert dict(twice.counts) == {}
+
+
+def test_every_shape_in_one_long_turn_is_caught_and_counted() -> None:
+    turn = "\n\n".join(f"Step {i}: {shape.text}" for i, shape in enumerate(SHAPES))
+
+    result = FIREWALL.scrub(turn)
+
+    for shape in SHAPES:
+        assert shape.secret not in result.text, shape.name
+    expected: dict[str, int] = {}
+    for shape in SHAPES:
+        expected[shape.kind] = expected.get(shape.kind, 0) + 1
+    assert dict(result.counts) == expected
+    assert FIREWALL.scrub(result.text).text == result.text
+
+
+def test_two_keys_count_two() -> None:
+    first, second = "AKIA" + fake("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16, "a"), "AKIA" + fake("QWERTY2345", 16, "b")
+
+    result = FIREWALL.scrub(f"old {first}, new {second}")
+
+    assert result.text == "old [REDACTED:aws-access-key], new [REDACTED:aws-access-key]"
+    assert dict(result.counts) == {"aws-access-key": 2}
+
+
+def test_the_aws_secret_written_after_its_key_id_is_caught_by_context() -> None:
+    key_id, secret = "AKIA" + fake("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16, "id"), fake("abcdefXYZ0123+/", 40, "s")
+
+    result = FIREWALL.scrub(f"Access key ID,Secret access key\n{key_id},{secret}\n")
+
+    assert result.text == "Access key ID,Secret access key\n[REDACTED:aws-access-key],[REDACTED:aws-secret-key]\n"
+
+
+def test_a_url_keeps_its_user_and_host_and_loses_only_the_password() -> None:
+    result = FIREWALL.scrub("git remote add origin https://deploy:Zq9-vL2x_Pw@git.acme.dev/team/app.git")
+
+    assert result.text == "git remote add origin https://deploy:[REDACTED:url-password]@git.acme.dev/team/app.git"
+
+
+def test_a_password_holding_an_at_sign_goes_whole() -> None:
+    result = FIREWALL.scrub("mongodb://admin:p@ss@w0rd@mongo:27017/db")
+
+    assert result.text == "mongodb://admin:[REDACTED:url-password]@mongo:27017/db"
+
+
+def test_an_unterminated_private_key_block_is_removed_to_its_last_base64_line() -> None:
+    body = "\n".join(
+        fake("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/", 64, str(i)) for i in range(3)
+    )
+
+    result = FIREWALL.scrub(f"-----BEGIN OPENSSH PRIVATE KEY-----\n{body}\n...\nThe rest was cut off.")
+
+    assert result.text == "[REDACTED:private-key]\n...\nThe rest was cut off."
+
+
+# -- what must survive -------------------------------------------------------------------------
+
+KEPT = {
+    "git-sha": "fixed in 3f786850e387550fdab836ed7e6dc881de23001b (was a1b2c3d)",
+    "sha256-of-a-file": "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855  memory.db",
+    "labelled-digest": "image: ghcr.io/acme/app@sha256:"
+    "4bc453b53cb3d914b45f4b250294236adba2c0e09ff6f03793949e7e39fd4cc1",
+    "npm-integrity": '"integrity": "sha512-'
+    'Q7Eb2Kv4vXHPSN5HkqnHHUq4Zbp1Pm1cLwJKQFrWvBGXZo9bQK6oWdKQ9m3t5JNDrHhB7nDyg7jZ4vWgV8q2Aw=="',
+    "go-sum": "golang.org/x/text v0.14.0 h1:ScX5w1eTa3QqT8oi6+ziP7dTV1S2+ALU0bI+0zXKWiQ=",
+    "uuid": "request 550e8400-e29b-41d4-a716-446655440000 failed; retry 6ba7b810-9dad-11d1-80b4-00c04fd430c8",
+    "trace-id": "traceparent: 00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01",
+    "ssh-public-key": "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl me@laptop",
+    "png-data-uri": '<img src="data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk'
+    'YPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==">',
+    "paths": "edit /home/runner/work/memory/memory/packages/memory-core/src/memory_core/store/sqlite.py and "
+    "~/.local/share/memory/memory.db, not C:\\Users\\dev\\AppData\\Local\\memory\\memory.db",
+    "venv-path": "/usr/lib/python3/dist-packages/pyOpenSSL-23.2.0.dist-info/METADATA",
+    "camel-case": "AbstractSingletonProxyFactoryBean extends XMLHttpRequestEventTarget via getElementsByTagNameNS",
+    "snake-case": "test_scrub_keeps_long_identifiers_and_paths_untouched calls _isolated_memory_environment",
+    "constants": "MEMORY_FIREWALL_DISABLED_BY_DEFAULT and PYTHONDONTWRITEBYTECODE are unset",
+    "pod-name": "kubectl logs memory-api-deployment-7d4b9c8f6d-x2k4j -n memory-production-eu",
+    "wheel": "cryptography-41.0.7-cp39-abi3-manylinux_2_28_x86_64.whl",
+    "urls": "see https://github.com/acme/memory/blob/3f786850e387550fdab836ed7e6dc881de23001b/docs/firewall.md#markers",
+    "scp-remote": "git clone git@github.com:acme/memory.git && cd memory",
+    "email": "mail me at first.last+memory@example.com",
+    "tool-use-id": "tool_use_id toolu_01A09q90qw90lq917835lq9 and message msg_01XFDUDYJgAACzvnptvVoYEL",
+    "version": "Python 3.11.7 (main, Dec  8 2023), SQLite 3.45.1, numpy==1.26.4",
+    "numbers": "1700000000.123456 seconds, 0x7fffffffffffffff, 18446744073709551615",
+}
+
+
+@pytest.mark.parametrize("text", KEPT.values(), ids=KEPT.keys())
+def test_ordinary_coding_text_is_left_exactly_as_written(text: str) -> None:
+    result = FIREWALL.scrub(text)
+
+    assert result.text == text
+    assert dict(result.counts) == {}
+
+
+REFERENCES = {
+    "annotation": "def login(user: str, password: str) -> Token:",
+    "optional": "    api_key: Optional[str] = None",
+    "pydantic": "    secret: SecretStr = Field(..., alias='client_secret')",
+    "call": "token = get_token(password)",
+    "attribute": "self.api_key = api_key",
+    "settings": "client = Client(api_key=settings.API_KEY, timeout=5)",
+    "same-name": "connect(host=host, password=password)",
+    "env-lookup": 'password = os.environ["DB_PASSWORD"]',
+    "shell-variable": "export GITHUB_TOKEN=${GITHUB_TOKEN:?missing}",
+    "placeholder": "API_KEY=<your-api-key>",
+    "stars": "password: ****",
+    "template": "token: {{ secrets.NPM_TOKEN }}",
+    "empty": 'password = ""',
+    "count": "MEMORY_MAX_TOKENS=800 and max_tokens=512",
+    "password-stdin": "docker login --password-stdin -u bob < pass.txt",
+    "pwd": "PWD=/home/me/src/memory OLDPWD=/home/me",
+    "bool": "auth: true",
+    "bearer-variable": 'curl -H "Authorization: Bearer $TOKEN" https://api.acme.dev',
+    "token-kind": 'if token.kind == "NAME": tokens.append(token)',
+    "lexer": 'token = "("',
+    "yaml-anchor": "password: &db_password",
+}
+
+
+@pytest.mark.parametrize("text", REFERENCES.values(), ids=REFERENCES.keys())
+def test_code_that_only_refers_to_a_secret_is_not_redacted(text: str) -> None:
+    assert FIREWALL.scrub(text).text == text
+
+
+PROSE = [
+    "this cache has no memory limit",
+    "I don't remember which branch",
+    "We should not remember passwords; the secret: use a vault.",
+    "The bearer authentication scheme is described in RFC 6750.",
+    "Tokens are counted with a documented approximation: no tokenizer download.",
+    "Is there a way to say nomemory for one turn? Memory of the last session was fine.",
+]
+
+
+@pytest.mark.parametrize("text", PROSE)
+def test_ordinary_prose_is_never_dropped_or_changed(text: str) -> None:
+    verdict = FIREWALL.check_turn(text, text)
+
+    assert not verdict.voided
+    assert (verdict.prompt, verdict.response) == (text, text)
+    assert dict(verdict.counts) == {}
+
+
+# -- private spans and #nomemory ---------------------------------------------------------------
+
+
+def test_a_private_span_is_removed_and_counted() -> None:
+    result = FIREWALL.scrub("deploy to <private>the staging box at 10.0.3.7</private> tonight")
+
+    assert result.text == "deploy to  tonight"
+    assert dict(result.counts) == {"private": 1}
+
+
+def test_private_spans_are_case_insensitive_multi_line_and_each_counted() -> None:
+    text = "a <PRIVATE>one\ntwo\n</Private> b <private >three</private> c"
+
+    result = FIREWALL.scrub(text)
+
+    assert result.text == "a  b  c"
+    assert dict(result.counts) == {"private": 2}
+
+
+def test_an_unclosed_private_tag_removes_everything_after_it() -> None:
+    result = FIREWALL.scrub("keep this <private>and none of\nthis, ever")
+
+    assert result.text == "keep this "
+    assert dict(result.counts) == {"private": 1}
+
+
+def test_a_nested_private_span_does_not_leak_its_tail() -> None:
+    result = FIREWALL.scrub("x <private>a <private>b</private> c</private> y")
+
+    assert result.text == "x  y"
+
+
+def test_a_stray_closing_tag_hides_nothing() -> None:
+    assert FIREWALL.scrub("text </private> more").text == "text </private> more"
+
+
+@pytest.mark.parametrize("prompt", ["#nomemory what is the prod password?", "rotate keys #NoMemory", "x\n#nomemory\ny"])
+def test_a_prompt_tagged_nomemory_voids_the_whole_turn(prompt: str) -> None:
+    verdict = FIREWALL.check_turn(prompt, "The password is hunter2.")
+
+    assert verdict.voided
+    assert (verdict.prompt, verdict.response) == ("", "")
+    assert dict(verdict.counts) == {"nomemory": 1}
+
+
+def test_nomemory_counts_only_in_the_prompt_and_only_as_a_tag() -> None:
+    assert not FIREWALL.check_turn("how do I skip a turn?", "Put #nomemory in your prompt.").voided
+    assert not FIREWALL.check_turn("is #nomemoryleak a word?", "No.").voided
+    assert not FIREWALL.check_turn("issue#nomemory", "ok").voided
+
+
+def test_check_turn_scrubs_both_halves_and_adds_their_counts() -> None:
+    key = "ghp_" + fake("abcdefghijklmnopqrstuvwxyzABCDEF0123456789", 36, "turn")
+
+    verdict = FIREWALL.check_turn(f"use {key} <private>x</private>", f"I used {key}.")
+
+    assert verdict.prompt == "use [REDACTED:github-token] "
+    assert verdict.response == "I used [REDACTED:github-token]."
+    assert dict(verdict.counts) == {"github-token": 2, "private": 1}
+
+
+# -- no dropped text anywhere, and the off switch ----------------------------------------------
+
+
+def test_nothing_dropped_shows_in_a_repr() -> None:
+    shape = SHAPES[0]
+    voided = FIREWALL.check_turn(f"#nomemory {shape.text}", shape.text)
+
+    for value in (FIREWALL.scrub(shape.text), FIREWALL.check_turn(shape.text, shape.text), voided, FIREWALL):
+        assert shape.secret not in repr(value)
+        assert shape.secret not in str(value)
+
+
+def test_a_wrong_argument_raises_without_echoing_anything() -> None:
+    with pytest.raises(TypeError) as raised:
+        FIREWALL.scrub(b"AKIA0123456789ABCDEF")  # type: ignore[arg-type]
+
+    assert "AKIA" not in str(raised.value)
+
+
+def test_markers_in_the_input_are_left_alone_and_not_counted() -> None:
+    text = "already clean: [REDACTED:aws-access-key], password=[REDACTED:password-assignment]"
+
+    result = FIREWALL.scrub(text)
+
+    assert result.text == text
+    assert dict(result.counts) == {}
+
+
+def test_memory_firewall_0_lets_text_through_unchanged() -> None:
+    firewall = Firewall(enabled=Config.from_env({"MEMORY_FIREWALL": "0"}).firewall)
+    text = SHAPES[0].text + " <private>kept</private>"
+
+    assert firewall.scrub(text).text == text
+    assert dict(firewall.scrub(text).counts) == {}
+    verdict = firewall.check_turn("#nomemory " + text, text)
+    assert not verdict.voided
+    assert verdict.prompt == "#nomemory " + text
+
+
+def test_the_firewall_is_on_unless_switched_off() -> None:
+    firewall = Firewall(enabled=Config.from_env({}).firewall)
+
+    assert firewall.scrub(SHAPES[0].text).text == SHAPES[0].expected
+
+
+# -- hostile input costs linear time -----------------------------------------------------------
+
+HOSTILE = {
+    "url-colons": "://a:" * 20000,
+    "assignments": "password=x " * 5000,
+    "key-labels": "-----BEGIN PRIVATE KEY-----\nabc " * 2000,
+    "one-long-run": "a" * 100000 + "=b",
+    "private-tags": "<private>" * 10000,
+    "headers": "Authorization: " * 5000,
+}
+
+
+@pytest.mark.parametrize("text", HOSTILE.values(), ids=HOSTILE.keys())
+def test_hostile_input_is_scrubbed_and_stays_idempotent(text: str) -> None:
+    once = FIREWALL.scrub(text)
+
+    assert FIREWALL.scrub(once.text).text == once.text
+
+
+# -- documentation -------------------------------------------------------------------------------
+
+
+def test_every_kind_is_documented() -> None:
+    page = (Path(__file__).resolve().parents[3] / "docs" / "firewall.md").read_text(encoding="utf-8")
+    documented = set(re.findall(r"`([a-z0-9-]+)`", page))
+
+    assert set(KINDS) <= documented, sorted(set(KINDS) - documented)
+
+
+def test_every_shape_kind_is_a_known_kind() -> None:
+    assert {shape.kind for shape in SHAPES} <= set(KINDS)
