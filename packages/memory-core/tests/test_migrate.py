@@ -1,4 +1,7 @@
-"""Moving memories between stores: embedded -> Redis -> PostgreSQL -> embedded, with no loss and no double copy."""
+"""Moving memories between stores: embedded -> Redis -> PostgreSQL -> embedded, with no loss and no double copy.
+
+After each hop the target ranks every question exactly as the embedded store did.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from pathlib import Path
 import pytest
 from memory_core.migrate import migrate
 from memory_core.models import Scope
+from memory_core.retriever import Retriever
 from memory_core.store.base import Store
 from memory_core.store.postgres import PostgresStore
 from memory_core.store.redis import RedisStore
@@ -61,6 +65,24 @@ def _seed(store: Store) -> None:
     store.bump({"captures": 57, "recalls": 120, "firewall.aws_key": 3, "firewall.private": 2})
 
 
+_QUERIES = [
+    "billing retry policy",
+    "why does the ingest pool time out",
+    "rate limiter burst",
+    "webhook serializer camelCase",
+    "ruff or black",
+]
+
+
+def _rankings(store: Store) -> list[list[tuple[str, float]]]:
+    """What recall and search would return for a few questions: ids and scores, in order."""
+    retriever = Retriever(store)
+    return [
+        [(hit.record.id, round(hit.score, 9)) for hit in retriever.rank(query, [PROJECT, USER], limit=8, floor=False)]
+        for query in _QUERIES
+    ]
+
+
 def _snapshot(store: Store) -> tuple[object, ...]:
     """Everything a user would notice of a store: records, index, counters (migration marks aside)."""
     records = sorted(store.scan(None), key=lambda r: r.id)
@@ -100,6 +122,8 @@ def test_embedded_to_redis_to_postgres_and_back_loses_nothing(
     first = stores[0]
     _seed(first)
     expected = _snapshot(first)
+    rankings = _rankings(first)
+    assert all(rankings), "every question finds something"
     for source, target in itertools.pairwise(stores):
         seen: list[tuple[int, int]] = []
         report = migrate(source, target, progress=lambda done, total, seen=seen: seen.append((done, total)))
@@ -111,6 +135,7 @@ def test_embedded_to_redis_to_postgres_and_back_loses_nothing(
         assert postings == expected[1], f"{target.backend}: index differs"
         assert stats == expected[2]
         assert {k: v for k, v in counters.items() if not k.startswith("migrate")} == expected[3]
+        assert _rankings(target) == rankings, f"{target.backend}: ranking differs"
 
 
 @pytest.mark.redis
