@@ -305,3 +305,10 @@ def test_the_memory_cli_installs_and_uninstalls_through_this_package(home: Path,
     memory("uninstall", "claude")
     assert not (home / ".claude" / "settings.json").exists()
     assert not (home / ".claude.json").exists()
+
+
+def test_installing_in_a_second_scope_warns_that_prompts_would_be_recalled_twice(home: Path, project: Path) -> None:
+    install("user", project)
+    _, out = install("local", project)
+    assert f"note: memory's hooks are also in {home / '.claude' / 'settings.json'} (user scope)" in out
+    assert "memory uninstall claude --scope user" in out

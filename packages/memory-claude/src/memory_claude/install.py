@@ -23,6 +23,7 @@ from memory_core.installing import FileEdit, InstallPlan, read_text_or_none
 
 from memory_claude import jsonfile, mcp_config, settings
 from memory_claude.commands import HOOK_SCRIPT, MCP_MODULE, MCP_SCRIPT, hook_command, mcp_argv
+from memory_claude.errors import SettingsFileError
 
 __all__ = ["SCOPES", "plan_install", "plan_uninstall"]
 
@@ -78,6 +79,13 @@ def plan_install(scope: str, *, home: Path, project_dir: Path, claude: str | Non
         new = mcp_config.with_entry(mcp_current, scope, key, argv)
         plan.edits.append(_edit(mcp_path, mcp_before, mcp_current, new, mode=_mode(scope)))
 
+    for other in SCOPES:
+        other_path = settings.settings_path(other, home=home, project_dir=project_dir)
+        if other != scope and _has_our_hooks(other_path):
+            plan.notes.append(
+                f"memory's hooks are also in {other_path} ({other} scope): every prompt would be recalled twice; "
+                f"remove one with `memory uninstall claude --scope {other}`"
+            )
     if scope == "project":
         plan.notes.append(
             f"commit {path.relative_to(project_dir)} and .mcp.json; each teammate needs `{HOOK_SCRIPT}` and "
@@ -107,3 +115,10 @@ def plan_uninstall(scope: str, *, home: Path, project_dir: Path) -> InstallPlan:
     mcp_current = jsonfile.load(mcp_path, mcp_before)
     plan.edits.append(_undo(mcp_path, mcp_before, mcp_current, mcp_config.without_entry(mcp_current, scope, key)))
     return plan
+
+
+def _has_our_hooks(path: Path) -> bool:
+    try:
+        return bool(settings.find_our_commands(jsonfile.load(path, read_text_or_none(path))))
+    except (OSError, SettingsFileError):
+        return False
