@@ -111,3 +111,26 @@ def test_neighbours_fetched_with_get_answer_session_records_like_the_server(redi
     assert [r.id for r in store.session_records(scope, "s", [3])] == ["s-3"]
     store.close()
     fresh.close()
+
+
+def test_rediss_speaks_tls_and_checks_the_certificate() -> None:
+    import shutil
+
+    from memory_core.errors import StoreUnavailable
+    from memory_core.testing.servers import redis_tls
+
+    require(bool(shutil.which("redis-server") and shutil.which("openssl")), "redis-server with TLS, and openssl")
+    with redis_tls() as url:
+        store = open_store(url)
+        assert store.ping().startswith(("Redis", "Valkey"))
+        assert store.put(make_record("r1", "over tls"), {"tls": 1})
+        assert [r.text for r in store.get(["r1"])] == ["over tls"]
+        store.close()
+        plain = open_store(url.replace("rediss://", "redis://").split("?", 1)[0], timeout=0.5)
+        with pytest.raises(StoreUnavailable):
+            plain.ping()
+        plain.close()
+        unverified = open_store(url.split("?", 1)[0], timeout=0.5)  # no CA given: the self-signed cert is refused
+        with pytest.raises(StoreUnavailable):
+            unverified.ping()
+        unverified.close()

@@ -190,10 +190,9 @@ class RedisStore:
     def ping(self) -> str:
         """Reach the server and return `Redis <version>` (or `Valkey <version>`)."""
         with self._guard():
-            client = self._client
-            info = client.info("server")
-            if self._target.cluster:  # a cluster answers per node: any node speaks for the version
-                info = next(iter(info.values())) if info and isinstance(next(iter(info.values())), dict) else info
+            info = self._client.info("server")
+        if info and all(isinstance(value, dict) for value in info.values()):
+            info = next(iter(info.values()))  # a cluster answers per node: any node speaks for the version
         name = "Valkey" if info.get("valkey_version") or info.get("server_name") == "valkey" else "Redis"
         version = info.get("valkey_version") or info.get("redis_version", "?")
         return f"{name} {version}{' cluster' if self._target.cluster else ''}"

