@@ -5,6 +5,7 @@ nothing.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -35,6 +36,18 @@ def test_a_second_scrub_changes_nothing_and_counts_nothing(shape: SecretShape) -
 
     assert twice.text == once.text
     assert dict(twice.counts) == {}
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=[s.name for s in SHAPES])
+def test_each_secret_shape_is_caught_inside_a_repr_and_a_json_string(shape: SecretShape) -> None:
+    # Config files reach us quoted as often as raw: in a tool's JSON payload, in an
+    # exception's repr on its way to the log. Escaped newlines still start lines.
+    for quoted in (repr(shape.text), json.dumps({"output": shape.text})):
+        result = FIREWALL.scrub(quoted)
+
+        assert shape.secret not in result.text
+        assert json.dumps(shape.secret)[1:-1] not in result.text
+        assert FIREWALL.scrub(result.text).text == result.text
 
 
 def test_every_shape_in_one_long_turn_is_caught_and_counted() -> None:
@@ -215,7 +228,9 @@ def test_a_stray_closing_tag_hides_nothing() -> None:
     assert FIREWALL.scrub("text </private> more").text == "text </private> more"
 
 
-@pytest.mark.parametrize("prompt", ["#nomemory what is the prod password?", "rotate keys #NoMemory", "x\n#nomemory\ny"])
+@pytest.mark.parametrize(
+    "prompt", ["#nomemory what is the prod password?", "rotate keys #NoMemory", "x\n#nomemory\ny", "#nomemory"]
+)
 def test_a_prompt_tagged_nomemory_voids_the_whole_turn(prompt: str) -> None:
     verdict = FIREWALL.check_turn(prompt, "The password is hunter2.")
 

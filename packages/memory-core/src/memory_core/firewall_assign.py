@@ -24,7 +24,14 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["find_assignments", "ASSIGNMENT_KINDS", "ASSIGNMENT_TRIGGERS"]
+__all__ = [
+    "find_assignments",
+    "is_placeholder",
+    "looks_like_code",
+    "line_prefix",
+    "ASSIGNMENT_KINDS",
+    "ASSIGNMENT_TRIGGERS",
+]
 
 ASSIGNMENT_KINDS = (
     "password-assignment",
@@ -61,8 +68,11 @@ _KEYWORDS = (
     "pwd",
 )
 _QUOTED = r"([\"'`])([^\"'`\\\n]*(?:\\.[^\"'`\\\n]*)*)\1"
+_ESCAPED_QUOTED = r"\\([\"'])([^\n]*?)\\\1"
+"""A value quoted inside a quoted string: `{\"password\": \"...\"}` in a JSON payload."""
 _BARE = r"[^\s\"'`,;&<>]+"
-_REST_OF_LINE = r"([^\s\"'`#][^\n#]*?)[ \t]*(?:[ \t]#[^\n]*)?$"
+_REST_OF_LINE = r"([^\s\"'`#\\][^\n#\\]*?)[ \t]*(?:[ \t]#[^\n\\]*)?(?:$|(?=\\[nr]))"
+"""The value of a YAML key: to the end of its line (a real or an escaped newline), less a comment."""
 _MAX_LINE_PREFIX = 64
 _LINE_PREFIX = r"[ \t]*(?:-[ \t]+)?(?:export[ \t]+)?"
 _NETRC = r"login[ \t]+\S+[ \t]+password[ \t]+(\S+)"
@@ -203,14 +213,37 @@ def _type_annotation(value: str) -> bool:
     return first.rstrip(",").lower() in _TYPE_WORDS or (first[:1].isupper() and first.isalpha())
 
 
-def _at_line_start(text: str, start: int) -> bool:
-    """Whether only indentation, a YAML list dash or `export` precede `start` on its line."""
-    # Look back a bounded distance: a long line must not make every name on it cost its length.
+def line_prefix(text: str, start: int) -> str | None:
+    r"""What precedes `start` on its line, or None when that is longer than a line prefix can be.
+
+    A line also starts after an escaped newline (`\n` in JSON, a repr or a log line), since
+    config files reach us quoted as often as raw. The look back is bounded so that a long
+    line does not make every name on it cost the line's length.
+    """
     window = max(0, start - _MAX_LINE_PREFIX)
     newline = text.rfind("\n", window, start)
-    if newline < 0 and window > 0:
-        return False
-    return re.fullmatch(_LINE_PREFIX, text[newline + 1 : start]) is not None
+    escaped = text.rfind("\\n", window, start)
+    if escaped >= 0 and escaped + 1 > newline:
+        return text[escaped + 2 : start]
+    if newline < 0:
+        return text[:start] if window == 0 else None
+    return text[newline + 1 : start]
+
+
+def _at_line_start(text: str, start: int) -> bool:
+    """Whether only indentation, a YAML list dash or `export` precede `start` on its line."""
+    prefix = line_prefix(text, start)
+    return prefix is not None and re.fullmatch(_LINE_PREFIX, prefix) is not None
+
+
+def _name_quote(text: str, start: int, end: int) -> str:
+    r"""The quote around the name `text[start:end]` (`"`, `'`, or an escaped `\"` inside a JSON
+    string), or "" when it is not quoted.
+    """
+    for quote in ('\\"', "\\'", '"', "'"):
+        if start >= len(quote) and text.startswith(quote, start - len(quote)) and text.startswith(quote, end):
+            return quote
+    return ""
 
 
 def _read_assignment(text: str, start: int, end: int) -> Edit | None:
@@ -222,16 +255,13 @@ def _read_assignment(text: str, start: int, end: int) -> Edit | None:
     kind = _keyword_kind(name)
     if kind is None:
         return None
-    position = end
-    quote = text[start - 1] if start > 0 else ""
-    name_quoted = quote in ("'", '"') and text.startswith(quote, end)
-    if name_quoted:
-        position += 1
-    separator = _separator(text, position)
+    quote = _name_quote(text, start, end)
+    name_quoted = bool(quote)
+    separator = _separator(text, end + len(quote))
     if separator is None:
         return None
     sep, value_at = separator
-    quoted = re.compile(_QUOTED).match(text, value_at)
+    quoted = re.compile(_QUOTED).match(text, value_at) or re.compile(_ESCAPED_QUOTED).match(text, value_at)
     if quoted is not None:
         return _value_edit(name, kind, quoted.start(2), quoted.group(2), quoted=True)
     if text.startswith("[REDACTED:", value_at):

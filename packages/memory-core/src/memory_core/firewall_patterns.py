@@ -22,7 +22,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from memory_core.firewall_assign import ASSIGNMENT_KINDS, ASSIGNMENT_TRIGGERS, find_assignments, is_placeholder
+from memory_core.firewall_assign import (
+    ASSIGNMENT_KINDS,
+    ASSIGNMENT_TRIGGERS,
+    find_assignments,
+    is_placeholder,
+    line_prefix,
+    looks_like_code,
+)
 
 __all__ = ["Rule", "RULES", "MARKER_PREFIX", "marker", "Edit"]
 
@@ -294,8 +301,6 @@ _URL_RULES = [
 
 
 def _judge_auth(match: re.Match[str]) -> Edit | None:
-    from memory_core.firewall_assign import looks_like_code
-
     value = match.group("s")
     scheme = (match.group("scheme") or "").lower()
     if is_placeholder(value):
@@ -313,8 +318,8 @@ def _judge_bearer(match: re.Match[str]) -> Edit | None:
 
 
 def _judge_cookie(match: re.Match[str]) -> Edit | None:
-    line_start = match.string.rfind("\n", 0, match.start()) + 1
-    if match.string[line_start : match.start()].strip(" \t-") not in ("", "set", "Set", "SET"):
+    prefix = line_prefix(match.string, match.start())
+    if prefix is None or prefix.strip(" \t-").lower() not in ("", "set"):
         return None  # a header starts its line; "the cookie: it expired" is prose
     return match.start("s"), match.end("s"), "cookie"
 
@@ -343,7 +348,7 @@ _HEADER_RULES = [
     Rule(
         "cookie",
         ("cookie:",),
-        rf"cookie:[ \t]*(?![ \t]){_NOT_MARKER}(?P<s>[^\n]*[^\s])",
+        rf"cookie:[ \t]*(?![ \t]){_NOT_MARKER}(?P<s>[^\n\\]*[^\s\\])",
         fold=True,
         anchored=True,
         judge=_judge_cookie,

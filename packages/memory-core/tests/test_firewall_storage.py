@@ -1,0 +1,139 @@
+"""No secret shape reaches disk: not the database file (nor its `-wal` and `-shm`), not the
+lexical index, not the spool, the handoff files or the log.
+
+Each shape goes through the real `MemoryService` on the embedded SQLite store in a temporary
+folder, by every door a secret can take: a prompt (recall stashes it for the capture and
+records it as the last query), the assistant's answer (capture), a saved note, a search, an
+error message that quotes it (the log), and a capture while the store is down (the spool and
+the local handoff), which is then drained into the store. Then every byte under the
+temporary folders is read. A control test runs the same path with `MEMORY_FIREWALL=0` and
+finds the secret, which proves the search would see a leak.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from memory_core.config import Config
+from memory_core.errors import StoreUnavailable
+from memory_core.models import Scope
+from memory_core.service import MemoryService, turn_text
+from memory_core.testing.secret_shapes import SHAPES, SecretShape
+from memory_core.tokenizer import index_terms
+
+_PROJECT = "firewall-storage-test"
+
+
+def _config(folder: Path, url: str | None = None, **extra: str) -> Config:
+    environ = {
+        "MEMORY_URL": url or f"sqlite:///{folder / 'data' / 'memory.db'}",
+        "MEMORY_STATE_DIR": str(folder / "state"),
+        "MEMORY_LOG": str(folder / "state" / "memory.log"),
+        "MEMORY_PROJECT": _PROJECT,
+        "MEMORY_USER": "tester",
+        **extra,
+    }
+    return Config.from_env(environ)
+
+
+def _files(*roots: Path) -> Iterator[Path]:
+    for root in roots:
+        if root.is_dir():
+            yield from (p for p in root.rglob("*") if p.is_file())
+
+
+def _leaks(secret: str, *roots: Path) -> list[str]:
+    """Every file under `roots` that holds the secret's bytes (as written or lower-cased)."""
+    needles = {secret.encode(), secret.lower().encode()}
+    return [str(p) for p in _files(*roots) if any(n in p.read_bytes() for n in needles)]
+
+
+def _prompt(shape: SecretShape, text: str) -> str:
+    return f"Please check this config, it fails on startup:\n{text}\nWhat is wrong?"
+
+
+def _answer(text: str) -> str:
+    return f"The value is fine; the port was wrong. I left this as it was:\n{text}\nRestart the service."
+
+
+def _note(text: str) -> str:
+    return f"Deployment notes for staging: {text}"
+
+
+def _walk_every_door(folder: Path, shape: SecretShape, **extra: str) -> MemoryService:
+    """Send the shape through every path of the service that writes something; return the
+    (still open) service over the working store.
+    """
+    down = MemoryService(_config(folder, url=f"sqlite:///{folder}", **extra), cwd=str(folder))
+    # The store is a folder, so it cannot be opened: recall keeps the prompt in the local
+    # handoff, capture keeps the turn in the spool, and both log the outage.
+    with pytest.raises(StoreUnavailable):
+        down.assemble(_prompt(shape, shape.text), harness="claude", session_id="s0", turn_id="t0")
+    spooled = down.capture(harness="claude", session_id="s0", turn_id="t0", response=_answer(shape.text))
+    assert spooled.status == "spooled"
+
+    svc = MemoryService(_config(folder, **extra), cwd=str(folder))
+    svc.assemble(_prompt(shape, shape.text), harness="claude", session_id="s1", turn_id="t1")
+    outcome = svc.capture(harness="claude", session_id="s1", turn_id="t1", response=_answer(shape.text))
+    assert outcome.status == "stored"  # the turn was kept, only the secret was not
+    svc.save(_note(shape.text))
+    svc.search(f"config {shape.secret}")
+    svc.logbook.error("claude.capture", RuntimeError(f"could not parse {shape.text!r}"))
+    return svc
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=[s.name for s in SHAPES])
+def test_no_secret_shape_reaches_any_file_the_index_or_the_log(tmp_path: Path, shape: SecretShape) -> None:
+    svc = _walk_every_door(tmp_path, shape)
+    homes = [Path(os.environ[v]) for v in ("XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME")]
+
+    # What was stored is the turn with the secret's marker in its place: both captures (the
+    # spooled one, drained by the second capture, and the direct one) and the note.
+    scopes = [Scope("project", _PROJECT)]
+    texts = sorted(r.text for r in svc.store.scan(scopes))
+    expected_turn = turn_text(_prompt(shape, shape.expected), _answer(shape.expected))
+    assert texts == sorted([expected_turn, expected_turn, _note(shape.expected).strip()])
+
+    # The index holds no term that only the secret would produce.
+    allowed = set(index_terms(expected_turn)) | set(index_terms(_note(shape.expected)))
+    secret_terms = sorted(set(index_terms(shape.secret)) - allowed)
+    postings = svc.store.postings(scopes, secret_terms) if secret_terms else {}
+    assert {t: p.df for t, p in postings.items() if p.df} == {}
+
+    # Not a byte of it in the database (read while open: the WAL holds the recent writes),
+    # the spool, the handoff folder, the log, the failure counters, or anything else.
+    assert (tmp_path / "data" / "memory.db-wal").exists()
+    assert _leaks(shape.secret, tmp_path, *homes) == []
+    assert (tmp_path / "state" / "memory.log").read_text(encoding="utf-8").count(f"[REDACTED:{shape.kind}]") >= 1
+
+    svc.store.close()
+    assert _leaks(shape.secret, tmp_path, *homes) == []
+
+
+def test_the_check_finds_a_secret_stored_with_the_firewall_off(tmp_path: Path) -> None:
+    shape = next(s for s in SHAPES if s.kind == "github-token")
+
+    svc = _walk_every_door(tmp_path, shape, MEMORY_FIREWALL="0")
+
+    leaked = _leaks(shape.secret, tmp_path)
+    assert str(tmp_path / "data" / "memory.db-wal") in leaked or str(tmp_path / "data" / "memory.db") in leaked
+    assert str(tmp_path / "state" / "memory.log") in leaked
+    postings = svc.store.postings([Scope("project", _PROJECT)], sorted(index_terms(shape.secret)))
+    assert any(p.df for p in postings.values())
+    svc.store.close()
+
+
+def test_a_nomemory_turn_leaves_no_word_of_itself(tmp_path: Path) -> None:
+    svc = MemoryService(_config(tmp_path), cwd=str(tmp_path))
+    prompt = "#nomemory the staging password is Tr0ub4dor-and-3"
+
+    svc.assemble(prompt, harness="claude", session_id="s", turn_id="t")
+    outcome = svc.capture(harness="claude", session_id="s", turn_id="t", response="Noted: Tr0ub4dor-and-3.")
+
+    assert outcome.status == "dropped"
+    assert svc.store.count(None) == 0
+    assert _leaks("Tr0ub4dor-and-3", tmp_path) == []
+    svc.store.close()
