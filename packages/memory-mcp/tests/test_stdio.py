@@ -7,6 +7,7 @@ script and `memory mcp` from the core CLI. The project is the server's working d
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -72,8 +73,6 @@ def test_memory_mcp_from_the_core_cli_serves_the_tools(workspace: Any) -> None:
 
 @pytest.mark.parametrize("argv", [["--http", "no-port"], ["--http", "127.0.0.1:http"], ["--http", "[::1]:99999"]])
 def test_a_malformed_address_is_a_usage_error(argv: list[str], workspace: Any) -> None:
-    import subprocess
-
     done = subprocess.run(
         [sys.executable, "-m", "memory_mcp", *argv],
         env=workspace.env,
