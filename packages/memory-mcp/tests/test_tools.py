@@ -243,3 +243,15 @@ def test_with_memory_switched_off_no_tool_touches_the_store(workspace: Any, monk
     finally:
         off.close()
     assert not (workspace.root / "memory.db").exists()
+
+
+def test_one_project_cannot_forget_anothers_memory(workspace: Any, runner: ServiceRunner) -> None:
+    saved = data(call(runner, "memory_save", {"content": "The release branch is cut on Thursdays."}))
+    elsewhere = ServiceRunner(lambda: workspace.service(workspace.other_project))
+    try:
+        assert "No memory found" in error_text(call(elsewhere, "memory_forget", {"id": saved["id"]}))
+    finally:
+        elsewhere.close()
+    assert [h["id"] for h in data(call(runner, "memory_search", {"query": "release branch Thursdays"}))] == [
+        saved["id"]
+    ]
