@@ -185,3 +185,34 @@ def test_a_turn_captured_while_the_store_is_down_is_spooled_not_lost(
     _state_fact(hermes)
     spool = Path(memory_env["MEMORY_STATE_DIR"]) / "spool.jsonl"
     assert "make ship" in spool.read_text()
+
+
+def test_the_block_stays_small_because_hermes_replays_it_every_later_turn(
+    hermes: HookRegistry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memory_core.render import approx_tokens
+
+    monkeypatch.setenv("MEMORY_MAX_TOKENS", "2000")
+    topics = ["the search index", "the auth tokens", "the billing cron", "the cache warmer", "the log shipper"]
+    turns = [(f"what owns {topic}?", f"The platform team owns {topic}.") for topic in topics]
+    aspects = {
+        "rollback": "if the canary fails, run make unship and page the on-call engineer in the payments rotation",
+        "secrets": "the vault role payments-deployer must be assumed before make ship reads the signing keys",
+        "timing": "never ship payments on Fridays; the settlement batch window closes at 17:00 UTC",
+        "checks": "make ship runs the ledger reconciliation suite and refuses to continue on any drift",
+    }
+    for aspect, fact in aspects.items():
+        detail = f" In short: {fact}. " * 6
+        turns.append((f"How does the payments deploy handle {aspect}?", f"For payments deploys, {fact}.{detail}"))
+    for number, (prompt, answer) in enumerate(turns):
+        ids = _turn(f"s{number}", "t1")
+        hermes.invoke(
+            "post_llm_call",
+            **_kwargs("post_llm_call.turn1.json", user_message=prompt, assistant_response=answer, **ids),
+        )
+    ask = _kwargs(
+        "pre_llm_call.turn1.json", user_message="how do payments deploys with make ship work?", **_turn("s9", "u1")
+    )
+    [returned] = hermes.invoke("pre_llm_call", **ask)
+    assert "make ship" in returned["context"]
+    assert approx_tokens(returned["context"]) <= 400

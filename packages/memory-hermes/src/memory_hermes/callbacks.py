@@ -20,16 +20,24 @@ from __future__ import annotations
 
 import os
 import threading
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from memory_core.config import Config
 from memory_core.models import EventKind, HookEvent, Recall
 
 from memory_hermes import whereabouts
-from memory_hermes.protocol import READ_HOOK, WRITE_HOOK, hook_return, parse_call, render_context
+from memory_hermes.protocol import (
+    MAX_CONTEXT_TOKENS,
+    READ_HOOK,
+    WRITE_HOOK,
+    hook_return,
+    parse_call,
+    render_context,
+)
 from memory_hermes.worker import Worker
 
 if TYPE_CHECKING:
-    from memory_core.config import Config
     from memory_core.logbook import Logbook
     from memory_core.service import MemoryService
 
@@ -54,10 +62,9 @@ class _Runtime:
         self._service: MemoryService | None = None
         self._broken = False
         try:
-            from memory_core.config import Config
             from memory_core.logbook import Logbook
 
-            self._config = Config.from_env()
+            self._config = _capped(Config.from_env())
             self._logbook = Logbook(self._config.log_path, self._config.state_dir)
         except Exception:  # noqa: BLE001, S110 - without a config the service build reports it below
             pass
@@ -85,10 +92,9 @@ class _Runtime:
         if self._service is not None or self._broken:
             return self._service
         try:
-            from memory_core.config import Config
             from memory_core.service import MemoryService
 
-            config = self._config or Config.from_env()
+            config = self._config or _capped(Config.from_env())
             service = MemoryService(config, long_lived=True, cwd=self.cwd)
             project = service.project()
             whereabouts.record(config.state_dir, key=project.key, source=project.source, cwd=self.cwd)
@@ -98,6 +104,13 @@ class _Runtime:
             self._broken = True
             self.error("hermes.service", exc)
         return self._service
+
+
+def _capped(config: Config) -> Config:
+    """The configuration with the injected block held to Hermes's budget."""
+    if config.max_tokens <= MAX_CONTEXT_TOKENS:
+        return config
+    return replace(config, max_tokens=MAX_CONTEXT_TOKENS)
 
 
 _runtime: _Runtime | None = None

@@ -17,7 +17,7 @@ from memory_core.harness import InstallStatus
 from memory_core.installing import InstallPlan
 from memory_core.models import HookEvent, Recall
 
-from memory_hermes.protocol import HARNESS, parse_call, render_context
+from memory_hermes.protocol import HARNESS, MAX_CONTEXT_TOKENS, parse_call, render_context
 
 __all__ = ["HermesHarness", "fixtures_dir"]
 
@@ -42,6 +42,8 @@ class HermesHarness:
     name = HARNESS
     display_name = "Hermes"
     scopes: tuple[str, ...] = ("user",)
+    max_context_tokens = MAX_CONTEXT_TOKENS
+    """Hermes replays injected context into every later turn: the block stays small."""
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
         """Parse one plugin call envelope."""

@@ -18,6 +18,8 @@ name, keyword arguments or session id; unknown extra keys are ignored.
 Rendering: `pre_llm_call` returns `{"context": text}`, which Hermes appends to the current
 user message (after a blank line) and persists into every later turn of the session. The
 text is the core's block as is; "" (then the hook returns None) when nothing is relevant.
+Because every later turn pays for it again, the block is capped at `MAX_CONTEXT_TOKENS`
+whatever `MEMORY_MAX_TOKENS` says (a lower `MEMORY_MAX_TOKENS` still wins).
 """
 
 from __future__ import annotations
@@ -27,11 +29,23 @@ from typing import Any
 
 from memory_core.models import EventKind, HookEvent, Recall
 
-__all__ = ["HARNESS", "READ_HOOK", "WRITE_HOOK", "parse_call", "render_context", "hook_return", "message_text"]
+__all__ = [
+    "HARNESS",
+    "READ_HOOK",
+    "WRITE_HOOK",
+    "MAX_CONTEXT_TOKENS",
+    "parse_call",
+    "render_context",
+    "hook_return",
+    "message_text",
+]
 
 HARNESS = "hermes"
 READ_HOOK = "pre_llm_call"
 WRITE_HOOK = "post_llm_call"
+MAX_CONTEXT_TOKENS = 400
+"""The injected block's budget in Hermes: half the core's default, because Hermes replays it
+into every later turn of the session (the core never injects a record twice in a session)."""
 _UNCAPTURED_PLATFORMS = frozenset({"subagent"})
 
 
