@@ -160,16 +160,23 @@ def connection_options(timeout: float) -> dict[str, Any]:
 
 def _empty_db(base: str, timeout: float) -> int:
     """The lowest database above 0 that holds no key, asked of the server; 1 if it cannot be asked."""
-    try:
-        import redis
+    from memory_core.store._resp import RespConnection
 
-        options: dict[str, Any] = connection_options(timeout)
-        client = redis.Redis.from_url(f"{base}/0", **options)
-        try:
-            keyspace = client.info("keyspace")
-        finally:
-            client.close()
+    parts = urlsplit(base)
+    connection = RespConnection(
+        parts.hostname or "127.0.0.1",
+        parts.port or 6379,
+        db=0,
+        timeout=timeout,
+        username=unquote(parts.username) if parts.username else None,
+        password=unquote(parts.password) if parts.password is not None else None,
+        tls=parts.scheme == "rediss",
+    )
+    try:
+        (keyspace,) = connection.run([("INFO", "keyspace")])
     except Exception:  # noqa: BLE001 - only a suggestion: an unreachable server must not hide the real error
         return 1
-    used = {int(name[2:]) for name in keyspace if str(name).startswith("db") and str(name)[2:].isdigit()}
+    finally:
+        connection.close()
+    used = {int(line[2:].split(":", 1)[0]) for line in str(keyspace).splitlines() if line[:2] == "db" and ":" in line}
     return next((n for n in range(1, _MAX_DB_SUGGESTION) if n not in used), 1)

@@ -26,13 +26,13 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
-from urllib.parse import urlencode
 
-from memory_core.errors import StoreError, StoreUnavailable
+from memory_core.errors import ConfigError, StoreError, StoreUnavailable
 from memory_core.models import IndexStats, Record, Scope
 from memory_core.store import _redis_scripts as scripts
 from memory_core.store._neighbours import NeighbourCache
 from memory_core.store._redis_url import RedisTarget, connection_options, display_url, parse_redis_url
+from memory_core.store._resp import SSL_OPTIONS, RespConnection, RespError
 from memory_core.store.base import Posting, SessionState, TermPostings
 
 __all__ = ["RedisStore"]
@@ -64,9 +64,44 @@ def _parse_scope(text: str) -> Scope:
     return Scope(kind, key)  # type: ignore[arg-type]
 
 
-def _eval(target: Any, script: str, key: str, *args: str | int | float) -> Any:
-    """Run `script` with one routing key. `execute_command` because redis-py's cluster pipeline has no `eval`."""
-    return target.execute_command("EVAL", script, 1, key, *args)
+def _eval(script: str, key: str, *args: str | int | float) -> tuple[object, ...]:
+    """The EVAL command of `script` with one routing key (the first key of the scope it touches)."""
+    return ("EVAL", script, 1, key, *args)
+
+
+def _as_dict(reply: Any) -> dict[str, str]:
+    """A hash reply: redis-py already made it a dict; a raw RESP reply is a flat list."""
+    if isinstance(reply, dict):
+        return reply
+    return dict(zip(reply[::2], reply[1::2], strict=True))
+
+
+def _as_info(reply: Any) -> dict[str, Any]:
+    """An INFO reply: raw text, a dict (redis-py), or a dict per node (redis-py on a cluster)."""
+    if isinstance(reply, str):
+        pairs = (line.split(":", 1) for line in reply.splitlines() if ":" in line and not line.startswith("#"))
+        return {key: value for key, value in pairs}
+    if reply and all(isinstance(value, dict) for value in reply.values()):
+        return dict(next(iter(reply.values())))  # any node speaks for the version
+    return dict(reply)
+
+
+class _ClusterRunner:
+    """redis-py's cluster client behind the `run(commands)` shape `RespConnection` has."""
+
+    def __init__(self, cluster: Any) -> None:
+        self._cluster = cluster
+
+    def run(self, commands: Sequence[Sequence[object]]) -> list[Any]:
+        if len(commands) == 1:
+            return [self._cluster.execute_command(*commands[0])]
+        pipe = self._cluster.pipeline()
+        for command in commands:  # execute_command: redis-py's cluster pipeline has no `eval`
+            pipe.execute_command(*command)
+        return list(pipe.execute())
+
+    def close(self) -> None:
+        self._cluster.close()
 
 
 def _live(scopes: Sequence[Scope]) -> list[Scope]:
@@ -139,60 +174,89 @@ class RedisStore:
         return self._client_obj
 
     def _connect(self) -> Any:
-        import redis
-
         target = self._target
-        options: dict[str, Any] = {
+        if not target.cluster:
+            options = dict(target.query)
+            unknown = sorted(set(options) - SSL_OPTIONS)
+            if unknown:
+                raise ConfigError(f"MEMORY_URL has Redis options memory does not use: {', '.join(unknown)}")
+            host, port = target.nodes[0]
+            return RespConnection(
+                host,
+                port,
+                db=target.db,
+                timeout=self._timeout,
+                username=target.username,
+                password=target.password,
+                tls=target.ssl,
+                tls_options=options,
+            )
+        from redis.cluster import ClusterNode, RedisCluster
+
+        cluster_options: dict[str, Any] = {
             **connection_options(self._timeout),
+            **dict(target.query),
             "decode_responses": True,
             "username": target.username,
             "password": target.password,
+            "ssl": target.ssl,
         }
-        if not target.cluster:
-            query = f"?{urlencode(target.query)}" if target.query else ""
-            return redis.Redis.from_url(target.url + query, **options)
-        from redis.cluster import ClusterNode, RedisCluster
-
-        options.update(target.query)
-        options["ssl"] = target.ssl
         nodes = [ClusterNode(host, port) for host, port in target.nodes]  # type: ignore[no-untyped-call]
         with self._guard():
-            return RedisCluster(startup_nodes=nodes, **options)
+            return _ClusterRunner(RedisCluster(startup_nodes=nodes, **cluster_options))
+
+    def _run(self, *commands: Sequence[object]) -> list[Any]:
+        """Send `commands` in one round trip (per cluster node) and return their replies."""
+        return list(self._client.run(commands))
 
     @contextmanager
     def _guard(self) -> Iterator[None]:
-        """Turn redis-py's exceptions into ours: unreachable or silent -> `StoreUnavailable`."""
-        from redis import exceptions as rx
-
+        """Turn network and server errors into ours: unreachable or silent -> `StoreUnavailable`."""
         try:
             yield
-        except rx.AuthenticationError as exc:
-            raise StoreError(f"redis store {self.display_url}: authentication failed: {exc}") from exc
-        except (rx.ConnectionError, rx.TimeoutError, rx.ClusterError, OSError) as exc:
+        except RespError as exc:
+            raise self._server_error(str(exc)) from exc
+        except OSError as exc:
             raise StoreUnavailable(f"redis store {self.display_url} unreachable: {exc or type(exc).__name__}") from exc
-        except rx.RedisClusterException as exc:
+        except Exception as exc:
+            if self._target.cluster:
+                self._map_cluster_error(exc)
+            raise
+
+    def _server_error(self, message: str) -> StoreError:
+        if message.startswith(("LOADING", "READONLY", "MASTERDOWN", "TRYAGAIN", "CLUSTERDOWN", "BUSY")):
+            return StoreUnavailable(f"redis store {self.display_url} unavailable: {message}")
+        if message.startswith(("NOAUTH", "WRONGPASS", "NOPERM")):
+            return StoreError(f"redis store {self.display_url}: authentication failed: {message}")
+        return StoreError(f"redis store {self.display_url}: {message}")
+
+    def _map_cluster_error(self, exc: Exception) -> None:
+        """Raise ours for a redis-py exception (the cluster path); return for anything else."""
+        from redis import exceptions as rx
+
+        if isinstance(exc, rx.AuthenticationError):
+            raise StoreError(f"redis cluster {self.display_url}: authentication failed: {exc}") from exc
+        if isinstance(exc, (rx.ConnectionError, rx.TimeoutError, rx.ClusterError)):
+            raise StoreUnavailable(
+                f"redis cluster {self.display_url} unreachable: {exc or type(exc).__name__}"
+            ) from exc
+        if isinstance(exc, rx.RedisClusterException):
             # Raised while discovering the cluster's slots: unreachable start-up nodes end up here.
             if isinstance(exc.__cause__, (rx.ConnectionError, rx.TimeoutError, OSError)):
                 raise StoreUnavailable(f"redis cluster {self.display_url} unreachable: {exc}") from exc
             raise StoreError(f"redis cluster {self.display_url}: {exc}") from exc
-        except rx.ResponseError as exc:
-            if str(exc).startswith(("LOADING", "READONLY", "MASTERDOWN", "TRYAGAIN", "CLUSTERDOWN")):
-                raise StoreUnavailable(f"redis store {self.display_url} unavailable: {exc}") from exc
-            raise StoreError(f"redis store {self.display_url}: {exc}") from exc
-        except rx.RedisError as exc:
-            raise StoreError(f"redis store {self.display_url}: {exc}") from exc
-
-    def _pipeline(self) -> Any:
-        return self._client.pipeline(transaction=False)
+        if isinstance(exc, rx.ResponseError):
+            raise self._server_error(str(exc)) from exc
+        if isinstance(exc, rx.RedisError):
+            raise StoreError(f"redis cluster {self.display_url}: {exc}") from exc
 
     # -- lifecycle ---------------------------------------------------------------------------
 
     def ping(self) -> str:
         """Reach the server and return `Redis <version>` (or `Valkey <version>`)."""
         with self._guard():
-            info = self._client.info("server")
-        if info and all(isinstance(value, dict) for value in info.values()):
-            info = next(iter(info.values()))  # a cluster answers per node: any node speaks for the version
+            (reply,) = self._run(("INFO", "server"))
+        info = _as_info(reply)
         name = "Valkey" if info.get("valkey_version") or info.get("server_name") == "valkey" else "Redis"
         version = info.get("valkey_version") or info.get("redis_version", "?")
         return f"{name} {version}{' cluster' if self._target.cluster else ''}"
@@ -215,38 +279,37 @@ class RedisStore:
         scope_text = str(record.scope)
         self._neighbours.clear()
         with self._guard():
-            where = self._client.hget(_WHERE, record.id)
+            (where,) = self._run(("HGET", _WHERE, record.id))
             if where is not None and where != scope_text:
                 if not replace:
                     return False
                 old = _scope_prefix(_parse_scope(where))
-                _eval(self._client, scripts.DELETE, old + "rec", old, record.id)
+                self._run(_eval(scripts.DELETE, old + "rec", old, record.id))
             prefix = _scope_prefix(record.scope)
             live_terms = {t: int(n) for t, n in terms.items() if t and int(n) > 0} if record.searchable else {}
             flat: list[str | int] = []
             for term, tf in live_terms.items():
                 flat += [term, tf]
-            pipe = self._pipeline()
-            _eval(
-                pipe,
-                scripts.PUT,
-                prefix + "rec",
-                prefix,
-                record.id,
-                "1" if replace else "0",
-                _encode(record),
-                record.standing,
-                repr(float(record.created_at)),
-                record.author,
-                record.session_id or "",
-                record.seq,
-                json.dumps(live_terms, ensure_ascii=False, separators=(",", ":")) if record.searchable else "",
-                sum(live_terms.values()),
-                *flat,
+            written, *_ = self._run(
+                _eval(
+                    scripts.PUT,
+                    prefix + "rec",
+                    prefix,
+                    record.id,
+                    "1" if replace else "0",
+                    _encode(record),
+                    record.standing,
+                    repr(float(record.created_at)),
+                    record.author,
+                    record.session_id or "",
+                    record.seq,
+                    json.dumps(live_terms, ensure_ascii=False, separators=(",", ":")) if record.searchable else "",
+                    sum(live_terms.values()),
+                    *flat,
+                ),
+                ("HSET", _WHERE, record.id, scope_text),
+                ("SADD", _SCOPES, scope_text),
             )
-            pipe.hset(_WHERE, record.id, scope_text)
-            pipe.sadd(_SCOPES, scope_text)
-            written, *_ = pipe.execute()
         return bool(written)
 
     def _locate(self, ids: Sequence[str]) -> dict[str, list[str]]:
@@ -255,7 +318,8 @@ class RedisStore:
         if not wanted:
             return {}
         by_scope: dict[str, list[str]] = {}
-        for record_id, where in zip(wanted, self._client.hmget(_WHERE, wanted), strict=True):
+        (places,) = self._run(("HMGET", _WHERE, *wanted))
+        for record_id, where in zip(wanted, places, strict=True):
             if where is not None:
                 by_scope.setdefault(where, []).append(record_id)
         return by_scope
@@ -270,11 +334,12 @@ class RedisStore:
             by_scope = self._locate(ids)
             if not by_scope:
                 return []
-            pipe = self._pipeline()
-            for scope_text, group in by_scope.items():
-                prefix = _scope_prefix(_parse_scope(scope_text))
-                _eval(pipe, scripts.GET_AROUND, prefix + "rec", prefix, *group)
-            replies = pipe.execute()
+            replies = self._run(
+                *[
+                    _eval(scripts.GET_AROUND, prefix + "rec", prefix, *group)
+                    for prefix, group in ((_scope_prefix(_parse_scope(s)), g) for s, g in by_scope.items())
+                ]
+            )
         found: dict[str, Record] = {}
         around: list[Record] = []
         for targets, near in replies:
@@ -291,27 +356,29 @@ class RedisStore:
             by_scope = self._locate(ids)
             if not by_scope:
                 return 0
-            pipe = self._pipeline()
-            for scope_text, group in by_scope.items():
-                prefix = _scope_prefix(_parse_scope(scope_text))
-                _eval(pipe, scripts.DELETE, prefix + "rec", prefix, *group)
-            pipe.hdel(_WHERE, *[i for group in by_scope.values() for i in group])
-            replies = pipe.execute()
+            replies = self._run(
+                *[
+                    _eval(scripts.DELETE, prefix + "rec", prefix, *group)
+                    for prefix, group in ((_scope_prefix(_parse_scope(s)), g) for s, g in by_scope.items())
+                ],
+                ("HDEL", _WHERE, *[i for group in by_scope.values() for i in group]),
+            )
         return sum(int(n) for n in replies[:-1])
 
     def adjust_standing(self, record_id: str, delta: int) -> int | None:
         """Add `delta` to a record's standing (moving it in or out of the index); None if unknown."""
         self._neighbours.clear()
         with self._guard():
-            where = self._client.hget(_WHERE, record_id)
+            (where,) = self._run(("HGET", _WHERE, record_id))
             if where is None:
                 return None
             prefix = _scope_prefix(_parse_scope(where))
-            new = _eval(self._client, scripts.ADJUST_STANDING, prefix + "rec", prefix, record_id, int(delta))
+            (new,) = self._run(_eval(scripts.ADJUST_STANDING, prefix + "rec", prefix, record_id, int(delta)))
         return None if new is None else int(new)
 
     def _all_scopes(self) -> list[Scope]:
-        return sorted((_parse_scope(s) for s in self._client.smembers(_SCOPES)), key=str)
+        (members,) = self._run(("SMEMBERS", _SCOPES))
+        return sorted((_parse_scope(s) for s in set(members)), key=str)
 
     def scan(
         self,
@@ -343,7 +410,7 @@ class RedisStore:
         low, last_score, last_id, batch = "-inf", None, "", _SCAN_BATCH
         while True:
             with self._guard():
-                flat = _eval(self._client, scripts.SCAN_BATCH, prefix + "rec", prefix, index, low, high, batch)
+                (flat,) = self._run(_eval(scripts.SCAN_BATCH, prefix + "rec", prefix, index, low, high, batch))
             fresh = 0
             for n in range(0, len(flat), 4):
                 record_id, score = flat[n], float(flat[n + 1])
@@ -364,8 +431,8 @@ class RedisStore:
     ) -> Iterator[tuple[float, str, Record]]:
         prefix = _scope_prefix(scope)
         with self._guard():
-            flat = _eval(
-                self._client, scripts.SCAN_BATCH, prefix + "rec", prefix, f"s:{session_id}", "-inf", "+inf", -1
+            (flat,) = self._run(
+                _eval(scripts.SCAN_BATCH, prefix + "rec", prefix, f"s:{session_id}", "-inf", "+inf", -1)
             )
         rows = []
         for n in range(0, len(flat), 4):
@@ -385,10 +452,8 @@ class RedisStore:
             chosen = self._all_scopes() if scopes is None else _live(scopes)
             if not chosen:
                 return 0
-            pipe = self._pipeline()
-            for scope in chosen:
-                pipe.zcard(_scope_prefix(scope) + "time")
-            return sum(int(n) for n in pipe.execute())
+            replies = self._run(*[("ZCARD", _scope_prefix(scope) + "time") for scope in chosen])
+        return sum(int(n) for n in replies)
 
     def session_records(self, scope: Scope, session_id: str, seqs: Sequence[int]) -> list[Record]:
         """The records of one session at the given positions, in position order (then id)."""
@@ -400,7 +465,7 @@ class RedisStore:
             return cached
         prefix = _scope_prefix(scope)
         with self._guard():
-            flat = _eval(self._client, scripts.SESSION_RECORDS, prefix + "rec", prefix, session_id, *wanted)
+            (flat,) = self._run(_eval(scripts.SESSION_RECORDS, prefix + "rec", prefix, session_id, *wanted))
         records = [_decode(flat[n], flat[n + 1]) for n in range(0, len(flat), 2)]
         return sorted(records, key=lambda r: (r.seq, r.id))
 
@@ -412,10 +477,7 @@ class RedisStore:
         if not chosen:
             return IndexStats(0, 0)
         with self._guard():
-            pipe = self._pipeline()
-            for scope in chosen:
-                pipe.hmget(_scope_prefix(scope) + "stats", ["documents", "total_length"])
-            replies = pipe.execute()
+            replies = self._run(*[("HMGET", _scope_prefix(s) + "stats", "documents", "total_length") for s in chosen])
         return IndexStats(sum(int(d or 0) for d, _ in replies), sum(int(t or 0) for _, t in replies))
 
     def postings(
@@ -428,11 +490,12 @@ class RedisStore:
             return {t: TermPostings(0, ()) for t in wanted}
         limit = -1 if max_df is None else int(max_df)
         with self._guard():
-            pipe = self._pipeline()
-            for scope in chosen:
-                prefix = _scope_prefix(scope)
-                _eval(pipe, scripts.POSTINGS, prefix + "stats", prefix, limit, *wanted)
-            replies = pipe.execute()
+            replies = self._run(
+                *[
+                    _eval(scripts.POSTINGS, prefix + "stats", prefix, limit, *wanted)
+                    for prefix in (_scope_prefix(scope) for scope in chosen)
+                ]
+            )
         result: dict[str, TermPostings] = {}
         for i, term in enumerate(wanted):
             df = sum(int(reply[i][0]) for reply in replies)
@@ -455,17 +518,25 @@ class RedisStore:
         """Hold a prompt until the turn's write event takes it (at most `keep` per session, each for `ttl`)."""
         key = _session_prefix(session_key) + "prompts"
         with self._guard():
-            _eval(
-                self._client, scripts.STASH, key, repr(time.time()), repr(float(ttl)), int(keep),
-                "0" if turn_id is None else "1", turn_id or "", prompt,
-            )  # fmt: skip
+            self._run(
+                _eval(
+                    scripts.STASH,
+                    key,
+                    repr(time.time()),
+                    repr(float(ttl)),
+                    int(keep),
+                    "0" if turn_id is None else "1",
+                    turn_id or "",
+                    prompt,
+                )
+            )
 
     def take_prompt(self, session_key: str, turn_id: str | None) -> str | None:
         """Remove and return the prompt stashed for `turn_id` (None: the newest unexpired one)."""
         key = _session_prefix(session_key) + "prompts"
         with self._guard():
-            found = _eval(
-                self._client, scripts.TAKE, key, repr(time.time()), "0" if turn_id is None else "1", turn_id or ""
+            (found,) = self._run(
+                _eval(scripts.TAKE, key, repr(time.time()), "0" if turn_id is None else "1", turn_id or "")
             )
         return None if found is None else str(found)
 
@@ -473,10 +544,7 @@ class RedisStore:
         """The session's injected set and live-context start (empty for a new session)."""
         prefix = _session_prefix(session_key)
         with self._guard():
-            pipe = self._pipeline()
-            pipe.smembers(prefix + "inj")
-            pipe.get(prefix + "live")
-            injected, live = pipe.execute()
+            injected, live = self._run(("SMEMBERS", prefix + "inj"), ("GET", prefix + "live"))
         return SessionState(frozenset(injected or ()), float(live or 0.0))
 
     def add_injected(self, session_key: str, ids: Sequence[str]) -> None:
@@ -485,19 +553,13 @@ class RedisStore:
             return
         key = _session_prefix(session_key) + "inj"
         with self._guard():
-            pipe = self._pipeline()
-            pipe.sadd(key, *ids)
-            pipe.expire(key, _SESSION_TTL_S)
-            pipe.execute()
+            self._run(("SADD", key, *ids), ("EXPIRE", key, _SESSION_TTL_S))
 
     def reset_session(self, session_key: str, now: float) -> None:
         """A compaction: clear the injected set and move `live_since` to `now`."""
         prefix = _session_prefix(session_key)
         with self._guard():
-            pipe = self._pipeline()
-            pipe.delete(prefix + "inj")
-            pipe.set(prefix + "live", repr(float(now)), ex=_SESSION_TTL_S)
-            pipe.execute()
+            self._run(("DEL", prefix + "inj"), ("SET", prefix + "live", repr(float(now)), "EX", _SESSION_TTL_S))
 
     # -- counters and metadata ---------------------------------------------------------------
 
@@ -506,15 +568,13 @@ class RedisStore:
         if not counts:
             return
         with self._guard():
-            pipe = self._pipeline()
-            for name, n in counts.items():
-                pipe.hincrby(_COUNTERS, name, int(n))
-            pipe.execute()
+            self._run(*[("HINCRBY", _COUNTERS, name, int(n)) for name, n in counts.items()])
 
     def counters(self) -> dict[str, int]:
         """Every counter."""
         with self._guard():
-            raw = self._client.hgetall(_COUNTERS)
+            (reply,) = self._run(("HGETALL", _COUNTERS))
+            raw = _as_dict(reply)
         return {name: int(value) for name, value in sorted(raw.items())}
 
     def set_meta(self, values: Mapping[str, str]) -> None:
@@ -522,9 +582,10 @@ class RedisStore:
         if not values:
             return
         with self._guard():
-            self._client.hset(_META, mapping=dict(values))
+            self._run(("HSET", _META, *[part for item in values.items() for part in item]))
 
     def meta(self) -> dict[str, str]:
         """Every named value."""
         with self._guard():
-            return dict(sorted(self._client.hgetall(_META).items()))
+            (reply,) = self._run(("HGETALL", _META))
+        return dict(sorted(_as_dict(reply).items()))
