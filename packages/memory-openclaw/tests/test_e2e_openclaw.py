@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from memory_core.config import Config
 from memory_core.service import MemoryService
+from memory_openclaw import PLUGIN_ID
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -72,9 +73,13 @@ def _turn(home: Path, session: str, message: str) -> dict[str, Any]:
     return result
 
 
-def _captured(text: str) -> bool:
+def _records_with(text: str) -> list[str]:
     service = MemoryService(Config.from_env())
-    return any(text in hit.record.text for hit in service.search(text, limit=20, cwd=os.getcwd()))
+    return [hit.record.text for hit in service.search(text, limit=20, cwd=os.getcwd()) if text in hit.record.text]
+
+
+def _captured(text: str) -> bool:
+    return bool(_records_with(text))
 
 
 def test_a_fact_stated_in_one_session_is_recalled_in_another(
@@ -116,8 +121,20 @@ def test_a_fact_stated_in_one_session_is_recalled_in_another(
     assert message is not None
     assert "6543" not in message
 
+    # One record for the fact: llm_output and agent_end both carried turn 1's answer, and turn
+    # 2 was stored with the user's clean words, not with the memory appended to them.
+    (record,) = _records_with("6543")
+    assert FACT in record
+
     removed = _memory("uninstall", "openclaw")
     assert removed.returncode == 0, removed.stderr
     after = json.loads((home / ".openclaw" / "openclaw.json").read_text())
     assert "memory-openclaw" not in json.dumps(after)
     assert "memory_mcp" not in json.dumps(after)
+    # OpenClaw's own install record is gone too: it no longer loads the plugin at all.
+    listed = subprocess.run(
+        ["openclaw", "plugins", "list", "--json"], cwd=home, capture_output=True, text=True, timeout=300, check=False
+    )
+    assert listed.returncode == 0, listed.stderr[-2000:]
+    plugins = json.loads(listed.stdout[listed.stdout.find("{") :])["plugins"]
+    assert PLUGIN_ID not in [plugin["id"] for plugin in plugins]
