@@ -87,9 +87,14 @@ def test_an_unsafe_schema_name_is_a_config_error(monkeypatch: pytest.MonkeyPatch
 
 
 def test_the_password_never_shows_in_the_display_url() -> None:
-    store = PostgresStore.from_url("postgresql://bob:hunter2@db.example:5432/app")
-    assert "hunter2" not in store.display_url
-    assert "***" in store.display_url
+    for url in (
+        "postgresql://bob:hunter2@db.example:5432/app",
+        "postgresql://db.example/app?user=bob&password=hunter2",
+    ):
+        store = PostgresStore.from_url(url)
+        assert "hunter2" not in store.display_url
+        assert "***" in store.display_url
+        assert "db.example" in store.display_url
 
 
 def _race(url: str, attempt: object) -> list[object]:

@@ -100,11 +100,18 @@ def _split_url(url: str) -> tuple[str, str | None]:
 
 
 def _display(url: str) -> str:
+    """`url` with any password (in the user part or a `password=` parameter) replaced by `***`."""
     parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.netloc.rsplit("@", 1)[1]
-    return urlunsplit((parts.scheme, f"{parts.username or ''}:***@{host}", parts.path, parts.query, parts.fragment))
+    netloc = parts.netloc
+    if parts.password is not None:
+        netloc = f"{parts.username or ''}:***@{netloc.rsplit('@', 1)[1]}"
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    if any(key == "password" for key, _ in query):
+        shown = [(key, "***" if key == "password" else value) for key, value in query]
+        return urlunsplit(
+            (parts.scheme, netloc, parts.path, urlencode(shown, quote_via=quote, safe="*"), parts.fragment)
+        )
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
 
 
 class PostgresStore:
