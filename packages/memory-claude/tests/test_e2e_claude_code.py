@@ -101,6 +101,8 @@ def test_installed_hooks_recall_a_fact_from_an_earlier_session(
     assert server == {"type": "stdio", "command": sys.executable, "args": ["-m", "memory_mcp"], "env": {}}
     again = _run([*memory, "install", "claude"], cwd=project, env=env)
     assert "already installed" in again.stdout
+    # Claude Code's own health check starts the registered server and speaks MCP to it.
+    assert "Connected" in _run([str(claude_bin), "mcp", "get", "memory"], cwd=project, env=env).stdout
 
     _recall_then_unrelated(claude_bin, project, env, mock_model)
 
@@ -125,6 +127,9 @@ def test_the_plugin_route_recalls_a_fact_from_an_earlier_session(
     _run([str(claude_bin), "plugin", "install", "memory@subconscious-memory"], cwd=project, env=env)
     settings = json.loads((home / ".claude" / "settings.json").read_text())
     assert settings["enabledPlugins"] == {"memory@subconscious-memory": True}
+    servers = _run([str(claude_bin), "mcp", "list"], cwd=project, env=env).stdout
+    assert "plugin:memory:memory: memory-mcp" in servers
+    assert "Connected" in servers
 
     _recall_then_unrelated(claude_bin, project, env, mock_model)
 
