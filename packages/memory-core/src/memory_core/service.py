@@ -274,11 +274,13 @@ class MemoryService:
         response: str,
         prompt: str | None = None,
         cwd: str | None = None,
+        created_at: float | None = None,
     ) -> CaptureOutcome:
         """Store one turn. The prompt comes from the read event's handoff when not given.
 
         An unreachable store spools the firewalled record; the next successful capture writes
-        the spool. Never stores a voided (`#nomemory`) turn.
+        the spool. Never stores a voided (`#nomemory`) turn. `created_at` dates a turn that
+        happened earlier (a transcript import passes the turn's own time); default now.
         """
         if not self.active(cwd):
             return CaptureOutcome("dropped", reason="memory is off here")
@@ -300,7 +302,7 @@ class MemoryService:
             text=turn_text(verdict.prompt, verdict.response),
             kind="turn",
             author=self.config.user,
-            created_at=now,
+            created_at=now if created_at is None else created_at,
             harness=harness,
             session_id=session_id,
             turn_id=turn_id,
