@@ -164,3 +164,27 @@ def test_bench_payloads_are_one_recorded_turn() -> None:
     assert (read["hook_event_name"], write["hook_event_name"]) == ("UserPromptSubmit", "Stop")
     assert read["prompt_id"] == write["prompt_id"]
     assert ClaudeHarness().hook_argv() == [sys.executable, "-m", "memory_claude.hook"]
+
+
+def test_memory_hook_claude_answers_like_the_hook_module(tmp_path: Path) -> None:
+    store_turn(
+        tmp_path,
+        session="session-1",
+        prompt_id="p1",
+        prompt="remember that the build uses tox",
+        answer="Noted: the build uses tox.",
+    )
+    question = payload("UserPromptSubmit.json", session_id="s-cli", prompt_id="q1", prompt="what does the build use?")
+    done = subprocess.run(
+        [sys.executable, "-m", "memory_core.cli", "hook", "claude"],
+        input=json.dumps(question).encode(),
+        capture_output=True,
+        timeout=_TIMEOUT_S,
+        env={**os.environ, "MEMORY_PROJECT": "memory-claude-tests"},
+        cwd=tmp_path,
+        check=False,
+    )
+    assert done.returncode == 0
+    direct = hook({**question, "session_id": "s-module"}, cwd=tmp_path)
+    assert done.stdout.decode() == direct
+    assert "the build uses tox" in context(direct)
