@@ -89,7 +89,7 @@ def plan_install(scope: str, *, home: Path, project_dir: Path, claude: str | Non
     if scope == "project":
         plan.notes.append(
             f"commit {path.relative_to(project_dir)} and .mcp.json; each teammate needs `{HOOK_SCRIPT}` and "
-            f"`{MCP_SCRIPT}` on PATH (`pipx install 'memory-claude[mcp]'`, see docs/claude-code.md)"
+            f"`{MCP_SCRIPT}` on PATH (`pipx install --include-deps 'memory-claude[mcp]'`, see docs/claude-code.md)"
         )
     elif importlib.util.find_spec(MCP_MODULE) is None:
         plan.notes.append(

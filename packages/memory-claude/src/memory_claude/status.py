@@ -79,7 +79,7 @@ def command_runs(command: str, module: str, script: str) -> tuple[bool, str]:
     if argv and argv[0] == script:
         python = _script_python(script)
         if python is None:
-            return False, f"`{script}` is not on PATH here: pipx install 'memory-claude[mcp]'"
+            return False, f"`{script}` is not on PATH here: pipx install --include-deps 'memory-claude[mcp]'"
         if not _imports(python, module):
             return False, f"`{script}` runs {python}, which cannot import {module}"
         return True, ""
