@@ -195,3 +195,20 @@ def test_the_mcp_server_goes_in_through_claude_mcp_add_in_every_scope(
     assert "mcpServers" not in claude_json  # `claude mcp add` created it for us; nothing of ours remains
     assert "memory" not in claude_json["projects"][str(project.resolve())]["mcpServers"]
     assert not (project / ".mcp.json").exists()
+
+
+def test_project_scope_hooks_run_from_path_on_a_teammates_machine(
+    claude_bin: Path, mock_model: Any, tmp_path: Path
+) -> None:
+    home, project = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    project.mkdir()
+    env = _env(home, claude_bin, mock_model.url)
+    memory = [sys.executable, "-m", "memory_core.cli"]
+    _run([*memory, "install", "claude", "--scope", "project", "--project-dir", str(project)], cwd=project, env=env)
+    assert not (home / ".claude" / "settings.json").exists()  # nothing of ours outside the shared files
+
+    _turn(claude_bin, "remember that the build uses tox", cwd=project, env=env)
+    _turn(claude_bin, "what does the build use?", cwd=project, env=env)
+    [turn2] = mock_model.requests_with("what does the build use?")
+    assert "the build uses tox" in _injected_after(turn2)
