@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memory_core.harness import InstallStatus
 from memory_core.installing import InstallPlan
 
 from memory_claude import commands, fixtures, hook, install, status
 from memory_claude.adapter import ClaudeHooks
+
+if TYPE_CHECKING:
+    from memory_core.service import MemoryService
+
+    from memory_claude.transcript import ClaudeTranscripts
 
 __all__ = ["ClaudeHarness"]
 
@@ -52,3 +57,15 @@ class ClaudeHarness(ClaudeHooks):
     def plugin_dir() -> Path:
         """The marketplace folder shipped in this package: `claude plugin marketplace add <this>`."""
         return Path(hook.plugin_dir())
+
+    def transcripts(self) -> ClaudeTranscripts:
+        """The session files `memory import claude` reads (`~/.claude/projects/**/*.jsonl`)."""
+        from memory_claude.transcript import ClaudeTranscripts
+
+        return ClaudeTranscripts()
+
+    def import_since_last(self, service: MemoryService) -> int:
+        """Store the turns the hooks missed since the last import (`memory doctor --fix`); returns how many."""
+        from memory_core.importing import import_since_last
+
+        return import_since_last(service, self.transcripts())

@@ -10,13 +10,18 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memory_core.harness import InstallStatus
 from memory_core.installing import InstallPlan
 
 from memory_codex import install
 from memory_codex.adapter import CodexHooks
+
+if TYPE_CHECKING:
+    from memory_core.service import MemoryService
+
+    from memory_codex.rollout import CodexRollouts
 
 __all__ = ["CodexHarness", "fixtures_dir"]
 
@@ -55,3 +60,15 @@ class CodexHarness(CodexHooks):
         read = json.loads((folder / "UserPromptSubmit.json").read_text(encoding="utf-8"))
         write = json.loads((folder / "Stop.json").read_text(encoding="utf-8"))
         return read, write
+
+    def transcripts(self) -> CodexRollouts:
+        """The rollouts `memory import codex` reads (`$CODEX_HOME/sessions/**/rollout-*.jsonl`)."""
+        from memory_codex.rollout import CodexRollouts
+
+        return CodexRollouts()
+
+    def import_since_last(self, service: MemoryService) -> int:
+        """Store the turns the hooks missed since the last import (`memory doctor --fix`); returns how many."""
+        from memory_core.importing import import_since_last
+
+        return import_since_last(service, self.transcripts())
