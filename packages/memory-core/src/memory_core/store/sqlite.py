@@ -22,13 +22,11 @@ SQL text is only ever formatted with `?` placeholders and column lists of this m
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from memory_core.errors import ConfigError, StoreError, StoreUnavailable
@@ -72,8 +70,8 @@ CREATE TABLE records (
     terms TEXT NOT NULL,
     length INTEGER NOT NULL
 );
-CREATE INDEX records_by_scope_time ON records (sid, created_at, id);
-CREATE INDEX records_by_session ON records (sid, session_id, seq);
+CREATE INDEX records_by_scope_time ON records (scope, created_at, id);
+CREATE INDEX records_by_session ON records (scope, session_id, seq);
 CREATE TABLE vocab (
     tid INTEGER PRIMARY KEY,
     term TEXT NOT NULL UNIQUE
@@ -157,6 +155,20 @@ def _live_scope_names(scopes: Sequence[Scope] | None) -> list[str] | None:
         if scope.key and name not in names:
             names.append(name)
     return names
+
+
+def _encode_terms(terms: Mapping[str, int]) -> str:
+    """A document's terms as `term<TAB>tf` lines (kept to unindex it later; json would cost the hook an import)."""
+    return "\n".join(f"{term}\t{tf}" for term, tf in terms.items())
+
+
+def _decode_terms(text: str) -> dict[str, int]:
+    terms: dict[str, int] = {}
+    for line in text.split("\n"):
+        term, _, tf = line.rpartition("\t")
+        if term:
+            terms[term] = int(tf)
+    return terms
 
 
 def _marks(count: int) -> str:
@@ -252,11 +264,11 @@ class SQLiteStore:
         return conn
 
     def _create_file(self) -> None:
-        path = Path(self.path)
-        if not path.parent.exists():
-            path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        if not path.exists():
-            fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o600)
+        folder = os.path.dirname(self.path)
+        if folder and not os.path.exists(folder):
+            os.makedirs(folder, mode=0o700, exist_ok=True)
+        if not os.path.exists(self.path):
+            fd = os.open(self.path, os.O_CREAT | os.O_RDWR, 0o600)
             os.close(fd)
 
     def _migrate(self, conn: sqlite3.Connection) -> None:
@@ -384,7 +396,11 @@ class SQLiteStore:
         name = _scope_name(record.scope)
         if not record.scope.key:
             raise StoreError("a record needs a scope with a key")
-        clean = {term: int(tf) for term, tf in terms.items() if term and tf > 0}
+        # The tokenizer never yields whitespace inside a term; a term that has some could not be
+        # stored unambiguously and no query could name it, so it is not indexed.
+        clean = {
+            term: int(tf) for term, tf in terms.items() if term and tf > 0 and "\n" not in term and "\t" not in term
+        }
 
         def work(conn: sqlite3.Connection) -> bool:
             old = conn.execute(
@@ -395,7 +411,7 @@ class SQLiteStore:
                     return False
                 old_doc, old_sid, old_standing, old_searchable, old_terms = old
                 if old_searchable and old_standing >= 0:
-                    self._index(conn, old_doc, old_sid, json.loads(old_terms), -1)
+                    self._index(conn, old_doc, old_sid, _decode_terms(old_terms), -1)
                 conn.execute("DELETE FROM records WHERE doc = ?", (old_doc,))
             sid = self._sid(conn, name, create=True)
             assert sid is not None
@@ -417,7 +433,7 @@ class SQLiteStore:
                     int(record.seq),
                     int(record.standing),
                     1 if record.searchable else 0,
-                    json.dumps(clean, separators=(",", ":"), ensure_ascii=False),
+                    _encode_terms(clean),
                     sum(clean.values()),
                 ),
             ).fetchone()[0]
@@ -451,7 +467,7 @@ class SQLiteStore:
                     continue
                 doc, sid, standing, searchable, terms = row
                 if searchable and standing >= 0:
-                    self._index(conn, doc, sid, json.loads(terms), -1)
+                    self._index(conn, doc, sid, _decode_terms(terms), -1)
                 conn.execute("DELETE FROM records WHERE doc = ?", (doc,))
                 deleted += 1
             return deleted
@@ -471,7 +487,7 @@ class SQLiteStore:
             new = standing + delta
             conn.execute("UPDATE records SET standing = ? WHERE doc = ?", (new, doc))
             if searchable and (standing >= 0) != (new >= 0):
-                self._index(conn, doc, sid, json.loads(terms), 1 if new >= 0 else -1)
+                self._index(conn, doc, sid, _decode_terms(terms), 1 if new >= 0 else -1)
             return int(new)
 
         result: int | None = self._write(work)

@@ -21,10 +21,12 @@ from collections.abc import Iterator
 
 import pytest
 
-from memory_core.models import IndexStats, Record, Scope
+from memory_core.models import Hit, IndexStats, Record, Scope
+from memory_core.retriever import Retriever
 from memory_core.store.base import Posting, SessionState, Store, TermPostings
+from memory_core.tokenizer import index_terms
 
-__all__ = ["StoreConformance", "PROJECT", "OTHER", "USER", "make_record"]
+__all__ = ["StoreConformance", "PROJECT", "OTHER", "USER", "make_record", "ranking_corpus", "RANKING_QUERIES"]
 
 PROJECT = Scope("project", "github.com/acme/widgets")
 OTHER = Scope("project", "github.com/acme/gadgets")
@@ -50,6 +52,100 @@ def make_record(record_id: str, text: str = "", scope: Scope = PROJECT, **fields
     }
     values.update(fields)
     return Record(**values)  # type: ignore[arg-type]
+
+
+def ranking_corpus() -> list[Record]:
+    """A small project history of coding turns, with feedback, a hidden record and other scopes."""
+    day = 86_400.0
+
+    def turn(session: str, seq: int, text: str, **fields: object) -> Record:
+        rid = f"{session}-{seq}"
+        created = _T0 + seq * 60 + (day if session == "s2" else 0)
+        values: dict[str, object] = {"session_id": session, "seq": seq, "created_at": created, **fields}
+        return make_record(rid, text, PROJECT, **values)
+
+    return [
+        turn(
+            "s1",
+            0,
+            "Why does the billing retry policy time out?\n\nThe retry loop in src/billing/retry.py slept 30s "
+            "between attempts; I switched it to exponential backoff capped at 5s.",
+        ),
+        turn("s1", 1, "Run the auth tests please.\n\n`pytest tests/auth -k login` passes: 42 tests, 0 failures."),
+        turn(
+            "s1",
+            2,
+            "Should we rename parsePayload to follow snake_case?\n\nYes, Python style says snake_case; I can "
+            "rename it in every module that imports it.",
+        ),
+        turn("s1", 3, "ok go ahead\n\nDone: every call site is updated and the suite is green."),
+        turn(
+            "s1",
+            4,
+            "The SQLite store hits 'database is locked' under concurrent hooks.\n\nSet PRAGMA busy_timeout "
+            "and use BEGIN IMMEDIATE so writers queue instead of failing.",
+        ),
+        turn("s1", 5, "What about WAL?\n\nWAL mode lets readers go on while one writer commits; enabled at connect."),
+        turn(
+            "s2",
+            0,
+            "Cache the stemmer results.\n\nAdded a bounded dict cache in stemmer.py, 50k entries, cleared when full.",
+            harness="codex",
+        ),
+        turn(
+            "s2",
+            1,
+            "The SQLite store hits 'database is locked' under concurrent hooks again.\n\nSet PRAGMA "
+            "busy_timeout and use BEGIN IMMEDIATE so writers queue instead of failing.",
+            harness="codex",
+        ),
+        turn(
+            "s2",
+            2,
+            "Deploy checklist: run the migrations, then restart the workers, then flush the cache.",
+            standing=2,
+        ),
+        turn("s2", 3, "Deploy checklist: restart the workers first and run migrations later.", standing=-1),
+        turn("s2", 4, "Deploy checklist context kept beside a turn, never recalled.", searchable=False),
+        make_record(
+            "n-user",
+            "I prefer pytest over unittest, and short commit messages.",
+            scope=USER,
+            kind="note",
+            session_id=None,
+            harness=None,
+        ),
+        make_record(
+            "n-other",
+            "The billing retry policy in gadgets uses a fixed 10s delay.",
+            scope=OTHER,
+            kind="note",
+            session_id=None,
+            harness=None,
+        ),
+    ]
+
+
+RANKING_QUERIES = (
+    "why does the billing retry policy time out?",
+    "rename parsePayload",
+    "database is locked",
+    "what is on the deploy checklist?",
+    "do I prefer pytest?",
+    "WAL mode readers",
+    "stemmer cache size",
+    "what's the weather in Lisbon?",
+)
+
+
+def _load(store: Store, records: list[Record]) -> None:
+    for record in records:
+        store.put(record, index_terms(record.text) if record.searchable else {})
+
+
+def _ranked(store: Store, query: str, *, floor: bool) -> list[tuple[str, float, str]]:
+    hits: list[Hit] = Retriever(store).rank(query, [PROJECT, USER], limit=10, floor=floor)
+    return [(h.record.id, round(h.score, 9), h.excerpt) for h in hits]
 
 
 def _postings(result: TermPostings) -> set[tuple[str, int, int]]:
@@ -287,6 +383,51 @@ class StoreConformance:
         assert at_limit.df == 4
         assert len(at_limit.postings) == 4
         assert len(store.postings([PROJECT, USER], ["common"], max_df=None)["common"].postings) == 5
+
+    def test_max_df_zero_gives_frequencies_without_postings(self, store: Store) -> None:
+        store.put(make_record("r1"), {"alpha": 1})
+        assert store.postings([PROJECT], ["alpha", "beta"], max_df=0) == {
+            "alpha": TermPostings(1, ()),
+            "beta": TermPostings(0, ()),
+        }
+
+    # -- ranking ---------------------------------------------------------------------------
+
+    def test_ranking_finds_what_a_user_expects(self, store: Store) -> None:
+        _load(store, ranking_corpus())
+
+        def ids(query: str) -> list[str]:
+            return [h.record.id for h in Retriever(store).rank(query, [PROJECT, USER], limit=5)]
+
+        assert ids("why does the billing retry policy time out?")[0] == "s1-0"
+        renamed = ids("rename parsePayload")
+        assert renamed[0] == "s1-2"
+        assert "s1-3" in renamed  # the reply "ok go ahead / Done" counts through its question
+        locked = ids("database is locked")
+        assert len({"s1-4", "s2-1"} & set(locked)) == 1  # near-duplicates collapse into one
+        deploy = ids("what is on the deploy checklist?")
+        assert deploy[0] == "s2-2"
+        assert "s2-3" not in deploy  # contradicted
+        assert "s2-4" not in deploy  # never searchable
+        assert ids("do I prefer pytest?")[0] == "n-user"
+        assert ids("what's the weather in Lisbon?") == []
+        for query in RANKING_QUERIES:
+            assert "n-other" not in ids(query)
+
+    def test_ranking_is_identical_to_the_reference_store(self, store: Store) -> None:
+        from memory_core.store.sqlite import SQLiteStore
+
+        reference = SQLiteStore.from_url("sqlite://")
+        try:
+            corpus = ranking_corpus()
+            _load(reference, corpus)
+            # Another arrival order must not change anything either.
+            _load(store, corpus[::-1])
+            for query in RANKING_QUERIES:
+                for floor in (True, False):
+                    assert _ranked(store, query, floor=floor) == _ranked(reference, query, floor=floor), query
+        finally:
+            reference.close()
 
     # -- per-session state -----------------------------------------------------------------
 

@@ -1,0 +1,301 @@
+"""Ranking: which stored memories answer a prompt, best first, the same on every backend.
+
+How a record is scored (docs/retrieval.md has the reasoning and the measured figures):
+1. BM25 over the store's postings (`k1`, `b` below). Postings are read rarest term first within
+   a budget; the commonest terms that would overflow it are not read at all: they say little,
+   and reading them is most of the cost.
+2. Context: a record's meaning often sits in its neighbours (the answer is the reply to the
+   turn that matches the question's words), so a record gains a share of the BM25 score of the
+   turns just before and after it in its session.
+3. Standing: each `acted` feedback adds a little (capped); a negative standing is already out
+   of the index.
+4. Ties go to the newer record, then to the smaller id, so the order is total and stable.
+
+The relevance floor (on by default) keeps a record only when the query terms it matches,
+itself or through its neighbours, are rare enough in the scope to mean something, and when it
+scores at least a share of the best hit: an unrelated prompt returns nothing. Near-duplicates
+(almost the same words as a better hit) are collapsed into the better one. Each hit carries the
+best-matching excerpt of its record, not its head.
+
+Everything is computed from store answers in a fixed order, and sums are taken in query-term
+order, so a given store content gives the same ranking on SQLite, Redis and PostgreSQL. Store
+errors propagate (`StoreUnavailable`, `StoreError`); the retriever itself does not raise.
+
+Standard library only: the hook path imports this module.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+
+from memory_core.models import Hit, Record, Scope
+from memory_core.render import approx_tokens, render_block
+from memory_core.stemmer import stem
+from memory_core.store.base import Store
+from memory_core.tokenizer import query_terms
+
+__all__ = ["Retriever", "render_block", "approx_tokens", "BM25_K1", "BM25_B"]
+
+BM25_K1 = 1.2
+"""Term-frequency saturation: the third mention of a word adds little over the second."""
+BM25_B = 0.75
+"""Length normalisation: a long transcript does not win just by holding more words."""
+
+_RECALL_POSTINGS = 2_000
+_SEARCH_POSTINGS = 50_000
+"""Postings read per query at most, recall (floor on) and deliberate search (floor off). Terms are
+read rarest first; the commonest ones that would overflow the budget are skipped (their document
+frequency is still known). This bounds a query's cost whatever the store's size or the prompt's
+length, and costs little: a term in thousands of records says little about any of them."""
+_CONTEXT: tuple[tuple[int, float], ...] = ((-1, 0.5), (1, 0.25))
+"""(offset in the session, share of that turn's score a record gains): a record may be the reply
+to the turn before it, and the turn after it may say what it meant."""
+_SESSION_WEIGHT = 0.0
+"""Share of its session's best score every record of the session gains."""
+_STANDING_STEP = 0.05
+_STANDING_CAP = 4
+"""Each `acted` adds 5% to a record's score, up to four of them."""
+_FLOOR_RARITY = 0.6
+"""Sum of matched terms' rarity (idf over the scope's largest possible idf) a hit needs."""
+_FLOOR_SHARE = 0.2
+"""A hit must score at least this share of the best hit's score (with the floor on)."""
+_DUPLICATE_JACCARD = 0.8
+"""Word-set overlap above which a lower hit is the same memory said again."""
+_POOL_MIN = 40
+_POOL_PER_ITEM = 4
+_POOL_ROUNDS = 4
+"""Candidates looked at in depth: `max(_POOL_MIN, limit * _POOL_PER_ITEM)`, doubled when filters
+leave too few, at most `_POOL_ROUNDS` times."""
+_EXCERPT_CHARS = 480
+_EXCERPT_LEAD = 60
+"""Characters of lead-in kept before the first matched word of an excerpt."""
+_EXCERPT_SCAN_CHARS = 200_000
+_EXCERPT_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+|[^\W\d_]+")
+_SIGNATURE_CHARS = 4_000
+_WORD = re.compile(r"\w+")
+
+
+def _idf(documents: int, df: int) -> float:
+    return math.log(1.0 + (documents - df + 0.5) / (df + 0.5))
+
+
+def _df_cut(dfs: dict[str, int], budget: int) -> int:
+    """The largest document frequency whose terms (and every rarer one) fit `budget` postings in all."""
+    cut, total = 0, 0
+    for df in sorted(set(dfs.values())):
+        if df == 0:
+            continue
+        total += df * sum(1 for v in dfs.values() if v == df)
+        if total > budget:
+            break
+        cut = df
+    return cut
+
+
+def _signature(text: str) -> frozenset[str]:
+    return frozenset(_WORD.findall(text[:_SIGNATURE_CHARS].lower()))
+
+
+def _near_duplicate(a: frozenset[str], b: frozenset[str]) -> bool:
+    if not a or not b:
+        return a == b
+    return len(a & b) / len(a | b) >= _DUPLICATE_JACCARD
+
+
+def excerpt(text: str, weights: dict[str, float], *, size: int = _EXCERPT_CHARS) -> str:
+    """The window of about `size` characters of `text` holding the most query weight, whitespace collapsed.
+
+    `weights` maps query terms to their idf. A window scores the weight of the distinct terms
+    in it, so a passage naming several query words beats one repeating a single word. Words are
+    matched one by one (camelCase parts included), which is all a window needs and far cheaper
+    than re-tokenizing the record.
+    """
+    flat = " ".join(text.split())
+    if len(flat) <= size:
+        return flat
+    spans: list[tuple[int, str]] = []
+    for match in _EXCERPT_WORD.finditer(flat, 0, _EXCERPT_SCAN_CHARS):
+        term = stem(match.group().lower())
+        if term in weights:
+            spans.append((match.start(), term))
+    best_start, best_weight = 0, 0.0
+    for i, (start, _) in enumerate(spans):
+        seen: set[str] = set()
+        for other_start, term in spans[i:]:
+            if other_start >= start + size - _EXCERPT_LEAD:
+                break
+            seen.add(term)
+        weight = sum(weights[t] for t in seen)
+        if weight > best_weight:
+            best_start, best_weight = start, weight
+    begin = max(0, best_start - _EXCERPT_LEAD)
+    if begin > 0:
+        space = flat.find(" ", begin)
+        begin = space + 1 if 0 <= space < best_start else begin
+    end = min(len(flat), begin + size)
+    if end < len(flat):
+        space = flat.rfind(" ", begin, end)
+        end = space if space > begin + size // 2 else end
+    piece = flat[begin:end].strip()
+    return ("…" if begin > 0 else "") + piece + ("…" if end < len(flat) else "")
+
+
+class Retriever:
+    """Ranks a store's records for a query. Holds no state beyond the store; cheap to build."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def rank(
+        self,
+        query: str,
+        scopes: Sequence[Scope],
+        *,
+        limit: int,
+        exclude: Callable[[Record], bool] | None = None,
+        floor: bool = True,
+        author: str | None = None,
+    ) -> list[Hit]:
+        """The best `limit` records for `query` in `scopes`, best first.
+
+        Args:
+            query: The prompt or search words.
+            scopes: Where to look; an empty list finds nothing.
+            limit: Hits returned at most.
+            exclude: Records for which this returns True are skipped (already injected,
+                still in the live context).
+            floor: Apply the relevance floor (recall); False for deliberate search and benches.
+            author: Only records by this author.
+        """
+        terms = query_terms(query)
+        if not terms or not scopes or limit <= 0:
+            return []
+        stats = self.store.index_stats(scopes)
+        documents = stats.documents
+        if documents == 0:
+            return []
+        average = stats.average_length or 1.0
+        # First the document frequencies alone (max_df=0 reads no postings), then the postings
+        # of the terms the budget admits: every backend makes the same cut from the same counts.
+        probe = self.store.postings(scopes, terms, max_df=0)
+        max_df = _df_cut({t: e.df for t, e in probe.items()}, _RECALL_POSTINGS if floor else _SEARCH_POSTINGS)
+        admitted = [t for t in terms if 0 < probe[t].df <= max_df]
+        found = dict(probe)
+        if admitted:
+            found.update(self.store.postings(scopes, admitted, max_df=max_df))
+        top_idf = _idf(documents, 1)
+        weights: dict[str, float] = {}
+        scores: dict[str, float] = {}
+        rarity: dict[str, float] = {}
+        for term in terms:
+            entry = found.get(term)
+            if entry is None or entry.df == 0:
+                continue
+            idf = _idf(documents, entry.df)
+            weights[term] = idf
+            if not entry.postings:
+                continue
+            rare = idf / top_idf if top_idf > 0 else 0.0
+            for posting in entry.postings:
+                tf = posting.tf
+                norm = BM25_K1 * (1.0 - BM25_B + BM25_B * posting.length / average)
+                rid = posting.record_id
+                scores[rid] = scores.get(rid, 0.0) + idf * tf * (BM25_K1 + 1.0) / (tf + norm)
+                rarity[rid] = rarity.get(rid, 0.0) + rare
+        if not scores:
+            return []
+        ordered = sorted(scores, key=lambda rid: (-scores[rid], rid))
+        pool = max(_POOL_MIN, limit * _POOL_PER_ITEM)
+        for _ in range(_POOL_ROUNDS):
+            hits, filtered = self._select(ordered[:pool], scores, rarity, weights, limit, exclude, floor, author)
+            # A bigger pool can only help when filters (not the floor) left too few hits.
+            if len(hits) >= limit or not filtered or pool >= len(ordered):
+                return hits
+            pool *= 2
+        return hits
+
+    def _select(
+        self,
+        pool_ids: Sequence[str],
+        scores: dict[str, float],
+        rarity: dict[str, float],
+        weights: dict[str, float],
+        limit: int,
+        exclude: Callable[[Record], bool] | None,
+        floor: bool,
+        author: str | None,
+    ) -> tuple[list[Hit], int]:
+        """Hits from the pool and its session neighbours, and how many the filters (not the floor) removed."""
+        records = {r.id: r for r in self.store.get(pool_ids)}
+        by_position: dict[tuple[str, str, int], Record] = {}
+        for record in records.values():
+            if record.session_id is not None:
+                by_position[(str(record.scope), record.session_id, record.seq)] = record
+        # With the floor on, a turn lends context only if its share could lift a neighbour past the
+        # floor; reading the neighbours of weaker turns would cost a query each and change nothing.
+        best_own = scores[pool_ids[0]] if pool_ids else 0.0
+        lend_from = _FLOOR_SHARE * best_own / max(w for _, w in _CONTEXT) if floor else 0.0
+        lenders = set(pool_ids[:limit] if floor else pool_ids)
+        wanted: dict[tuple[str, str], tuple[Scope, set[int]]] = {}
+        for record in list(records.values()):
+            if record.session_id is None or record.id not in lenders or scores.get(record.id, 0.0) < lend_from:
+                continue
+            for offset, _ in _CONTEXT:
+                seq = record.seq + offset
+                if seq >= 0 and (str(record.scope), record.session_id, seq) not in by_position:
+                    entry = wanted.setdefault((str(record.scope), record.session_id), (record.scope, set()))
+                    entry[1].add(seq)
+        for key in sorted(wanted):
+            scope, seqs = wanted[key]
+            for neighbour in self.store.session_records(scope, key[1], sorted(seqs)):
+                by_position.setdefault((key[0], key[1], neighbour.seq), neighbour)
+                records.setdefault(neighbour.id, neighbour)
+
+        session_best: dict[tuple[str, str], float] = {}
+        for record in records.values():
+            if record.session_id is not None:
+                place = (str(record.scope), record.session_id)
+                session_best[place] = max(session_best.get(place, 0.0), scores.get(record.id, 0.0))
+
+        # (record, score, support): support is the rarity of the query terms it matches, with context.
+        candidates: list[tuple[Record, float, float]] = []
+        for record in records.values():
+            if not record.searchable or record.standing < 0:
+                continue
+            score = scores.get(record.id, 0.0)
+            support = rarity.get(record.id, 0.0)
+            if record.session_id is not None:
+                scope_name = str(record.scope)
+                for offset, weight in _CONTEXT:
+                    other = by_position.get((scope_name, record.session_id, record.seq + offset))
+                    if other is not None and other.id != record.id:
+                        score += weight * scores.get(other.id, 0.0)
+                        support += weight * rarity.get(other.id, 0.0)
+                score += _SESSION_WEIGHT * session_best.get((scope_name, record.session_id), 0.0)
+            if score <= 0.0:
+                continue
+            score *= 1.0 + _STANDING_STEP * min(record.standing, _STANDING_CAP)
+            candidates.append((record, score, support))
+        candidates.sort(key=lambda c: (-round(c[1], 9), -c[0].created_at, c[0].id))
+
+        best = candidates[0][1] if candidates else 0.0
+        hits: list[Hit] = []
+        signatures: list[frozenset[str]] = []
+        filtered = 0
+        for record, score, support in candidates:
+            if len(hits) >= limit:
+                break
+            if floor and (support < _FLOOR_RARITY or score < _FLOOR_SHARE * best):
+                continue
+            if (author is not None and record.author != author) or (exclude is not None and exclude(record)):
+                filtered += 1
+                continue
+            signature = _signature(record.text)
+            if any(_near_duplicate(signature, seen) for seen in signatures):
+                filtered += 1
+                continue
+            signatures.append(signature)
+            hits.append(Hit(record, score, excerpt(record.text, weights)))
+        return hits, filtered

@@ -1,0 +1,169 @@
+"""Ranking as a user notices it: the right memory first, nothing for an unrelated prompt, no repeats."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from memory_core.models import Record
+from memory_core.retriever import Retriever, excerpt
+from memory_core.store.sqlite import SQLiteStore
+from memory_core.testing.store_conformance import OTHER, PROJECT, USER, make_record, ranking_corpus
+from memory_core.tokenizer import index_terms
+
+_T0 = 1_760_000_000.0
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[SQLiteStore]:
+    store = SQLiteStore.from_url(f"sqlite:///{tmp_path}/m.db")
+    yield store
+    store.close()
+
+
+def _put(store: SQLiteStore, *records: Record) -> None:
+    for record in records:
+        store.put(record, index_terms(record.text) if record.searchable else {})
+
+
+def _ids(store: SQLiteStore, query: str, **options: object) -> list[str]:
+    limit = options.pop("limit", 5)
+    return [h.record.id for h in Retriever(store).rank(query, [PROJECT, USER], limit=limit, **options)]  # type: ignore[arg-type]
+
+
+def _filler(store: SQLiteStore, count: int = 30) -> None:
+    """Unrelated turns, so that document frequencies look like a real project's."""
+    topics = ["logging format", "docker image size", "readme typo", "ci cache", "release notes", "lint rules"]
+    for n in range(count):
+        topic = topics[n % len(topics)]
+        _put(
+            store,
+            make_record(
+                f"filler-{n}", f"Tidy the {topic} in module m{n}.\n\nDone; the {topic} is fine now.", session_id=f"f{n}"
+            ),
+        )
+
+
+def test_the_matching_memory_comes_first(store: SQLiteStore) -> None:
+    _filler(store)
+    _put(store, *ranking_corpus())
+    assert _ids(store, "how did we fix the billing retry timeout?")[0] == "s1-0"
+    assert _ids(store, "sqlite busy_timeout")[0] in {"s1-4", "s2-1"}
+    assert _ids(store, "parse_payload naming")[0] == "s1-2"
+
+
+def test_an_unrelated_prompt_finds_nothing_with_the_floor(store: SQLiteStore) -> None:
+    _filler(store)
+    _put(store, *ranking_corpus())
+    for prompt in ("what's the weather in Lisbon?", "write me a haiku about autumn", "thanks!", "why?"):
+        assert _ids(store, prompt) == [], prompt
+    # A word every memory shares is not enough either.
+    assert _ids(store, "done tidy") == []
+    assert _ids(store, "done tidy", floor=False) != []
+
+
+def test_empty_scopes_and_stopword_queries_find_nothing(store: SQLiteStore) -> None:
+    _put(store, *ranking_corpus())
+    retriever = Retriever(store)
+    assert retriever.rank("billing retry", [], limit=5) == []
+    assert retriever.rank("billing retry", [PROJECT.__class__("project", "")], limit=5) == []
+    assert retriever.rank("what did we do and why?", [PROJECT], limit=5) == []
+    assert retriever.rank("billing retry", [PROJECT], limit=0) == []
+
+
+def test_other_scopes_never_leak(store: SQLiteStore) -> None:
+    _put(store, *ranking_corpus())
+    assert "n-other" not in _ids(store, "billing retry policy fixed delay gadgets", floor=False, limit=20)
+    assert Retriever(store).rank("gadgets fixed delay", [OTHER], limit=5)[0].record.id == "n-other"
+
+
+def test_recency_breaks_ties(store: SQLiteStore) -> None:
+    _filler(store)
+    _put(
+        store,
+        make_record("old", "Zeta fixed the flaky upload test.", created_at=_T0, session_id="a"),
+        make_record("new", "Gamma fixed the flaky upload test.", created_at=_T0 + 100, session_id="b"),
+    )
+    assert _ids(store, "flaky upload")[:2] == ["new", "old"]
+
+
+def test_near_duplicates_collapse_into_the_better_one(store: SQLiteStore) -> None:
+    _filler(store)
+    text = "The webhook signature check failed because the secret was rotated; we re-fetched it from the vault."
+    _put(
+        store,
+        make_record("first", text, created_at=_T0, session_id="a"),
+        make_record("again", text + " Again.", created_at=_T0 + 50, session_id="b"),
+        make_record("other", "Webhook retries now back off exponentially.", created_at=_T0, session_id="c"),
+    )
+    found = _ids(store, "webhook signature secret rotated")
+    assert len({"first", "again"} & set(found)) == 1
+    assert "other" in _ids(store, "webhook signature secret rotated", floor=False)
+
+
+def test_feedback_lifts_a_memory_and_a_contradicted_one_disappears(store: SQLiteStore) -> None:
+    _filler(store)
+    _put(
+        store,
+        make_record("a", "Deploy from main with make release, then tag version.", session_id="a"),
+        make_record("b", "Deploy from main via publish job, then announce.", session_id="b"),
+    )
+    tie = _ids(store, "how do we deploy from main?")
+    assert len(tie) == 2
+    store.adjust_standing(tie[1], 1)
+    assert _ids(store, "how do we deploy from main?")[0] == tie[1]
+    store.adjust_standing(tie[1], -2)
+    assert tie[1] not in _ids(store, "how do we deploy from main?", floor=False)
+
+
+def test_a_reply_is_found_through_the_turn_it_answers(store: SQLiteStore) -> None:
+    _filler(store)
+    _put(store, *ranking_corpus())
+    found = _ids(store, "rename parsePayload to snake_case")
+    assert found[:2] == ["s1-2", "s1-3"]
+
+
+def test_exclude_and_author_filters(store: SQLiteStore) -> None:
+    _filler(store)
+    _put(
+        store,
+        *[
+            make_record(f"r{n}", f"Migration {n} adds the invoices table index.", author="bob" if n % 2 else "alice")
+            for n in range(12)
+        ],
+    )
+    retriever = Retriever(store)
+    hits = retriever.rank("invoices table index migration", [PROJECT], limit=5, exclude=lambda r: r.id in {"r0", "r1"})
+    assert len(hits) == 5
+    assert not {"r0", "r1"} & {h.record.id for h in hits}
+    by_bob = retriever.rank("invoices table index migration", [PROJECT], limit=10, author="bob", floor=False)
+    assert {h.record.author for h in by_bob} == {"bob"}
+    assert len(by_bob) == 6
+
+
+def test_a_long_record_shows_its_best_matching_passage_not_its_head() -> None:
+    head = "Started by reading the logs. " * 40
+    middle = "The root cause: the retry decorator swallowed ConnectionResetError in the payment client. "
+    tail = "Then we cleaned up imports and formatting across the package. " * 40
+    shown = excerpt(head + middle + tail, {"connectionreseterror": 9.0, "connect": 3.0, "reset": 3.0, "payment": 4.0})
+    assert "ConnectionResetError in the payment client" in shown
+    assert shown.startswith("…")
+    assert shown.endswith("…")
+    assert len(shown) <= 482
+    assert excerpt("short   text\n\nhere", {"text": 1.0}) == "short text here"
+
+
+def test_hits_carry_excerpts_and_identical_queries_rank_identically(store: SQLiteStore) -> None:
+    _filler(store)
+    long_text = (
+        ("Unrelated setup chatter. " * 50)
+        + "The gRPC deadline is 3 seconds for the ledger service."
+        + (" More unrelated chatter." * 50)
+    )
+    _put(store, make_record("long", long_text, session_id="z"), *ranking_corpus())
+    hits = Retriever(store).rank("ledger gRPC deadline", [PROJECT], limit=5)
+    assert hits[0].record.id == "long"
+    assert "gRPC deadline is 3 seconds" in hits[0].excerpt
+    again = Retriever(store).rank("ledger gRPC deadline", [PROJECT], limit=5)
+    assert again == hits
