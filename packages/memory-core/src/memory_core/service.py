@@ -98,6 +98,7 @@ class MemoryService:
         self._down_until = 0.0
         self._backoff = _BACKOFF_FIRST_S
         self._projects: dict[str | None, ProjectIdentity] = {}
+        self._next_seq: dict[tuple[Scope, str | None], int] = {}
         self._firewall: Firewall | None = None
         self._retriever: Retriever | None = None
         self.logbook = Logbook(self.config.log_path, self.config.state_dir, scrub=self._scrub_for_log)
@@ -335,8 +336,19 @@ class MemoryService:
         if record.seq < 0:
             if self.store.get([record.id]):
                 return False
-            seq = sum(1 for _ in self.store.scan([record.scope], session_id=record.session_id))
+            key = (record.scope, record.session_id)
+            seq = self._next_seq.get(key)
+            if seq is None:
+                # Counted once per session and process, then carried on: a transcript import or
+                # a spool drain writes thousands of one session's turns, and a count per turn
+                # made that quadratic. Another writer of the same session at the same moment
+                # can at worst share a position, which only blurs neighbour context.
+                seq = sum(1 for _ in self.store.scan([record.scope], session_id=record.session_id))
             record = replace(record, seq=seq)
+            written = self.store.put(record, index_terms(record.text) if record.searchable else {})
+            if written:
+                self._next_seq[key] = seq + 1
+            return written
         return self.store.put(record, index_terms(record.text) if record.searchable else {})
 
     def _after_capture(self, now: float, counts: dict[str, int]) -> None:
