@@ -132,6 +132,7 @@ KEPT = {
     "tool-use-id": "tool_use_id toolu_01A09q90qw90lq917835lq9 and message msg_01XFDUDYJgAACzvnptvVoYEL",
     "version": "Python 3.11.7 (main, Dec  8 2023), SQLite 3.45.1, numpy==1.26.4",
     "numbers": "1700000000.123456 seconds, 0x7fffffffffffffff, 18446744073709551615",
+    "labelled-nonce": "the hook printed NONCE-cc-ups-f76d37d0941b and MCPNONCE-text-0cc8c2fffd0d",
 }
 
 
@@ -165,6 +166,9 @@ REFERENCES = {
     "token-kind": 'if token.kind == "NAME": tokens.append(token)',
     "lexer": 'token = "("',
     "yaml-anchor": "password: &db_password",
+    "markdown-code": "the URL with any password (in the user part or a `password=` parameter) replaced by `***`",
+    "markdown-header": "a request must carry `Authorization: Bearer <token>`.",
+    "markdown-netrc": "`~/.netrc`: `login NAME password <password>`",
 }
 
 

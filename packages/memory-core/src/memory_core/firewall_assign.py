@@ -67,8 +67,9 @@ _KEYWORDS = (
     "auth",
     "pwd",
 )
-_QUOTED = r"([\"'`])([^\"'`\\\n]*(?:\\.[^\"'`\\\n]*)*)\1"
-_ESCAPED_QUOTED = r"\\([\"'])([^\n]*?)\\\1"
+_QUOTED = r"\"(?P<v>[^\"\\\n]*(?:\\.[^\"\\\n]*)*)\"|'(?P<w>[^'\\\n]*(?:\\.[^'\\\n]*)*)'"
+"""A double- or single-quoted value. Not backticks: in Markdown they quote code, not values."""
+_ESCAPED_QUOTED = r"\\\"(?P<v>[^\n]*?)\\\"|\\'(?P<w>[^\n]*?)\\'"
 """A value quoted inside a quoted string: `{\"password\": \"...\"}` in a JSON payload."""
 _BARE = r"[^\s\"'`,;&<>]+"
 _REST_OF_LINE = r"([^\s\"'`#\\][^\n#\\]*?)[ \t]*(?:[ \t]#[^\n\\]*)?(?:$|(?=\\[nr]))"
@@ -236,6 +237,15 @@ def _at_line_start(text: str, start: int) -> bool:
     return prefix is not None and re.fullmatch(_LINE_PREFIX, prefix) is not None
 
 
+def _quoted_value(text: str, at: int) -> tuple[int, str] | None:
+    """Where the quoted value at `at` starts inside its quotes, and the value; None if unquoted."""
+    found = re.compile(_QUOTED).match(text, at) or re.compile(_ESCAPED_QUOTED).match(text, at)
+    if found is None:
+        return None
+    group = "v" if found.group("v") is not None else "w"
+    return found.start(group), found.group(group)
+
+
 def _name_quote(text: str, start: int, end: int) -> str:
     r"""The quote around the name `text[start:end]` (`"`, `'`, or an escaped `\"` inside a JSON
     string), or "" when it is not quoted.
@@ -261,9 +271,9 @@ def _read_assignment(text: str, start: int, end: int) -> Edit | None:
     if separator is None:
         return None
     sep, value_at = separator
-    quoted = re.compile(_QUOTED).match(text, value_at) or re.compile(_ESCAPED_QUOTED).match(text, value_at)
+    quoted = _quoted_value(text, value_at)
     if quoted is not None:
-        return _value_edit(name, kind, quoted.start(2), quoted.group(2), quoted=True)
+        return _value_edit(name, kind, quoted[0], quoted[1], quoted=True)
     if text.startswith("[REDACTED:", value_at):
         return None
     if sep == ":" and not name_quoted and _at_line_start(text, start):
@@ -292,9 +302,9 @@ def _read_flag(text: str, start: int, end: int) -> Edit | None:
     gap = re.compile(r"[ \t]+|=").match(text, end)
     if gap is None or text.startswith("[REDACTED:", gap.end()):
         return None
-    quoted = re.compile(_QUOTED).match(text, gap.end())
+    quoted = _quoted_value(text, gap.end())
     if quoted is not None:
-        return _value_edit(name, kind, quoted.start(2), quoted.group(2), quoted=True)
+        return _value_edit(name, kind, quoted[0], quoted[1], quoted=True)
     bare = re.compile(r"[^\s\"'`\-][^\s\"'`]*").match(text, gap.end())
     if bare is None:
         return None
@@ -306,8 +316,10 @@ def _netrc(text: str, folded: str) -> list[Edit]:
     at = folded.find("login")
     while at >= 0:
         found = re.compile(_NETRC).match(text, at)
-        if found is not None and not found.group(1).startswith("[REDACTED:"):
-            edits.append((found.start(1), found.end(1), "password-assignment"))
+        if found is not None:
+            value = found.group(1).rstrip("`)]}.,;:") or found.group(1)
+            if not is_placeholder(value):
+                edits.append((found.start(1), found.start(1) + len(value), "password-assignment"))
         at = folded.find("login", at + 5)
     return edits
 

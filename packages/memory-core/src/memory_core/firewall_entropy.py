@@ -60,6 +60,8 @@ _HEX_DIGITS = "0123456789abcdefABCDEF"
 _SEPARATOR_CHARS = "/_-+"
 _TO_SPACE = str.maketrans(_SEPARATOR_CHARS, "    ")
 _UUID_GROUPS = (8, 4, 4, 4, 12)
+_MIN_HEX_ID = 8
+"""A run of hex this long between separators is an id or a digest inside a labelled token."""
 _ID_PREFIXES = (
     # Object ids of APIs a coding agent talks to: they name things, they grant nothing.
     "toolu_",
@@ -89,9 +91,14 @@ _IMAGE_MAGIC = ("iVBORw0KGgo", "/9j/", "R0lGOD", "UklGR", "PHN2Zy", "AAABAA")
 """How base64 of a PNG, JPEG, GIF, WEBP, SVG or ICO file starts: content, not a credential."""
 
 
-def _drop_uuids(token: str) -> str:
-    """`token` with every UUID inside it (`req-<uuid>-retry`) cut out: they are ids."""
-    parts = token.split("-")
+def _drop_ids(token: str) -> str:
+    """`token` less the UUIDs and hex runs between its separators: they are ids.
+
+    `NONCE-cc-ups-f76d37d0941b` and `req-<uuid>-retry` are labelled ids. A random base64url
+    token rarely holds eight hex characters in a row between two separators (about one in
+    five thousand), so this costs the entropy test nothing.
+    """
+    parts = token.replace("_", "-").split("-")
     kept: list[str] = []
     i = 0
     while i < len(parts):
@@ -99,7 +106,8 @@ def _drop_uuids(token: str) -> str:
         if tuple(map(len, group)) == _UUID_GROUPS and not "".join(group).strip(_HEX_DIGITS):
             i += len(_UUID_GROUPS)
             continue
-        kept.append(parts[i])
+        if len(parts[i]) < _MIN_HEX_ID or parts[i].strip(_HEX_DIGITS):
+            kept.append(parts[i])
         i += 1
     return "-".join(kept)
 
@@ -143,8 +151,8 @@ def looks_random(token: str) -> bool:
         return False
     if token.startswith(_ID_PREFIXES) or token.startswith(_IMAGE_MAGIC):
         return False
-    if token.count("-") >= len(_UUID_GROUPS) - 1:
-        token = _drop_uuids(token)
+    if "-" in token or "_" in token:
+        token = _drop_ids(token)
         if len(token) < MIN_LENGTH:
             return False
     digits = sum(1 for c in token if c.isdigit())

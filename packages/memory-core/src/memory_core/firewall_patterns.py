@@ -279,11 +279,21 @@ _JWT_RULES = [
 ]
 
 
-def _judge_url(match: re.Match[str]) -> Edit | None:
-    if is_placeholder(match.group("s")):
-        return None
-    return match.start("s"), match.end("s"), "url-password"
+def _trimmed(match: re.Match[str]) -> tuple[int, int, str]:
+    """Group `s` less the punctuation prose and Markdown put after a value (`` ` ``, `)`, `.`)."""
+    value = match.group("s")
+    kept = value.rstrip(_TRAILING_PUNCTUATION) or value
+    return match.start("s"), match.start("s") + len(kept), kept
 
+
+def _judge_url(match: re.Match[str]) -> Edit | None:
+    start, end, value = _trimmed(match)
+    if is_placeholder(value):
+        return None
+    return start, end, "url-password"
+
+
+_TRAILING_PUNCTUATION = "`)]}.,;:!?"
 
 _URL_RULES = [
     # scheme://user:password@host: the password goes; the user and the host stay (they say
@@ -301,20 +311,25 @@ _URL_RULES = [
 
 
 def _judge_auth(match: re.Match[str]) -> Edit | None:
-    value = match.group("s")
+    start, end, value = _trimmed(match)
     scheme = (match.group("scheme") or "").lower()
     if is_placeholder(value):
         return None
     if not scheme and (looks_like_code(value) or (value.isalpha() and value.islower())):
         return None  # `authorization = request.headers.get(...)`, "authorization: everything"
-    return match.start("s"), match.end("s"), "basic-auth" if scheme == "basic" else "bearer-token"
+    return start, end, "basic-auth" if scheme == "basic" else "bearer-token"
 
 
 def _judge_bearer(match: re.Match[str]) -> Edit | None:
-    value = match.group("s")
+    start, end, value = _trimmed(match)
     if value.isalpha() and (value.islower() or value.isupper()):
         return None  # "Bearer" before a long plain word is prose; a credential mixes classes
-    return match.start("s"), match.end("s"), "bearer-token"
+    return start, end, "bearer-token"
+
+
+def _judge_basic(match: re.Match[str]) -> Edit | None:
+    start, end, value = _trimmed(match)
+    return None if is_placeholder(value) else (start, end, "basic-auth")
 
 
 def _judge_cookie(match: re.Match[str]) -> Edit | None:
@@ -348,7 +363,7 @@ _HEADER_RULES = [
     Rule(
         "cookie",
         ("cookie:",),
-        rf"cookie:[ \t]*(?![ \t]){_NOT_MARKER}(?P<s>[^\n\\]*[^\s\\])",
+        rf"cookie:[ \t]*(?![ \t]){_NOT_MARKER}(?P<s>[^\n\\`]*[^\s\\`])",
         fold=True,
         anchored=True,
         judge=_judge_cookie,
@@ -358,6 +373,7 @@ _HEADER_RULES = [
         (" -u ", " -u\t", " --user"),
         rf"[ \t](?:-u|--user)[ =][\"']?[^\s:\"']+:{_NOT_MARKER}(?P<s>[^\s\"']+)",
         anchored=True,
+        judge=_judge_basic,
     ),
 ]
 
