@@ -64,6 +64,29 @@ def test_every_shape_in_one_long_turn_is_caught_and_counted() -> None:
     assert FIREWALL.scrub(result.text).text == result.text
 
 
+CONTEXTS = {
+    "diff": ("+  password: {s}\n", "password-assignment"),
+    "numbered-listing": ("    12\t  api_key: {s}\n", "api-key-assignment"),
+    "grep-output": ("config/prod.yml:12:  secret: {s}\n", "secret-assignment"),
+    "odbc": ("Driver={{ODBC}};Server=db;Uid=sa;Pwd={s};", "password-assignment"),
+    "maven-xml": ("<server><id>nexus</id><password>{s}</password></server>", "password-assignment"),
+    "kubectl": ("kubectl create secret generic db --from-literal=password={s}", "password-assignment"),
+    "query-string": ("GET /v1/items?access_token={s}&page=2", "token-assignment"),
+    "terraform": ('  password = "{s}"\n', "password-assignment"),
+    "js-object": ("const config = {{ apiKey: '{s}', region: 'eu' }};", "api-key-assignment"),
+}
+
+
+@pytest.mark.parametrize(("template", "kind"), CONTEXTS.values(), ids=CONTEXTS.keys())
+def test_assignments_are_caught_where_tools_print_them(template: str, kind: str) -> None:
+    secret = "Vq7-" + fake("abcdefghijkmnpqrstuvwxyz23456789", 10, template)
+    text = template.format(s=secret)
+
+    result = FIREWALL.scrub(text)
+
+    assert result.text == text.replace(secret, f"[REDACTED:{kind}]")
+
+
 def test_two_keys_count_two() -> None:
     first, second = "AKIA" + fake("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567", 16, "a"), "AKIA" + fake("QWERTY2345", 16, "b")
 
@@ -161,6 +184,7 @@ REFERENCES = {
     "count": "MEMORY_MAX_TOKENS=800 and max_tokens=512",
     "password-stdin": "docker login --password-stdin -u bob < pass.txt",
     "pwd": "PWD=/home/me/src/memory OLDPWD=/home/me",
+    "xml-reference": "<password>${env.NEXUS_PASSWORD}</password>",
     "bool": "auth: true",
     "bearer-variable": 'curl -H "Authorization: Bearer $TOKEN" https://api.acme.dev',
     "token-kind": 'if token.kind == "NAME": tokens.append(token)',

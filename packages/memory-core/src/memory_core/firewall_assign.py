@@ -75,7 +75,13 @@ _BARE = r"[^\s\"'`,;&<>]+"
 _REST_OF_LINE = r"([^\s\"'`#\\][^\n#\\]*?)[ \t]*(?:[ \t]#[^\n\\]*)?(?:$|(?=\\[nr]))"
 """The value of a YAML key: to the end of its line (a real or an escaped newline), less a comment."""
 _MAX_LINE_PREFIX = 64
-_LINE_PREFIX = r"[ \t]*(?:-[ \t]+)?(?:export[ \t]+)?"
+_MAX_XML_VALUE = 512
+_LINE_PREFIX = (
+    r"(?:[^\s:]*:\d+:|[ \t]*\d+(?:\t|→|│|\|))?"  # `grep -n` output, a numbered file listing
+    r"[+\-]?"  # a diff
+    r"[ \t]*(?:-[ \t]+)?(?:export[ \t]+)?"  # indentation, a YAML list item, a shell export
+)
+"""What may stand before a YAML key at the start of its line."""
 _NETRC = r"login[ \t]+\S+[ \t]+password[ \t]+(\S+)"
 
 _KIND_OF_KEYWORD = (
@@ -94,8 +100,8 @@ _TYPE_WORDS = frozenset(
         *("none", "null", "nil", "undefined", "true", "false", "yes", "no", "on", "off"),
     }
 )
-_NEVER_NAMES = frozenset({"pwd", "oldpwd"})
-"""`$PWD` is the working directory."""
+_DIRECTORY_NAMES = frozenset({"pwd", "oldpwd"})
+"""`$PWD` is the working directory (but ODBC's `Pwd=...;` is a password)."""
 _WEAK_NAMES = frozenset({"pass", "auth", "token", "secret", "credential", "credentials"})
 """Bare, these name lexer tokens and nouns as often as secrets: their values must look like one."""
 _WEAK_MIN_LENGTH = 8
@@ -150,7 +156,7 @@ def _keyword_at_end(name: str) -> int:
 def _keyword_kind(name: str) -> str | None:
     """The kind for `name` if it ends in a credential word that is a word of it, else None."""
     start = _keyword_at_end(name)
-    if start < 0 or name.lower() in _NEVER_NAMES:
+    if start < 0:
         return None
     keyword = name[start:]
     if start > 0:
@@ -194,6 +200,8 @@ def _value_edit(name: str, kind: str, start: int, value: str, *, quoted: bool) -
     if is_placeholder(value) or value.lower() in _TYPE_WORDS:
         return None
     bare_name = name.lstrip("-")
+    if bare_name.lower() in _DIRECTORY_NAMES and value.startswith(("/", "~", ".", "$")):
+        return None
     if bare_name.lower() in _WEAK_NAMES and (len(value) < _WEAK_MIN_LENGTH or " " in value):
         return None  # `token = "("` in a lexer, `secret: "the cache"` in prose
     if not quoted:
@@ -237,6 +245,14 @@ def _at_line_start(text: str, start: int) -> bool:
     return prefix is not None and re.fullmatch(_LINE_PREFIX, prefix) is not None
 
 
+def _xml_element(text: str, name: str, kind: str, at: int) -> Edit | None:
+    """`<password>hunter2</password>` (Maven's settings.xml and its kin)."""
+    close = text.find(f"</{name}>", at, at + _MAX_XML_VALUE + len(name) + 3)
+    if close < 0 or "\n" in text[at:close]:
+        return None
+    return _value_edit(name, kind, at, text[at:close], quoted=True)
+
+
 def _quoted_value(text: str, at: int) -> tuple[int, str] | None:
     """Where the quoted value at `at` starts inside its quotes, and the value; None if unquoted."""
     found = re.compile(_QUOTED).match(text, at) or re.compile(_ESCAPED_QUOTED).match(text, at)
@@ -265,6 +281,8 @@ def _read_assignment(text: str, start: int, end: int) -> Edit | None:
     kind = _keyword_kind(name)
     if kind is None:
         return None
+    if start > 0 and text[start - 1] == "<" and text.startswith(">", end):
+        return _xml_element(text, name, kind, end + 1)
     quote = _name_quote(text, start, end)
     name_quoted = bool(quote)
     separator = _separator(text, end + len(quote))
