@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -345,6 +347,28 @@ def test_hostile_input_is_scrubbed_and_stays_idempotent(text: str) -> None:
     once = FIREWALL.scrub(text)
 
     assert FIREWALL.scrub(once.text).text == once.text
+
+
+# -- cost on the hook path ----------------------------------------------------------------------
+
+
+def test_importing_the_firewall_compiles_nothing_and_a_scrub_compiles_only_what_it_needs() -> None:
+    # The hook imports the firewall in a fresh process for every capture: compiling every
+    # pattern up front would cost more than the scrub itself.
+    code = (
+        "import sys\n"
+        "from memory_core.firewall import Firewall\n"
+        "from memory_core.firewall_patterns import RULES\n"
+        "before = sum(r._compiled is not None for r in RULES)\n"
+        "Firewall().scrub('export AWS_ACCESS_KEY_ID=AKIA' + 'Z' * 16 + ' and carry on')\n"
+        "after = sorted({r.kind for r in RULES if r._compiled is not None})\n"
+        "print(before, after)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
+
+    # The key id's rule, the rule for a secret written after a redacted key id, and the entropy
+    # test; none of the other fifty.
+    assert done.stdout.split(" ", 1) == ["0", "['aws-access-key', 'aws-secret-key', 'high-entropy']\n"]
 
 
 # -- documentation -------------------------------------------------------------------------------
