@@ -54,3 +54,17 @@ def test_drain_reports_jobs_still_running() -> None:
     assert not worker.drain(0.05)
     release.set()
     assert worker.drain(5)
+
+
+def test_a_late_job_marked_droppable_never_runs_but_a_capture_does() -> None:
+    worker = Worker("test-worker", exit_grace=1.0)
+    release = threading.Event()
+    ran: list[str] = []
+    worker.submit(lambda: release.wait(5))  # a slow store call holds the worker
+    with pytest.raises(TimeoutError):
+        worker.run(lambda: ran.append("recall"), timeout=0.05, drop_if_late=True)
+    with pytest.raises(TimeoutError):
+        worker.run(lambda: ran.append("capture"), timeout=0.05)
+    release.set()
+    assert worker.drain(5)
+    assert ran == ["capture"]

@@ -74,13 +74,16 @@ class _Runtime:
         self.worker.submit(self._service_or_none)
 
     def handle(self, event: HookEvent, *, timeout: float) -> Recall | None:
-        """Run `event` through the service on the worker; None when memory is unavailable here."""
+        """Run `event` through the service on the worker; None when memory is unavailable here.
+
+        A recall not started within `timeout` is dropped; a capture always runs.
+        """
 
         def job() -> Recall | None:
             service = self._service_or_none()
             return service.handle(event) if service is not None else None
 
-        return self.worker.run(job, timeout=timeout)
+        return self.worker.run(job, timeout=timeout, drop_if_late=event.kind is EventKind.READ)
 
     def error(self, where: str, exc: BaseException | str) -> None:
         """Log one swallowed error and bump its counter (never raises)."""
@@ -117,12 +120,20 @@ _runtime: _Runtime | None = None
 _runtime_lock = threading.Lock()
 
 
+def _start_folder() -> str:
+    """The folder Hermes runs in; when it was deleted under us, the one the shell said, else home."""
+    try:
+        return os.getcwd()
+    except OSError:
+        return os.environ.get("PWD") or os.path.expanduser("~")
+
+
 def _get_runtime() -> _Runtime:
     global _runtime
     if _runtime is None:
         with _runtime_lock:
             if _runtime is None:
-                _runtime = _Runtime(os.getcwd())
+                _runtime = _Runtime(_start_folder())
     return _runtime
 
 

@@ -7,7 +7,9 @@ in submission order, and a caller waits at most its timeout:
 - The service, and the SQLite connection under it, are only ever touched by that thread, so
   concurrent Hermes threads cannot race on them.
 - A job that outlives its caller's wait still runs to the end: a late capture is stored (or
-  spooled), never dropped; a late recall's answer is discarded.
+  spooled), never dropped. A recall whose caller gave up before it started is dropped
+  (`drop_if_late`), so a slow store cannot pile up recalls no one waits for; one already
+  running finishes and its answer is discarded.
 - At interpreter exit, queued jobs get up to `exit_grace` seconds to finish before the daemon
   thread dies with the process (an exit never hangs on a dead store).
 
@@ -46,9 +48,20 @@ class Worker:
         self._jobs.put((future, job))
         return future
 
-    def run(self, job: Callable[[], T], *, timeout: float) -> T:
-        """Run `job` on the worker and wait at most `timeout` seconds for its result."""
-        return self.submit(job).result(timeout=timeout)
+    def run(self, job: Callable[[], T], *, timeout: float, drop_if_late: bool = False) -> T:
+        """Run `job` on the worker and wait at most `timeout` seconds for its result.
+
+        With `drop_if_late`, a job that has not started when the wait runs out is dropped
+        instead of run later: its answer would go to no one, and running it would only delay
+        the jobs queued after it.
+        """
+        future = self.submit(job)
+        try:
+            return future.result(timeout=timeout)
+        except TimeoutError:
+            if drop_if_late:
+                future.cancel()
+            raise
 
     def drain(self, timeout: float) -> bool:
         """Wait up to `timeout` seconds for every job queued so far; returns whether they all ran."""
