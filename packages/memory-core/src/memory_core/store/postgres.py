@@ -357,15 +357,17 @@ class PostgresStore:
         """The records with these ids, in the order asked; unknown ids are skipped.
 
         One statement, which also returns the records at seq +- 1 of each one's session:
-        recall asks for those next, and `session_records` answers from them for a moment.
+        recall asks for those next, and `session_records` (and a `get` of the same ids)
+        answers from them for a moment (`_neighbours`).
         """
-        wanted = list(dict.fromkeys(ids))
-        if not wanted:
-            return []
-        rows = self._read(_GET_AROUND, (wanted,))
-        found = {row[1]: _to_record(row[1:]) for row in rows if row[0] == 0}
-        around = [_to_record(row[1:]) for row in rows if row[0] == 1]
-        self._neighbours.remember(found.values(), around)
+        found = self._neighbours.fetched(ids)
+        missing = [i for i in dict.fromkeys(ids) if i not in found]
+        if missing:
+            rows = self._read(_GET_AROUND, (missing,))
+            fetched = {row[1]: _to_record(row[1:]) for row in rows if row[0] == 0}
+            if fetched:
+                self._neighbours.remember(fetched.values(), [_to_record(row[1:]) for row in rows if row[0] == 1])
+            found.update(fetched)
         return [found[i] for i in ids if i in found]
 
     def delete(self, ids: Sequence[str]) -> int:

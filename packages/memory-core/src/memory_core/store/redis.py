@@ -328,25 +328,32 @@ class RedisStore:
         """The records with these ids, in the order asked; unknown ids are skipped.
 
         Two round trips whatever the number of ids. The records at seq +- 1 of each one's
-        session come back in the same trip and are kept briefly for `session_records`.
+        session come back in the same trip and are kept briefly (`_neighbours`), for
+        `session_records` and for a `get` of the same ids within that moment.
         """
+        found = self._neighbours.fetched(ids)
+        missing = [i for i in dict.fromkeys(ids) if i not in found]
         with self._guard():
-            by_scope = self._locate(ids)
-            if not by_scope:
-                return []
-            replies = self._run(
-                *[
-                    _eval(scripts.GET_AROUND, prefix + "rec", prefix, *group)
-                    for prefix, group in ((_scope_prefix(_parse_scope(s)), g) for s, g in by_scope.items())
-                ]
+            by_scope = self._locate(missing)
+            replies = (
+                self._run(
+                    *[
+                        _eval(scripts.GET_AROUND, prefix + "rec", prefix, *group)
+                        for prefix, group in ((_scope_prefix(_parse_scope(s)), g) for s, g in by_scope.items())
+                    ]
+                )
+                if by_scope
+                else []
             )
-        found: dict[str, Record] = {}
+        fetched: dict[str, Record] = {}
         around: list[Record] = []
         for targets, near in replies:
             for n in range(0, len(targets), 3):
-                found[targets[n]] = _decode(targets[n + 1], targets[n + 2])
+                fetched[targets[n]] = _decode(targets[n + 1], targets[n + 2])
             around += [_decode(near[n], near[n + 1]) for n in range(0, len(near), 2)]
-        self._neighbours.remember(found.values(), around)
+        if fetched:
+            self._neighbours.remember(fetched.values(), around)
+        found.update(fetched)
         return [found[i] for i in ids if i in found]
 
     def delete(self, ids: Sequence[str]) -> int:
