@@ -18,7 +18,7 @@ import pytest
 from memory_hermes import callbacks, whereabouts
 from memory_hermes.plugin import register
 
-from .conftest import HookRegistry, recorded
+from .support import HookRegistry, recorded
 
 pytestmark = pytest.mark.usefixtures("fresh_runtime")
 

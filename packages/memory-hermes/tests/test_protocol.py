@@ -9,7 +9,7 @@ from memory_core.models import EventKind, Recall
 from memory_hermes.harness import HermesHarness
 from memory_hermes.protocol import hook_return, parse_call
 
-from .conftest import recorded
+from .support import recorded
 
 
 def _call(name: str) -> dict[str, Any]:
