@@ -302,7 +302,7 @@ _URL_RULES = [
         "url-password",
         ("://",),
         # Bounded, so a megabyte of `://a:a:a...` costs linear time.
-        rf"://[^\s/:@?#]{{0,256}}:{_NOT_MARKER}(?P<s>[^\s/?#@]{{1,256}}(?:@[^\s/?#@]{{1,256}}){{0,4}})@(?=[A-Za-z0-9\[])",
+        rf"://[^\s/:@?#\[\]]{{0,256}}:{_NOT_MARKER}(?P<s>[^\s/?#@]{{1,256}}(?:@[^\s/?#@]{{1,256}}){{0,4}})@(?=[A-Za-z0-9\[])",
         judge=_judge_url,
     ),
 ]
@@ -414,7 +414,9 @@ _ENTROPY_RULES = [
     Rule(
         "high-entropy",
         ("",),
-        r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{20,}={0,2}(?![A-Za-z0-9+/_\-=])",
+        # A marker after the token counts as more token: `NAME=<value>` and `NAME=[REDACTED:...]`
+        # must be judged alike, or a second scrub would find what the first did not.
+        r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{20,}={0,2}(?![A-Za-z0-9+/_\-=]|\[REDACTED:)",
         judge=_judge_entropy,
     ),
 ]
