@@ -95,6 +95,7 @@ CONTEXTS = {
     "kubectl": ("kubectl create secret generic db --from-literal=password={s}", "password-assignment"),
     "query-string": ("GET /v1/items?access_token={s}&page=2", "token-assignment"),
     "terraform": ('  password = "{s}"\n', "password-assignment"),
+    "windows-yaml": ("db:\r\n  password: {s}\r\n  user: app\r\n", "password-assignment"),
     "js-object": ("const config = {{ apiKey: '{s}', region: 'eu' }};", "api-key-assignment"),
 }
 

@@ -72,7 +72,7 @@ _QUOTED = r"\"(?P<v>[^\"\\\n]*(?:\\.[^\"\\\n]*)*)\"|'(?P<w>[^'\\\n]*(?:\\.[^'\\\
 _ESCAPED_QUOTED = r"\\\"(?P<v>[^\n]*?)\\\"|\\'(?P<w>[^\n]*?)\\'"
 """A value quoted inside a quoted string: `{\"password\": \"...\"}` in a JSON payload."""
 _BARE = r"[^\s\"'`,;&<>]+"
-_REST_OF_LINE = r"([^\s\"'`#\\][^\n#\\]*?)[ \t]*(?:[ \t]#[^\n\\]*)?(?:$|(?=\\[nr]))"
+_REST_OF_LINE = r"([^\s\"'`#\\][^\r\n#\\]*?)[ \t]*(?:[ \t]#[^\r\n\\]*)?(?:\r?$|(?=\\[nr]))"
 """The value of a YAML key: to the end of its line (a real or an escaped newline), less a comment."""
 _MAX_LINE_PREFIX = 64
 _MAX_XML_VALUE = 512

@@ -5,7 +5,9 @@ names a stable kind (the `<kind>` of `[REDACTED:<kind>]`), the literal substring
 which it cannot match (its triggers), and a regular expression compiled on first use, so a
 turn pays only for the rules whose triggers it contains. A rule replaces the group named
 `s` when the pattern has one (keeping the label around it: `password=`, the URL's host),
-else the whole match. A rule's `judge` may veto a match or narrow it.
+else the whole match. A rule's `judge` may veto a match or narrow it; an `anchored` rule is
+tried only where a trigger occurs; a rule with a `find` function (assignments, key blocks)
+reads the text itself.
 
 Order matters and is deliberate: whole blocks (private keys) first, then vendor tokens with
 an unambiguous prefix (specific before generic: `sk-ant-` before `sk-`), then JWTs, then
@@ -13,8 +15,9 @@ shapes that need context (URL passwords, headers, assignments), and the entropy 
 A later rule never re-redacts an earlier marker: every value pattern refuses to start with
 `[REDACTED:`.
 
-Failure: none at run time; the patterns are linear (no nested quantifiers) so a megabyte of
-hostile text costs time proportional to its size.
+Failure: none at run time. Every pattern is linear or bounded (no unbounded nested
+quantifier, no search that restarts from every position of a long run), so a megabyte of
+hostile text costs time in proportion to its size.
 """
 
 from __future__ import annotations
