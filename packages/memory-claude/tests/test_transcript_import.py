@@ -112,13 +112,12 @@ def test_tool_calls_and_results_are_not_part_of_the_turn() -> None:
     assert "hello-from-bash" not in turn.response
 
 
-def test_a_task_notification_is_stored_as_the_answer_alone_and_a_subagent_file_as_nothing() -> None:
-    parent = _turns(RECORDED / SUBAGENT_PARENT)
-    assert [(t.turn_id, t.prompt) for t in parent] == [
-        ("35d078bc-54d8-497a-8294-fdb16fe86323", parent[0].prompt),
-        ("88fa2c2f-8ba7-4e50-b0f4-5e7602bbf125", ""),
-    ]
-    assert parent[0].prompt.startswith("delegate: MOCK_TOOL_CALL name=Agent")
+def test_a_task_notification_turn_and_a_subagent_file_store_nothing() -> None:
+    (parent,) = _turns(RECORDED / SUBAGENT_PARENT)
+    assert parent.turn_id == "35d078bc-54d8-497a-8294-fdb16fe86323"
+    assert parent.prompt.startswith("delegate: MOCK_TOOL_CALL name=Agent")
+    # The turn the subagent's <task-notification> started (88fa2c2f...) is not the user's.
+    assert all("task-notification" not in t.prompt for t in _turns(RECORDED / SUBAGENT_PARENT))
     # The subagent's own file carries its parent's prompt id: storing it would collide.
     assert _turns(RECORDED / SUBAGENT) == []
 
@@ -126,7 +125,7 @@ def test_a_task_notification_is_stored_as_the_answer_alone_and_a_subagent_file_a
 def test_every_recorded_stop_payload_matches_the_turn_read_from_its_transcript() -> None:
     by_id = {t.turn_id: t for name in (RESUME, SUBAGENT_PARENT, TOOL_TURN) for t in _turns(RECORDED / name)}
     checked = 0
-    for name in ("Stop.json", "Stop.resume.json", "Stop.after-tool-use.json", "Stop.after-task-notification.json"):
+    for name in ("Stop.json", "Stop.resume.json", "Stop.after-tool-use.json", "Stop.background-agent-running.json"):
         stop = _payload(name)
         turn = by_id[stop["prompt_id"]]
         assert turn.session_id == stop["session_id"]
@@ -169,13 +168,13 @@ def test_import_after_hook_capture_stores_nothing_twice(service: MemoryService, 
 def test_hook_capture_after_import_stores_nothing_twice(service: MemoryService, projects: Path) -> None:
     source = ClaudeTranscripts(projects)
     report = run_import(service, source, source.find())
-    assert (report.stored, report.duplicates) == (8, 0)
+    assert (report.stored, report.duplicates) == (7, 0)
     assert _hook_turn(service, "UserPromptSubmit.json", "Stop.json") == "duplicate"
     assert _hook_turn(service, "UserPromptSubmit.resume.json", "Stop.resume.json") == "duplicate"
-    assert _hook_turn(service, "UserPromptSubmit.task-notification.json", "Stop.after-task-notification.json") == (
-        "duplicate"
-    )
-    assert service.store.count(service.scopes(kind="project")) == 8
+    assert service.store.count(service.scopes(kind="project")) == 7
+    # The turn a <task-notification> started is not imported (the hooks drop its capture too).
+    notification = _payload("Stop.after-task-notification.json")
+    assert not service.store.get([turn_record_id("claude", notification["session_id"], notification["prompt_id"])])
     stop = _payload("Stop.after-tool-use.json")
     assert service.store.get([turn_record_id("claude", stop["session_id"], stop["prompt_id"])])
 
@@ -364,7 +363,7 @@ def _memory(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
 def test_memory_import_claude_since_last_then_doctor_fix_picks_up_a_missed_turn(tmp_path: Path, projects: Path) -> None:
     done = _memory(tmp_path, "import", "claude", "--since-last")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("claude: 8 turn(s) stored, 0 already stored")
+    assert done.stdout.startswith("claude: 7 turn(s) stored, 0 already stored")
     assert done.stderr == ""  # not a terminal: no progress bar
 
     again = _memory(tmp_path, "import", "claude", "--since-last", "--json")

@@ -10,8 +10,8 @@ assistant lines after it. What becomes the stored turn, and what does not:
 - kept: the user's words (the first prompt line of the turn, with any `<system-reminder>` or
   memory's own recalled block removed) and the assistant's final text (the text of the last
   assistant message of the turn, as the hook's `last_assistant_message`).
-- a `<task-notification>` prompt (a background subagent reporting back) is not the user's
-  words: the turn is stored with no prompt, only the answer, as the `Stop` hook stores it.
+- skipped whole: a turn started by a `<task-notification>` prompt (a background subagent
+  reporting back). It is not the user's words, and the hooks drop its capture too.
 - skipped: tool calls and tool results, thinking, attachments (hook output, including our own
   `additionalContext`, lands here as `hook_additional_context`), `isMeta` lines, compaction
   summaries (`isCompactSummary`) and local command output (`/compact` itself has no answer, so
@@ -79,12 +79,12 @@ class _Turn:
     ended: bool = False
 
     def close(self, end: int) -> TranscriptTurn | Consumed:
-        if not self.response.strip():
+        if not self.from_user or not self.response.strip():
             return Consumed(end)
         return TranscriptTurn(
             session_id=self.session_id,
             turn_id=self.prompt_id,
-            prompt=self.prompt if self.from_user else "",
+            prompt=self.prompt,
             response=self.response,
             cwd=self.cwd,
             created_at=self.created_at,
