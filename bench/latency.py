@@ -9,7 +9,8 @@ there), then measures, interleaved so that machine noise hits every series alike
 - the interpreter floor: `python -c pass`, as a subprocess;
 - in-process `assemble` (recall for a prompt, with a fresh session each time) and `capture`;
 - for each installed harness package with a command hook: its read and write hooks as the
-  harness runs them (a subprocess, a recorded payload on stdin, fresh session and turn ids).
+  harness runs them (a subprocess, a recorded payload on stdin, fresh session and turn ids),
+  in steady state: the per-user worker the first hook call starts is warm before timing.
 
 `--json` prints one line: floor_p95_ms, assemble_p50_ms, assemble_p95_ms, capture_p50_ms,
 capture_p95_ms, per harness <name>_read_p95_ms and <name>_write_p95_ms, and each figure's
@@ -29,28 +30,61 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from memory_core.config import Config
 from memory_core.harness import discover_harnesses
+from memory_core.hookclient import socket_path, worker_environment
 from memory_core.models import Record, Scope
 from memory_core.service import MemoryService, turn_record_id, turn_text
 from memory_core.store import open_store
 from memory_core.tokenizer import index_terms
+from memory_core.worker import stop_worker
 
 _SEED = 20261130
 _TURNS_PER_SESSION = 24
 
 _MODULES = ["billing", "auth", "ingest", "search", "export", "scheduler", "gateway", "cache", "metrics", "audit"]
-_THINGS = ["retry policy", "connection pool", "migration", "feature flag", "rate limiter", "webhook", "index",
-           "config loader", "test fixture", "serializer", "queue consumer", "session store", "CLI flag"]
+_THINGS = [
+    "retry policy",
+    "connection pool",
+    "migration",
+    "feature flag",
+    "rate limiter",
+    "webhook",
+    "index",
+    "config loader",
+    "test fixture",
+    "serializer",
+    "queue consumer",
+    "session store",
+    "CLI flag",
+]
 _VERBS = ["fix", "refactor", "add", "remove", "rename", "speed up", "document", "test", "debug", "review"]
-_ERRORS = ["TimeoutError", "KeyError: 'tenant_id'", "IntegrityError", "ConnectionResetError", "AssertionError",
-           "ValueError: invalid literal", "PermissionError", "RecursionError", "UnicodeDecodeError"]
-_TOOLS = ["pytest -k", "tox -e py311", "ruff check", "mypy --strict", "docker compose up", "make lint", "npm test",
-          "alembic upgrade head", "git bisect", "pre-commit run"]
+_ERRORS = [
+    "TimeoutError",
+    "KeyError: 'tenant_id'",
+    "IntegrityError",
+    "ConnectionResetError",
+    "AssertionError",
+    "ValueError: invalid literal",
+    "PermissionError",
+    "RecursionError",
+    "UnicodeDecodeError",
+]
+_TOOLS = [
+    "pytest -k",
+    "tox -e py311",
+    "ruff check",
+    "mypy --strict",
+    "docker compose up",
+    "make lint",
+    "npm test",
+    "alembic upgrade head",
+    "git bisect",
+    "pre-commit run",
+]
 _QUERIES = [
     "why does the billing retry policy time out?",
     "how do we run the auth tests?",
@@ -135,6 +169,24 @@ def _time_subprocess(argv: list[str], stdin: bytes, env: dict[str, str]) -> floa
     return time.perf_counter() - begin
 
 
+def _wait_for_worker(env: dict[str, str]) -> str | None:
+    """The socket of the worker the hooks started, once it listens (None if none came up)."""
+    saved = dict(os.environ)
+    try:
+        os.environ.clear()
+        os.environ.update(env)
+        path = socket_path(worker_environment())
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        if os.path.exists(path):
+            return path
+        time.sleep(0.05)
+    return None
+
+
 def measure(url: str, project: str, runs: int, workdir: Path) -> dict[str, Any]:
     """Every series of the module docstring, interleaved run by run."""
     env = {
@@ -159,32 +211,28 @@ def measure(url: str, project: str, runs: int, workdir: Path) -> dict[str, Any]:
         series[f"{name}_read"] = []
         series[f"{name}_write"] = []
 
-    def timed(call: Callable[[], object]) -> float:
-        begin = time.perf_counter()
-        call()
-        return time.perf_counter() - begin
-
-    # Warm the page cache and the interpreter's imports once before measuring.
+    # Warm the page cache, the imports, and each hook's worker (the first hook call starts it).
     service.assemble(_QUERIES[0], harness="bench", session_id="warm", turn_id="w")
     for _ in range(3):
         _time_subprocess([sys.executable, "-c", "pass"], b"", env)
+    for _key, _name, argv, payload in hooks:
+        _time_subprocess(argv, json.dumps(_fresh(payload)).encode(), env)
+    worker_socket = _wait_for_worker(env) if hooks else None
     for run in range(runs):
         series["floor"].append(_time_subprocess([sys.executable, "-c", "pass"], b"", env))
         query = rng.choice(_QUERIES)
         session = f"bench-{run}"
-        series["assemble"].append(
-            timed(lambda: service.assemble(query, harness="bench", session_id=session, turn_id="t"))
-        )
+        begin = time.perf_counter()
+        service.assemble(query, harness="bench", session_id=session, turn_id="t")
+        series["assemble"].append(time.perf_counter() - begin)
         prompt, answer = _turn(rng)
-        series["capture"].append(
-            timed(
-                lambda: service.capture(
-                    harness="bench", session_id=session, turn_id="t", prompt=prompt, response=answer
-                )
-            )
-        )
+        begin = time.perf_counter()
+        service.capture(harness="bench", session_id=session, turn_id="t", prompt=prompt, response=answer)
+        series["capture"].append(time.perf_counter() - begin)
         for key, _name, argv, payload in hooks:
             series[key].append(_time_subprocess(argv, json.dumps(_fresh(payload)).encode(), env))
+    if worker_socket is not None:
+        stop_worker(worker_socket)
     if service._store is not None:
         service._store.close()
     floor = _p(series["floor"], 0.95)

@@ -52,7 +52,7 @@ def test_every_recorded_stop_is_a_write(name: str) -> None:
 
 def test_a_task_notification_prompt_is_neither_recalled_for_nor_stored() -> None:
     event = hooks.parse(_load("UserPromptSubmit.task-notification.json"))
-    assert event.kind is EventKind.IGNORE
+    assert event.kind is EventKind.SKIP
     assert event.prompt is None
     assert "task-notification" in event.reason
 

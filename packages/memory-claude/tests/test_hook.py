@@ -130,6 +130,15 @@ def test_a_task_notification_is_not_a_query(tmp_path: Path) -> None:
     assert hook(notification, cwd=tmp_path) == ""
 
 
+def test_the_answer_to_a_task_notification_is_not_stored_as_a_turn(tmp_path: Path) -> None:
+    notification = payload("UserPromptSubmit.task-notification.json", session_id="session-2", prompt_id="p-n")
+    hook(notification, cwd=tmp_path)
+    stop = payload("Stop.after-task-notification.json", session_id="session-2", prompt_id="p-n")
+    stop["last_assistant_message"] = "The background agent finished refactoring the zanzibar module."
+    hook(stop, cwd=tmp_path)
+    assert "zanzibar" not in ask(tmp_path, "what happened to the zanzibar module?", session="s3", prompt_id="q")
+
+
 def test_a_compaction_lets_the_session_be_reminded_again(tmp_path: Path) -> None:
     store_turn(
         tmp_path,
@@ -153,7 +162,10 @@ def test_the_hook_path_imports_nothing_heavy() -> None:
     probe = "import sys, memory_claude.hook; print('\\n'.join(sorted(sys.modules)))"
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=_TIMEOUT_S, check=True)
     loaded = set(done.stdout.split())
-    assert "memory_claude.adapter" in loaded
+    assert "memory_core.hookclient" in loaded
+    # The engine stays in the worker: a hook process loads it only when it handles a turn itself.
+    engine = {"memory_claude.adapter", "memory_core.service", "sqlite3", "dataclasses", "typing"}
+    assert loaded.isdisjoint(engine), sorted(loaded & engine)
     heavy = {"pydantic", "mcp", "numpy", "importlib.metadata"}
     ours_not_for_hooks = {"memory_claude.harness", "memory_claude.install", "memory_claude.status", "subprocess"}
     assert loaded.isdisjoint(heavy | ours_not_for_hooks), sorted(loaded & (heavy | ours_not_for_hooks))

@@ -6,7 +6,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from memory_core.project import is_disabled, normalise_remote, resolve_project, set_disabled
 
 

@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from memory_core.config import Config
 from memory_core.errors import FirewallBlocked, NotFound
 from memory_core.models import EventKind, HookEvent
@@ -127,9 +126,7 @@ def test_a_harness_without_turn_ids_pairs_by_position(service: MemoryService) ->
 
 def test_capturing_the_same_turn_twice_stores_it_once(service: MemoryService) -> None:
     _state_a_fact(service)
-    again = service.capture(
-        harness="claude", session_id="s1", turn_id="t1", prompt=FACT_PROMPT, response=FACT_ANSWER
-    )
+    again = service.capture(harness="claude", session_id="s1", turn_id="t1", prompt=FACT_PROMPT, response=FACT_ANSWER)
     assert again.status == "duplicate"
     assert service.store.count(service.scopes()) == 1
 

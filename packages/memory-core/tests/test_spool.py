@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from memory_core.models import Record, Scope
 from memory_core.spool import Spool
 
@@ -84,8 +83,6 @@ for n in range(start, start + 50):
 
 def test_concurrent_appends_from_several_processes_lose_nothing(tmp_path: Path) -> None:
     path = tmp_path / "spool.jsonl"
-    workers = [
-        subprocess.Popen([sys.executable, "-c", _APPEND_MANY, str(path), str(1000 * i)]) for i in range(4)
-    ]
+    workers = [subprocess.Popen([sys.executable, "-c", _APPEND_MANY, str(path), str(1000 * i)]) for i in range(4)]
     assert [worker.wait(timeout=60) for worker in workers] == [0, 0, 0, 0]
     assert len(Spool(path, max_bytes=1 << 22).entries()) == 200

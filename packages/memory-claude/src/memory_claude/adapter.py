@@ -4,7 +4,8 @@ What each event means to memory:
 
 - `UserPromptSubmit`: READ, the prompt is the query; `prompt_id` is the turn id that pairs it
   with its `Stop`. A `<task-notification>` prompt (a background subagent reporting back) is
-  IGNORE: it is neither a question to answer with memories nor the user's words to store.
+  SKIP: it is neither a question to answer with memories nor the user's words to store, and
+  the core drops the capture of its turn when the `Stop` comes.
 - `Stop`: WRITE, the response is `last_assistant_message`, the turn id is `prompt_id`.
 - `SubagentStop`: IGNORE. It carries its parent's `prompt_id`, and `/compact` fires some with
   no matching prompt, so capturing it would overwrite or duplicate the parent's turn.
@@ -65,7 +66,7 @@ class ClaudeHooks:
         if event == "UserPromptSubmit":
             prompt: str = typed["prompt"]
             if prompt.lstrip().startswith(TASK_NOTIFICATION_TAG):
-                return HookEvent(EventKind.IGNORE, reason="task-notification prompt", **common)
+                return HookEvent(EventKind.SKIP, reason="task-notification prompt", **common)
             return HookEvent(EventKind.READ, prompt=prompt, **common)
         if event == "Stop":
             return HookEvent(EventKind.WRITE, response=typed["last_assistant_message"], **common)

@@ -1,9 +1,10 @@
 """The hook Claude Code runs: `python -m memory_claude.hook` (or the `memory-claude-hook` script).
 
-Reads one payload from stdin, hands it to memory-core's hook runner with the Claude Code
-adapter, writes the runner's answer to stdout once, exits 0. Never raises and never fails a
-turn: every error is the runner's to log. Imports only the adapter and the runner, since
-interpreter start-up is the floor this hook is measured against.
+Reads one payload from stdin, hands it to memory-core's hook client with the Claude Code
+adapter's name, writes the answer to stdout once, exits 0. Never raises and never fails a
+turn: every error is the core's to log. The client passes the payload to the per-user memory
+worker and imports the adapter only when it must handle the turn itself, since interpreter
+start-up is the floor this hook is measured against.
 
 `memory-claude-hook --plugin-dir` prints the plugin marketplace folder shipped in this
 package instead (for `claude plugin marketplace add`).
@@ -14,9 +15,7 @@ from __future__ import annotations
 import os
 import sys
 
-from memory_core.hook import main as _run_hook
-
-from memory_claude.adapter import ClaudeHooks
+from memory_core.hookclient import main as _run_hook
 
 __all__ = ["main", "plugin_dir"]
 
@@ -31,7 +30,7 @@ def main() -> None:
     if sys.argv[1:] == ["--plugin-dir"]:
         sys.stdout.write(plugin_dir() + "\n")
         return
-    _run_hook(ClaudeHooks())
+    _run_hook("memory_claude.adapter:ClaudeHooks")
 
 
 if __name__ == "__main__":

@@ -6,10 +6,11 @@ the hook path: each name is imported on first use.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from memory_core.version import __version__
 
+# Not `typing.TYPE_CHECKING`: importing typing costs a hook a measurable share of its start-up,
+# and every hook imports this package. Type checkers treat this name the same way.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from memory_core.config import Config
     from memory_core.errors import ConfigError, FirewallBlocked, MemoryCoreError, NotFound, StoreError, StoreUnavailable
@@ -54,7 +55,7 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     home = _HOMES.get(name)
     if home is None:
         raise AttributeError(f"module 'memory_core' has no attribute {name!r}")

@@ -12,7 +12,6 @@ Paths follow the platform: XDG on Linux and other Unixes, `~/Library/...` on mac
 
 from __future__ import annotations
 
-import getpass
 import os
 import sys
 from collections.abc import Mapping
@@ -84,9 +83,14 @@ def display_url(url: str) -> str:
 
 
 def _os_user() -> str:
+    for name in ("LOGNAME", "USER", "LNAME", "USERNAME"):
+        if user := os.environ.get(name):
+            return user
     try:
-        return getpass.getuser()
-    except Exception:  # noqa: BLE001 - no passwd entry in some containers
+        import pwd  # only when no variable names the user: keeps the hook path lean
+
+        return pwd.getpwuid(os.getuid()).pw_name
+    except (ImportError, KeyError, OSError):  # no passwd entry in some containers
         return "unknown"
 
 

@@ -15,20 +15,20 @@ A harness package that fails to import is logged and skipped: it never stops the
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from memory_core.installing import InstallPlan
 from memory_core.models import HookEvent, Recall
+
+if TYPE_CHECKING:
+    # Typing only: the installer plumbing (difflib, tempfile, shutil) stays off the hook path.
+    from memory_core.installing import InstallPlan
 
 __all__ = ["Harness", "HookAdapter", "InstallStatus", "discover_harnesses", "ENTRY_POINT_GROUP"]
 
 ENTRY_POINT_GROUP = "memory.harnesses"
-
-_log = logging.getLogger(__name__)
 
 
 @runtime_checkable
@@ -118,6 +118,7 @@ def discover_harnesses() -> tuple[dict[str, Harness], dict[str, str]]:
     Returns the harnesses by name, and the entry points that failed with a one-line reason.
     A broken plugin is logged and skipped, never raised.
     """
+    import logging
     from importlib.metadata import entry_points
 
     found = _Discovered()
@@ -127,7 +128,7 @@ def discover_harnesses() -> tuple[dict[str, Harness], dict[str, str]]:
             harness = factory()
         except Exception as exc:  # noqa: BLE001 - a broken plugin must never stop the others
             found.broken[entry.name] = f"{type(exc).__name__}: {exc}"
-            _log.warning("harness plugin %s failed to load: %s", entry.name, exc)
+            logging.getLogger(__name__).warning("harness plugin %s failed to load: %s", entry.name, exc)
             continue
         found.harnesses[entry.name] = harness
     return found.harnesses, found.broken

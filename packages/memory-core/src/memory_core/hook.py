@@ -23,10 +23,15 @@ import json
 import os
 import sys
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from memory_core.config import Config
-from memory_core.harness import HookAdapter
 from memory_core.models import EventKind, Recall
+
+if TYPE_CHECKING:
+    # Typing only: memory_core.harness pulls in the installer plumbing, which a hook never needs.
+    from memory_core.harness import HookAdapter
+    from memory_core.service import MemoryService
 
 __all__ = ["run", "main"]
 
@@ -39,12 +44,16 @@ def _config_for(adapter: HookAdapter) -> Config:
     return config
 
 
-def run(adapter: HookAdapter, raw: bytes, *, config: Config | None = None) -> str:
-    """Handle one payload and return the exact text to print ("" for nothing). Never raises."""
+def run(adapter: HookAdapter, raw: bytes, *, config: Config | None = None, service: MemoryService | None = None) -> str:
+    """Handle one payload and return the exact text to print ("" for nothing). Never raises.
+
+    A long-lived caller (the worker) passes its `service`, which is then used and left open;
+    otherwise a service is built for this one call and closed after it.
+    """
     from memory_core.logbook import Logbook
 
     try:
-        config = config if config is not None else _config_for(adapter)
+        config = config if config is not None else service.config if service is not None else _config_for(adapter)
     except Exception as exc:  # noqa: BLE001 - even a broken environment must not fail the turn
         sys.stderr.write(f"memory: {type(exc).__name__}: {exc}\n")
         return ""
@@ -60,9 +69,11 @@ def run(adapter: HookAdapter, raw: bytes, *, config: Config | None = None) -> st
         return ""
     if event.kind is EventKind.IGNORE:
         return ""
-    from memory_core.service import MemoryService
+    owned = service is None
+    if service is None:
+        from memory_core.service import MemoryService
 
-    service = MemoryService(config, cwd=event.cwd)
+        service = MemoryService(config, cwd=event.cwd)
     recall = service.handle(event)
     try:
         return adapter.render(event, recall) if recall.text else ""
@@ -70,16 +81,8 @@ def run(adapter: HookAdapter, raw: bytes, *, config: Config | None = None) -> st
         service.logbook.error(f"{adapter.name}.render", exc)
         return ""
     finally:
-        _close(service)
-
-
-def _close(service: object) -> None:
-    store = getattr(service, "_store", None)
-    if store is not None:
-        try:
-            store.close()
-        except Exception:  # noqa: BLE001, S110 - closing is best effort at process end
-            pass
+        if owned:
+            service.close()
 
 
 def main(adapter: HookAdapter) -> None:
@@ -105,4 +108,4 @@ def recall_for_tests(adapter: HookAdapter, payload: dict[str, object], *, config
     try:
         return service.handle(event)
     finally:
-        _close(service)
+        service.close()

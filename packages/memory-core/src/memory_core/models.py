@@ -112,6 +112,9 @@ class EventKind(StrEnum):
     """Recall: the user submitted a prompt; answer with context."""
     WRITE = "write"
     """Capture: the model finished a turn; store it."""
+    SKIP = "skip"
+    """This turn is not the user's (a background task reporting back): recall nothing for it,
+    and drop its capture when the turn's write event comes."""
     RESET = "reset"
     """The live context was emptied (a compaction): forget what was injected in this session."""
     IGNORE = "ignore"

@@ -185,10 +185,27 @@ class MemoryService:
         """Whether memory runs here: the kill switch is on and the project is not switched off."""
         return self.config.enabled and not is_disabled(self.config.state_dir, self.project(cwd).key)
 
+    def refresh(self) -> None:
+        """Forget cached project identities.
+
+        A long-lived process calls this per request, so a repository whose remote changed is
+        seen under its new key.
+        """
+        self._projects.clear()
+
+    def close(self) -> None:
+        """Close the store if this service opened it. Idempotent; never raises."""
+        if self._store is not None:
+            try:
+                self._store.close()
+            except Exception:  # noqa: BLE001, S110 - closing is best effort
+                pass
+
     # -- the hook path ---------------------------------------------------------------------
 
     def handle(self, event: HookEvent) -> Recall:
-        """The hook path in one call: READ assembles, WRITE captures, RESET resets. Never raises."""
+        """The hook path in one call: READ assembles, WRITE captures, SKIP marks a turn that is not
+        the user's, RESET resets. Never raises."""
         try:
             if event.kind is EventKind.READ:
                 return self.assemble(
@@ -208,6 +225,10 @@ class MemoryService:
                     cwd=event.cwd,
                 )
                 return Recall("", reason=f"capture {outcome.status}: {outcome.reason}".rstrip(": "))
+            if event.kind is EventKind.SKIP:
+                if self.active(event.cwd):
+                    self._stash(f"{event.harness}:{event.session_id}", event.turn_id, _VOID_MARKER)
+                return Recall("", reason=event.reason or "not the user's turn")
             if event.kind is EventKind.RESET:
                 self.reset_session(harness=event.harness, session_id=event.session_id, cwd=event.cwd)
                 return Recall("", reason="session reset")

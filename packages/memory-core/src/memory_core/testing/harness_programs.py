@@ -1,10 +1,11 @@
 """The real harness programs for end-to-end tests, installed once into a cache outside the clone.
 
 Each program is installed into `<cache>/<name>-<version>/` (cache: `$MEMORY_HARNESS_CACHE`,
-default `~/.cache/memory-harnesses` of the account, whatever `$HOME` says), keyed by version so tests and CI reuse it and a version
-bump installs beside the old one. A marker file is written only after a complete install, so
-an interrupted install is redone rather than trusted. Installs are serialised with a lock
-file, because pytest workers or two CI runs may ask at once.
+default `~/.cache/memory-harnesses` of the account, whatever `$HOME` says), keyed by version
+so tests and CI reuse it and a version bump installs beside the old one. A marker file is
+written only after a complete install, so an interrupted install is redone rather than
+trusted. Installs are serialised with a lock file, because pytest workers or two CI runs may
+ask at once.
 
 Failure: `HarnessInstallError` with the installer's last output lines. Tests turn that into
 a failure under CI and a skip elsewhere (`memory_core.testing.requirements.require`).

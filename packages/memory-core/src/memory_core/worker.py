@@ -1,0 +1,204 @@
+"""The per-user memory worker: keeps the engine loaded so a hook costs about an interpreter start.
+
+    python -m memory_core.worker --socket PATH [--idle SECONDS]
+
+Started by a hook (`memory_core.hookclient`) that found none, detached in its own session;
+never started by hand. It listens on a Unix socket in a folder only its user can enter,
+answers hook requests one at a time with the same `memory_core.hook.run` a hook process would
+use, and exits after `--idle` seconds without a request (`MEMORY_WORKER_IDLE`, default 600).
+
+Promises:
+- One worker per socket: a lock file next to the socket is held for the worker's life, so two
+  hooks racing to start one leave exactly one listening.
+- A request whose memory settings differ from the worker's is refused (`MISMATCH`), and the
+  hook handles it itself: a worker never writes with settings it was not started with.
+- Only adapters from memory packages (`memory_*` modules) are loaded.
+- The worker is long-lived in the service's sense: after an outage it backs off and retries
+  rather than giving up, and every request is still bounded by the store timeout.
+- A failure inside a request is logged by the service and answered with nothing: the worker
+  keeps serving.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import fcntl
+import importlib
+import os
+import select
+import signal
+import socket
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from memory_core.config import Config
+from memory_core.hook import run
+from memory_core.hookclient import PROTOCOL, worker_environment
+from memory_core.service import MemoryService
+
+if TYPE_CHECKING:
+    from memory_core.harness import HookAdapter
+
+__all__ = ["serve", "main", "stop_worker"]
+
+_DEFAULT_IDLE_S = 600.0
+_REQUEST_TIMEOUT_S = 2.0
+_MAX_REQUEST_BYTES = 8 * 1024 * 1024
+"""A payload larger than this is refused: hook payloads are a few kilobytes."""
+
+
+class _Worker:
+    """The adapters and services of one worker, each built on first use."""
+
+    def __init__(self) -> None:
+        self.settings = worker_environment()
+        self.adapters: dict[str, HookAdapter] = {}
+        self.services: dict[str, MemoryService] = {}
+
+    def answer(self, request: bytes) -> bytes:
+        header, _, body = request.partition(b"\n")
+        parts = header.split(b" ")
+        if len(parts) != 4 or parts[0] != PROTOCOL:
+            return b"BAD\n"
+        adapter_ref = parts[1].decode("ascii", "replace")
+        settings_len, payload_len = int(parts[2]), int(parts[3])
+        if len(body) != settings_len + payload_len:
+            return b"BAD\n"
+        if body[:settings_len] != self.settings:
+            return b"MISMATCH\n"
+        if not adapter_ref.startswith("memory_") or ":" not in adapter_ref:
+            return b"BAD\n"
+        adapter = self._adapter(adapter_ref)
+        service = self._service(adapter_ref, adapter)
+        service.refresh()
+        return b"OK\n" + run(adapter, body[settings_len:], config=service.config, service=service).encode("utf-8")
+
+    def _adapter(self, ref: str) -> HookAdapter:
+        if ref not in self.adapters:
+            module, _, name = ref.partition(":")
+            self.adapters[ref] = getattr(importlib.import_module(module), name)()
+        return self.adapters[ref]
+
+    def _service(self, ref: str, adapter: HookAdapter) -> MemoryService:
+        if ref not in self.services:
+            config = Config.from_env()
+            cap = getattr(adapter, "max_context_tokens", None)
+            if isinstance(cap, int) and cap < config.max_tokens:
+                config = replace(config, max_tokens=cap)
+            self.services[ref] = MemoryService(config, long_lived=True)
+        return self.services[ref]
+
+    def close(self) -> None:
+        for service in self.services.values():
+            with contextlib.suppress(Exception):
+                service.close()
+
+
+def _read_request(conn: socket.socket) -> bytes | None:
+    conn.settimeout(_REQUEST_TIMEOUT_S)
+    chunks: list[bytes] = []
+    size = 0
+    while size <= _MAX_REQUEST_BYTES:
+        chunk = conn.recv(65536)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        size += len(chunk)
+    return None
+
+
+@contextlib.contextmanager
+def _exclusive(path: str) -> Iterator[bool]:
+    fd = os.open(path + ".lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        # The holder's pid, for whoever must stop it (tests, `memory doctor`).
+        os.ftruncate(fd, 0)
+        os.write(fd, str(os.getpid()).encode())
+        yield True
+    finally:
+        os.close(fd)
+
+
+def serve(path: str, *, idle: float) -> int:
+    """Listen on `path` until `idle` seconds pass without a request. Returns the exit status."""
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    with _exclusive(path) as mine:
+        if not mine:
+            return 0  # another worker holds this socket
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)  # a stale socket of a worker that died
+        old_umask = os.umask(0o077)
+        try:
+            listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            listener.bind(path)
+        finally:
+            os.umask(old_umask)
+        listener.listen(64)
+        # SIGTERM ends the loop through `finally`, so the socket file goes with the worker.
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+        worker = _Worker()
+        last = time.monotonic()
+        try:
+            while True:
+                ready, _, _ = select.select([listener], [], [], max(0.0, idle - (time.monotonic() - last)))
+                if not ready:
+                    if time.monotonic() - last >= idle:
+                        return 0
+                    continue
+                conn, _ = listener.accept()
+                last = time.monotonic()
+                with conn:
+                    try:
+                        request = _read_request(conn)
+                        reply = worker.answer(request) if request is not None else b"BAD\n"
+                        conn.sendall(reply)
+                    except (OSError, ValueError, UnicodeError):
+                        continue  # that hook times out or reads a bad answer and handles its turn itself
+        finally:
+            worker.close()
+            listener.close()
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
+
+
+def stop_worker(path: str) -> bool:
+    """Ask the worker listening on `path` to exit (SIGTERM); returns whether one was signalled."""
+    try:
+        with open(path + ".lock", encoding="ascii") as lock:
+            text = lock.read().strip()
+    except (OSError, UnicodeError):
+        return False
+    if not text.isdigit() or int(text) <= 1:  # never signal a process group by accident
+        return False
+    try:
+        os.kill(int(text), signal.SIGTERM)
+    except (ProcessLookupError, PermissionError):
+        return False
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command line of the worker (started by hooks, not by users)."""
+    parser = argparse.ArgumentParser(prog="python -m memory_core.worker")
+    parser.add_argument("--socket", required=True)
+    default_idle = os.environ.get("MEMORY_WORKER_IDLE", "")
+    try:
+        idle = float(default_idle) if default_idle else _DEFAULT_IDLE_S
+    except ValueError:
+        idle = _DEFAULT_IDLE_S
+    parser.add_argument("--idle", type=float, default=idle)
+    args = parser.parse_args(argv)
+    return serve(args.socket, idle=max(1.0, args.idle))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

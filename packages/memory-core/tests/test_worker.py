@@ -1,0 +1,188 @@
+"""The hook client and the per-user worker: fast turns, the same answers, and no lost turn."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from memory_core.hookclient import socket_path, worker_environment
+from memory_core.worker import stop_worker
+
+# A minimal command-hook adapter in the shape of Claude Code's, so these tests exercise the
+# client and worker without depending on a harness package.
+ADAPTER_SOURCE = """
+import json
+from memory_core.models import EventKind, HookEvent
+
+class Hooks:
+    name = "testharness"
+
+    def parse(self, payload):
+        if payload.get("event") == "read":
+            return HookEvent(EventKind.READ, self.name, payload["session"], payload["turn"],
+                             payload.get("cwd"), prompt=payload["text"])
+        if payload.get("event") == "write":
+            return HookEvent(EventKind.WRITE, self.name, payload["session"], payload["turn"],
+                             payload.get("cwd"), response=payload["text"])
+        return HookEvent(EventKind.IGNORE, self.name)
+
+    def render(self, event, recall):
+        return json.dumps({"context": recall.text}) if recall.text else ""
+"""
+
+
+@pytest.fixture
+def hook_env(tmp_path: Path) -> Iterator[dict[str, str]]:
+    package = tmp_path / "pkg" / "memory_testharness"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "adapter.py").write_text(ADAPTER_SOURCE)
+    (package / "hook.py").write_text(
+        "from memory_core.hookclient import main\nmain('memory_testharness.adapter:Hooks')\n"
+    )
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_")}
+    env.update(
+        {
+            "PYTHONPATH": str(tmp_path / "pkg"),
+            "XDG_RUNTIME_DIR": str(runtime),
+            "MEMORY_URL": f"sqlite:///{tmp_path / 'memory.db'}",
+            "MEMORY_STATE_DIR": str(tmp_path / "state"),
+            "MEMORY_PROJECT": "git:example.com/acme/worker",
+            "MEMORY_WORKER_IDLE": "30",
+        }
+    )
+    yield env
+    _stop_worker(env)
+
+
+def _stop_worker(env: dict[str, str]) -> None:
+    stop_worker(_socket(env))
+
+
+def _socket(env: dict[str, str]) -> str:
+    saved = dict(os.environ)
+    try:
+        os.environ.clear()
+        os.environ.update(env)
+        return socket_path(worker_environment())
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def _hook(env: dict[str, str], payload: dict[str, str]) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "memory_testharness.hook"],
+        input=json.dumps(payload).encode(),
+        env=env,
+        capture_output=True,
+        timeout=30,
+        check=False,
+    )
+
+
+def _wait_for(path: str, seconds: float = 20.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if os.path.exists(path):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _turn(env: dict[str, str], session: str, turn: str, prompt: str, answer: str) -> bytes:
+    read = _hook(env, {"event": "read", "session": session, "turn": turn, "text": prompt})
+    write = _hook(env, {"event": "write", "session": session, "turn": turn, "text": answer})
+    assert (read.returncode, write.returncode) == (0, 0)
+    assert write.stdout == b""
+    return read.stdout
+
+
+def test_the_first_turn_is_handled_in_process_and_starts_a_worker(hook_env: dict[str, str]) -> None:
+    path = _socket(hook_env)
+    assert not os.path.exists(path)
+    _turn(hook_env, "s1", "t1", "the ledger service listens on port 8443", "noted: ledger on 8443")
+    assert _wait_for(path), "a worker was started for the next turn"
+    folder = Path(path).parent
+    assert oct(folder.stat().st_mode & 0o777) == "0o700"
+
+
+def test_worker_and_in_process_give_byte_identical_answers(hook_env: dict[str, str]) -> None:
+    _turn(hook_env, "s1", "t1", "the ledger service listens on port 8443", "noted: ledger on 8443")
+    assert _wait_for(_socket(hook_env))
+    ask = {"event": "read", "session": "s2", "turn": "u1", "text": "which port does the ledger use?"}
+    via_worker = _hook(hook_env, ask).stdout
+    in_process = _hook({**hook_env, "MEMORY_WORKER": "0"}, {**ask, "session": "s3"}).stdout
+    assert b"8443" in via_worker
+    assert json.loads(via_worker)["context"] == json.loads(in_process)["context"]
+
+
+def test_a_turn_captured_through_the_worker_is_stored_once(hook_env: dict[str, str]) -> None:
+    _turn(hook_env, "s1", "t0", "warm up", "ok")
+    assert _wait_for(_socket(hook_env))
+    _turn(hook_env, "s1", "t1", "the invoice batch runs at 02:00 UTC", "noted")
+    _hook(hook_env, {"event": "write", "session": "s1", "turn": "t1", "text": "noted"})
+    export = subprocess.run(
+        [sys.executable, "-m", "memory_core.cli", "export"], env=hook_env, capture_output=True, text=True, check=True
+    )
+    texts = [json.loads(line)["text"] for line in export.stdout.splitlines()]
+    assert texts.count("User: the invoice batch runs at 02:00 UTC\nAssistant: noted") == 1
+
+
+def test_a_worker_with_other_settings_is_never_used(hook_env: dict[str, str]) -> None:
+    _turn(hook_env, "s1", "t1", "the ledger service listens on port 8443", "noted: ledger on 8443")
+    assert _wait_for(_socket(hook_env))
+    other = {**hook_env, "MEMORY_PROJECT": "git:example.com/acme/other"}
+    assert _socket(other) != _socket(hook_env)
+    answer = _hook(other, {"event": "read", "session": "s9", "turn": "x", "text": "which port does the ledger use?"})
+    assert answer.stdout == b"", "another project's memory never leaks through a shared worker"
+    _stop_worker(other)
+
+
+def test_a_stale_socket_does_not_cost_a_turn(hook_env: dict[str, str]) -> None:
+    path = _socket(hook_env)
+    Path(path).parent.mkdir(mode=0o700, exist_ok=True)
+    Path(path).write_text("not a socket")
+    out = _turn(hook_env, "s1", "t1", "the cache TTL is ninety seconds", "noted")
+    assert out == b""
+    later = _hook(hook_env, {"event": "read", "session": "s2", "turn": "u", "text": "what is the cache TTL?"})
+    assert b"ninety seconds" in later.stdout
+
+
+def test_a_socket_folder_others_can_enter_is_not_trusted(hook_env: dict[str, str]) -> None:
+    path = _socket(hook_env)
+    folder = Path(path).parent
+    folder.mkdir(mode=0o700, exist_ok=True)
+    folder.chmod(0o777)
+    _turn(hook_env, "s1", "t1", "the cache TTL is ninety seconds", "noted")
+    time.sleep(0.5)
+    assert not os.path.exists(path), "no worker listens where others could plant a socket"
+    later = _hook(hook_env, {"event": "read", "session": "s2", "turn": "u", "text": "what is the cache TTL?"})
+    assert b"ninety seconds" in later.stdout, "the hook still works, in-process"
+
+
+def test_the_kill_switch_starts_nothing(hook_env: dict[str, str]) -> None:
+    env = {**hook_env, "MEMORY_ENABLED": "0"}
+    _turn(env, "s1", "t1", "anything", "anything")
+    time.sleep(0.5)
+    assert not os.path.exists(_socket(env))
+    assert not Path(hook_env["MEMORY_URL"].removeprefix("sqlite:///")).exists()
+
+
+def test_an_idle_worker_exits_and_removes_its_socket(hook_env: dict[str, str]) -> None:
+    env = {**hook_env, "MEMORY_WORKER_IDLE": "1"}
+    _turn(env, "s1", "t1", "short lived", "ok")
+    path = _socket(env)
+    assert _wait_for(path)
+    deadline = time.monotonic() + 20
+    while os.path.exists(path) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not os.path.exists(path)
