@@ -3,8 +3,9 @@
 `tests/js/drive.mjs` loads the plugin with OpenClaw's real `definePluginEntry`, registers it
 as many times as asked, and calls the handlers with the recorded payloads: modify hooks
 awaited, observe hooks not. Where a test is about the plugin's side of the protocol (pairing,
-idempotence, the time bound), `tests/js/record.sh` stands in for memory-core and records what
-the plugin sent; `test_recall_through_memory_core` runs the real thing.
+idempotence, the time bound, the worker's lifetime), `tests/js/record.sh` stands in for
+memory-core's worker and records what the plugin sent; `test_recall_through_memory_core` runs
+the real thing.
 """
 
 from __future__ import annotations
@@ -72,6 +73,11 @@ def sent(records: Path, *, expect: int) -> list[dict[str, Any]]:
     return [json.loads(f.read_text()) for f in sorted(records.glob("*.json"))]
 
 
+def workers(records: Path) -> set[str]:
+    """The pids of the worker processes that served the recorded requests."""
+    return {f.stem.split("-")[1] for f in records.glob("*.json")}
+
+
 def step(recorded: Any, name: str, *, run: str | None = None, registration: int = 0) -> dict[str, Any]:
     payload = recorded(f"openclaw/{name}.json")
     event, ctx = payload["event"], payload["ctx"]
@@ -106,7 +112,7 @@ def test_the_plugin_never_spawns_synchronously() -> None:
     # execFileSync / spawnSync in a hook stalls OpenClaw's whole event loop (gateway included).
     source = (plugin_dir() / "index.ts").read_text()
     code = re.sub(r"/\*.*?\*/|//[^\n]*", "", source, flags=re.DOTALL)
-    assert re.findall(r"import \{([^}]*)\} from \"node:child_process\"", code) == [" spawn "]
+    assert re.findall(r"import \{([^}]*)\} from \"node:child_process\"", code) == [" type ChildProcess, spawn "]
     assert not re.search(r"\b(execSync|execFileSync|spawnSync)\b", code)
 
 
@@ -209,6 +215,7 @@ def test_capture_pairs_the_prompt_with_the_first_answer_by_run_id(
     )
     captures = [p for p in sent(records, expect=4) if p["hook"] != "before_prompt_build"]
     assert len(captures) == 2
+    assert len(workers(records)) == 1  # one worker process served every call
     by_run = {p["ctx"]["runId"]: p for p in captures}
     for turn in ("turn1", "turn2"):
         bpb = recorded(f"openclaw/{turn}-04-before_prompt_build.json")
@@ -299,3 +306,19 @@ def test_recall_through_memory_core(node_bin: Path, plugin_copy: Path, recorded:
     result = out["results"][0]["result"]
     assert result is not None
     assert "my cat is called Miso" in result["appendContext"]
+
+
+def test_a_worker_that_dies_gets_its_unconfirmed_captures_resent(
+    node_bin: Path, plugin_copy: Path, records: Path, recorded: Any, tmp_path: Path
+) -> None:
+    drive(
+        node_bin,
+        plugin_copy,
+        [step(recorded, "turn1-12-agent_end"), {"sleepMs": 3000}],
+        config=_config(),
+        env=recorder(records, REC_DIE_ONCE=str(tmp_path / "died")),
+    )
+    captures = sent(records, expect=2)
+    run_id = recorded("openclaw/turn1-12-agent_end.json")["ctx"]["runId"]
+    assert [c["ctx"]["runId"] for c in captures] == [run_id, run_id]
+    assert len(workers(records)) == 2

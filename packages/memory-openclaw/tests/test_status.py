@@ -28,7 +28,7 @@ def test_installed_shows_the_hook_command_and_the_workspace_project(home: Path) 
     assert status.installed
     assert status.runs is True
     assert status.command is not None
-    assert status.command.endswith(" -m memory_openclaw.hook")
+    assert status.command.endswith(" -m memory_openclaw.worker")
     workspace = home / ".openclaw" / "workspace"
     # OpenClaw's workspace is not a repository: its path is the project.
     assert f"project: the OpenClaw workspace {workspace} (path:{workspace})" in status.detail
@@ -69,7 +69,7 @@ def test_an_interpreter_that_is_gone_is_reported(home: Path) -> None:
     config.write_text(json.dumps(data))
     (status,) = OpenClawHarness().status(project_dir=home)
     assert status.runs is False
-    assert "cannot run memory_openclaw.hook" in status.detail
+    assert "cannot run memory_openclaw.worker" in status.detail
 
 
 def test_a_broken_config_is_a_status_not_a_crash(home: Path) -> None:

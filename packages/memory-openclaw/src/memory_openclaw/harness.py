@@ -35,9 +35,10 @@ from memory_openclaw.adapter import HARNESS_NAME, OpenClawAdapter
 from memory_openclaw.cli_steps import install_step, uninstall_step
 from memory_openclaw.paths import openclaw_config_path, openclaw_workspace
 
-__all__ = ["OpenClawHarness", "plugin_dir", "HOOK_MODULE"]
+__all__ = ["OpenClawHarness", "plugin_dir", "HOOK_MODULE", "WORKER_MODULE"]
 
 HOOK_MODULE = "memory_openclaw.hook"
+WORKER_MODULE = "memory_openclaw.worker"
 _SCOPE = "user"
 _PROBE_TIMEOUT_S = 20
 
@@ -180,7 +181,7 @@ class OpenClawHarness:
         found = oj.entry(data) or {}
         config = found.get("config")
         python = config.get("python") if isinstance(config, dict) else None
-        command = " ".join([python, "-m", HOOK_MODULE]) if isinstance(python, str) else None
+        command = " ".join([python, "-m", WORKER_MODULE]) if isinstance(python, str) else None
         problems: list[str] = []
         paths = oj.our_load_paths(data)
         if not found and not paths:
@@ -197,9 +198,9 @@ class OpenClawHarness:
             problems.append("hooks.allowConversationAccess is not true: OpenClaw drops the memory hooks silently")
         elif hooks.get("allowPromptInjection") is False:
             problems.append("hooks.allowPromptInjection is false: recall cannot add context")
-        runs = self._runs(python, HOOK_MODULE) if isinstance(python, str) else False
+        runs = self._runs(python, WORKER_MODULE) if isinstance(python, str) else False
         if not runs:
-            problems.append(f"the plugin's interpreter cannot run {HOOK_MODULE} ({python or 'not set'})")
+            problems.append(f"the plugin's interpreter cannot run {WORKER_MODULE} ({python or 'not set'})")
         if problems:
             problems.append("fix: memory install openclaw")
         detail = "; ".join([*problems, self._project_line(data)])
@@ -208,7 +209,10 @@ class OpenClawHarness:
     # -- bench -------------------------------------------------------------------------------
 
     def hook_argv(self) -> list[str] | None:
-        """What the plugin runs for each hook call; the payload goes to its stdin."""
+        """The one-shot hook: what the plugin's worker does per call, plus interpreter start-up.
+
+        (The plugin keeps one worker per OpenClaw process; this is its first-call cost.)
+        """
         return [self._python, "-m", HOOK_MODULE]
 
     def bench_payloads(self) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -4,30 +4,39 @@
  * What it promises:
  * - `before_prompt_build` returns `{appendContext}` with the memories relevant to the prompt,
  *   or nothing. It waits for memory-core at most `timeoutMs` (default 1500 ms); past that the
- *   child is killed and the turn goes on without memories.
+ *   turn goes on without memories.
  * - The turn's answer is captured once, from whichever of `llm_output` / `agent_end` brings it
  *   first (OpenClaw runs them concurrently, `agent_end` usually first), paired by `runId` with
  *   the prompt `before_prompt_build` saw. Capture is fire-and-forget: the turn never waits for
  *   it, and memory-core spools a capture its store cannot take.
- * - Nothing here blocks the event loop: memory-core runs as an async child process
- *   (`<python> -m memory_openclaw.hook`, JSON on stdin), never `execFileSync`/`spawnSync`.
+ * - Nothing here blocks the event loop: memory-core runs in a child process, never through
+ *   `execFileSync`/`spawnSync`. Even an async spawn holds the loop while the OS copies this
+ *   process (45-90 ms for OpenClaw's 1 GB), so the child is one long-lived worker per
+ *   OpenClaw process (`<python> -m memory_openclaw.worker`, one JSON request per line on its
+ *   stdin, one answer per line on its stdout), started on the first turn; each hook call after
+ *   that is a pipe write.
  * - `register()` may run several times in one process (OpenClaw builds several registries):
- *   turn state lives on `globalThis`, so a turn is recalled and captured once however many
- *   registrations exist.
+ *   turn state and the worker live on `globalThis`, so a turn is recalled and captured once
+ *   however many registrations exist.
  *
  * How it fails: every failure (no interpreter, a crash, a timeout, unreadable output) returns
- * nothing from the hook and never throws into OpenClaw. memory-core logs its own errors.
+ * nothing from the hook and never throws into OpenClaw. A worker that dies is started again
+ * (at most 3 times a minute) and gets the captures it had not confirmed. memory-core logs its
+ * own errors.
  */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { definePluginEntry } from "openclaw/plugin-sdk/plugin-entry";
 
 const PLUGIN_ID = "memory-openclaw";
-const HOOK_MODULE = "memory_openclaw.hook";
+const WORKER_MODULE = "memory_openclaw.worker";
 const DEFAULT_READ_TIMEOUT_MS = 1500;
-// Capture is off the turn's path; this bound only stops a wedged child from living forever.
-const CAPTURE_TIMEOUT_MS = 30_000;
+// A request older than this means the worker is stuck (memory-core bounds each store call at 1 s).
+const WEDGED_MS = 30_000;
+const MAX_STARTS = 3;
 // Turns remembered per process: far more than can be in flight, small enough to never matter.
 const MAX_TURNS = 512;
+// Captures kept for a worker that has not confirmed them (one outage's worth of turns).
+const MAX_PENDING = 256;
 const MAX_OUTPUT_BYTES = 1_000_000;
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -41,7 +50,13 @@ type Turn = {
   captured?: boolean;
 };
 
-type State = { turns: Map<string, Turn>; registrations: WeakMap<object, number>; next: number; warned: boolean };
+type State = {
+  turns: Map<string, Turn>;
+  registrations: WeakMap<object, number>;
+  next: number;
+  warned: boolean;
+  workers: Map<string, Worker>;
+};
 
 const STATE_KEY = Symbol.for("memory-openclaw.state");
 
@@ -49,7 +64,7 @@ function state(): State {
   const holder = globalThis as unknown as Record<symbol, State | undefined>;
   let current = holder[STATE_KEY];
   if (!current) {
-    current = { turns: new Map(), registrations: new WeakMap(), next: 1, warned: false };
+    current = { turns: new Map(), registrations: new WeakMap(), next: 1, warned: false, workers: new Map() };
     holder[STATE_KEY] = current;
   }
   return current;
@@ -141,61 +156,154 @@ function settingsFrom(pluginConfig: unknown): Settings {
 
 type Logger = { warn?: (message: string) => void };
 
+type Pending = { resolve: (out: string) => void; line: string; capture: boolean; sentAt: number };
+
+/** The worker of one interpreter: `<python> -m memory_openclaw.worker`, and what it still owes. */
+type Worker = {
+  child?: ChildProcess;
+  buffer: string;
+  pending: Map<number, Pending>;
+  nextId: number;
+  starts: number[];
+};
+
+function handleLine(worker: Worker, line: string): void {
+  let answer: unknown;
+  try {
+    answer = JSON.parse(line);
+  } catch {
+    return;
+  }
+  if (!isObj(answer) || typeof answer.id !== "number") return;
+  const pending = worker.pending.get(answer.id);
+  if (!pending) return; // a recall that already timed out
+  worker.pending.delete(answer.id);
+  pending.resolve(typeof answer.out === "string" ? answer.out : "");
+}
+
+function send(worker: Worker, line: string): void {
+  try {
+    worker.child?.stdin?.write(line);
+  } catch {
+    // The worker just died: its exit handler resends what it still owes.
+  }
+}
+
+function onExit(worker: Worker, child: ChildProcess, settings: Settings, logger?: Logger): void {
+  if (worker.child !== child) return;
+  worker.child = undefined;
+  worker.buffer = "";
+  for (const [id, pending] of worker.pending) {
+    if (!pending.capture) {
+      worker.pending.delete(id);
+      pending.resolve("");
+    }
+  }
+  // Captures it did not confirm go to a new worker (a capture stored twice is one record).
+  if (worker.pending.size > 0) startWorker(worker, settings, logger);
+}
+
 /**
- * Run `<python> -m memory_openclaw.hook` with `payload` on stdin and resolve with its stdout
- * ("" on any failure). `wait: false` detaches the child (capture): it outlives this process
- * if OpenClaw exits first, and a Ctrl-C in OpenClaw's terminal does not reach it.
+ * Start the worker: detached (a Ctrl-C in OpenClaw's terminal does not reach it, and it
+ * finishes the captures in its pipe after OpenClaw exits) and unreferenced (it never keeps
+ * OpenClaw's process alive). At most MAX_STARTS starts per minute: a worker that cannot run
+ * costs each turn nothing but a failed lookup.
  */
-function runHook(settings: Settings, payload: Obj, timeoutMs: number, wait: boolean, logger?: Logger): Promise<string> {
+function startWorker(worker: Worker, settings: Settings, logger?: Logger): boolean {
+  const now = Date.now();
+  worker.starts = worker.starts.filter((at) => now - at < 60_000);
+  if (worker.starts.length >= MAX_STARTS) return false;
+  worker.starts.push(now);
+  let child: ChildProcess;
+  try {
+    child = spawn(settings.python, ["-m", WORKER_MODULE], {
+      stdio: ["pipe", "pipe", "ignore"],
+      detached: true,
+      windowsHide: true,
+    });
+  } catch (error) {
+    warnOnce(logger, `cannot start ${settings.python}: ${String(error)}`);
+    return false;
+  }
+  worker.child = child;
+  child.on("error", (error) => {
+    warnOnce(logger, `cannot run ${settings.python} -m ${WORKER_MODULE}: ${String(error)}`);
+    onExit(worker, child, settings, logger);
+  });
+  child.on("exit", () => onExit(worker, child, settings, logger));
+  child.stdin?.on("error", () => {});
+  child.stdout?.setEncoding("utf8");
+  child.stdout?.on("data", (chunk: string) => {
+    worker.buffer += chunk;
+    let end: number;
+    while ((end = worker.buffer.indexOf("\n")) >= 0) {
+      const line = worker.buffer.slice(0, end);
+      worker.buffer = worker.buffer.slice(end + 1);
+      handleLine(worker, line);
+    }
+    if (worker.buffer.length > MAX_OUTPUT_BYTES) worker.buffer = "";
+  });
+  child.unref();
+  (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  (child.stdout as unknown as { unref?: () => void } | null)?.unref?.();
+  for (const pending of worker.pending.values()) send(worker, pending.line);
+  return true;
+}
+
+function workerFor(settings: Settings, logger?: Logger): Worker | undefined {
+  const workers = state().workers;
+  let worker = workers.get(settings.python);
+  if (!worker) {
+    worker = { buffer: "", pending: new Map(), nextId: 1, starts: [] };
+    workers.set(settings.python, worker);
+  }
+  const oldest = Math.min(...[...worker.pending.values()].map((p) => p.sentAt));
+  if (worker.child && Date.now() - oldest > WEDGED_MS) {
+    // Each request is bounded inside memory-core (1 s store timeouts): this one is stuck.
+    worker.child.kill("SIGKILL");
+  }
+  if (!worker.child && !startWorker(worker, settings, logger)) return undefined;
+  return worker;
+}
+
+/**
+ * Hand `payload` to memory-core and resolve with what it printed ("" on any failure). A
+ * recall gives up after `settings.timeoutMs`; a capture is only written to the pipe (the
+ * turn never waits for it) and is resent if the worker dies before confirming it.
+ */
+function request(settings: Settings, payload: Obj, capture: boolean, logger?: Logger): Promise<string> {
+  const worker = workerFor(settings, logger);
+  if (!worker) return Promise.resolve("");
+  const id = worker.nextId++;
+  const line = JSON.stringify({ id, payload }) + "\n";
   return new Promise((resolve) => {
-    let settled = false;
-    const finish = (out: string) => {
-      if (settled) return;
-      settled = true;
-      resolve(out);
-    };
-    let child;
-    try {
-      child = spawn(settings.python, ["-m", HOOK_MODULE], {
-        stdio: ["pipe", wait ? "pipe" : "ignore", "ignore"],
-        detached: !wait,
-        windowsHide: true,
-      });
-    } catch (error) {
-      warnOnce(logger, `cannot start ${settings.python}: ${String(error)}`);
-      finish("");
+    if (capture) {
+      while (worker.pending.size >= MAX_PENDING) {
+        const oldest = worker.pending.keys().next().value;
+        if (oldest === undefined) break;
+        worker.pending.get(oldest)?.resolve("");
+        worker.pending.delete(oldest);
+      }
+      worker.pending.set(id, { resolve, line, capture, sentAt: Date.now() });
+      send(worker, line);
+      resolve("");
       return;
     }
+    // This timer is referenced on purpose: it keeps the process alive while a turn waits.
     const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      // Let go of the pipes too: a grandchild holding them must not keep OpenClaw's process alive.
-      child.stdout?.destroy();
-      child.stdin?.destroy();
-      child.unref();
-      finish("");
-    }, timeoutMs);
-    timer.unref();
-    child.on("error", (error) => {
-      clearTimeout(timer);
-      warnOnce(logger, `cannot run ${settings.python} -m ${HOOK_MODULE}: ${String(error)}`);
-      finish("");
+      worker.pending.delete(id);
+      resolve("");
+    }, settings.timeoutMs);
+    worker.pending.set(id, {
+      resolve: (out) => {
+        clearTimeout(timer);
+        resolve(out);
+      },
+      line,
+      capture,
+      sentAt: Date.now(),
     });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    child.stdout?.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_OUTPUT_BYTES) chunks.push(chunk);
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      finish(code === 0 && size <= MAX_OUTPUT_BYTES ? Buffer.concat(chunks).toString("utf8") : "");
-    });
-    child.stdin?.on("error", () => {});
-    child.stdin?.end(JSON.stringify(payload));
-    if (!wait) {
-      child.unref();
-      finish("");
-    }
+    send(worker, line);
   });
 }
 
@@ -250,7 +358,8 @@ function register(api: Api): void {
     }
     turn.prompt = prompt;
     turn.readBy = registration;
-    turn.read = runHook(settings, { hook: "before_prompt_build", event: { prompt }, ctx: hookCtx }, settings.timeoutMs, true, logger).then(parseRecall);
+    const payload = { hook: "before_prompt_build", event: { prompt }, ctx: hookCtx };
+    turn.read = request(settings, payload, false, logger).then(parseRecall);
     return await turn.read;
   });
 
@@ -264,7 +373,7 @@ function register(api: Api): void {
     turn.captured = true;
     const payload: Obj = { hook, event: answer, ctx: { ...hookCtx, runId } };
     if (turn.prompt !== undefined) payload.prompt = turn.prompt;
-    void runHook(settings, payload, CAPTURE_TIMEOUT_MS, false, logger);
+    void request(settings, payload, true, logger);
   };
   api.on("llm_output", capture("llm_output"));
   api.on("agent_end", capture("agent_end"));
@@ -272,7 +381,7 @@ function register(api: Api): void {
   api.on("after_compaction", (_event: unknown, ctx: unknown) => {
     const hookCtx = slimContext(ctx);
     if (!str(hookCtx.sessionId) && !str(hookCtx.sessionKey)) return;
-    void runHook(settings, { hook: "after_compaction", event: {}, ctx: hookCtx }, CAPTURE_TIMEOUT_MS, false, logger);
+    void request(settings, { hook: "after_compaction", event: {}, ctx: hookCtx }, true, logger);
   });
 }
 

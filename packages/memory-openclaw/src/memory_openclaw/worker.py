@@ -1,0 +1,66 @@
+"""`python -m memory_openclaw.worker`: one long-lived hook process per OpenClaw process.
+
+Why not a process per hook call, as the other harnesses do: OpenClaw runs plugins inside its
+own process, 1 GB or more, and starting a child from it (`fork`) holds OpenClaw's event loop
+for as long as copying that process's page tables takes, 45-90 ms measured here, on every
+call. The plugin starts this worker once and then only writes to a pipe.
+
+Protocol, one JSON object per line each way: `{"id": n, "payload": {...}}` in (a payload as
+`memory_openclaw.adapter` documents it), `{"id": n, "out": "..."}` out, in order, for every
+request (`out` is exactly what `python -m memory_openclaw.hook` would print: "" or
+`{"appendContext": ...}`). Each payload is handled as the one-shot hook handles it
+(`memory_core.hook.run`: configuration read afresh, a fresh service, never raises).
+
+Lifetime: the worker reads until stdin closes, answers what it read, and exits 0. When
+OpenClaw exits first (an `openclaw agent --local` run ends right after its capture), the
+requests already in the pipe are still handled; answers that can no longer be delivered are
+dropped. A line that is not a request is skipped.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import BinaryIO
+
+from memory_core.hook import run
+
+from memory_openclaw.adapter import OpenClawAdapter
+
+__all__ = ["serve", "main"]
+
+
+def serve(requests: BinaryIO, answers: BinaryIO) -> None:
+    """Answer each request line of `requests` on `answers` until end of input."""
+    adapter = OpenClawAdapter()
+    deliver = True
+    for line in requests:
+        try:
+            request = json.loads(line)
+            request_id, payload = request["id"], request["payload"]
+        except (ValueError, TypeError, KeyError):
+            continue
+        out = run(adapter, json.dumps(payload).encode("utf-8"))
+        if not deliver:
+            continue
+        try:
+            answers.write(json.dumps({"id": request_id, "out": out}).encode("utf-8") + b"\n")
+            answers.flush()
+        except OSError:
+            deliver = False  # OpenClaw is gone: keep handling the captures it sent, quietly
+
+
+def main() -> None:
+    """Serve stdin/stdout; exit 0 whatever happens."""
+    answers = sys.stdout.buffer
+    sys.stdout = sys.stderr  # a stray print anywhere must not corrupt the protocol
+    try:
+        serve(sys.stdin.buffer, answers)
+    except BaseException:  # noqa: BLE001, S110 - exit 0 is the contract, even on Ctrl-C
+        pass
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()
