@@ -20,13 +20,18 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["RespConnection", "RespError", "Reply", "SSL_OPTIONS"]
+__all__ = ["RespConnection", "RespError", "Reply", "SSL_OPTIONS", "UNAVAILABLE_CODES", "AUTH_CODES"]
 
 Reply = Any
 """str, int, None, or a list of replies (RESP2)."""
 
 SSL_OPTIONS = frozenset({"ssl_ca_certs", "ssl_certfile", "ssl_keyfile", "ssl_cert_reqs", "ssl_check_hostname"})
 """The TLS settings a `rediss://` URL may carry, named as redis-py names them."""
+
+UNAVAILABLE_CODES = ("LOADING", "READONLY", "MASTERDOWN", "TRYAGAIN", "CLUSTERDOWN", "BUSY")
+"""Error replies that mean "not now" (a replica, a load, a failover, a long script): an outage."""
+AUTH_CODES = ("NOAUTH", "WRONGPASS", "NOPERM")
+"""Error replies that mean the credentials are wrong: the user must act."""
 
 _CRLF = b"\r\n"
 

@@ -1,4 +1,4 @@
-"""The Redis/Valkey store (standalone or Cluster), on redis-py.
+"""The Redis/Valkey store, standalone (through `_resp`, a small stdlib RESP client) or Cluster (redis-py).
 
 Promises:
 
@@ -8,8 +8,10 @@ Promises:
   through one global id -> scope hash (`memory:{g}:where`).
 - Recall costs a bounded number of round trips whatever the size of the scope: `postings`
   is one script per scope returning only the asked terms' postings (a term above `max_df`
-  returns its df alone), `index_stats` one hash read per scope, `get` two round trips,
-  `session_records` one script. Nothing on the recall path reads a scope's whole key set.
+  returns its df alone), `index_stats` one hash read per scope, `get` two round trips
+  (which also bring each record's session neighbours, so recall's `session_records` calls
+  cost none), `session_records` otherwise one script. Nothing on the recall path reads a
+  scope's whole key set.
 - Connect and socket timeouts are the `timeout` given (1 s on the hook path), with no retry.
 
 Failure: a server that is down, silent past the timeout, loading or in a failed cluster
@@ -31,8 +33,8 @@ from memory_core.errors import ConfigError, StoreError, StoreUnavailable
 from memory_core.models import IndexStats, Record, Scope
 from memory_core.store import _redis_scripts as scripts
 from memory_core.store._neighbours import NeighbourCache
-from memory_core.store._redis_url import RedisTarget, connection_options, display_url, parse_redis_url
-from memory_core.store._resp import SSL_OPTIONS, RespConnection, RespError
+from memory_core.store._redis_url import RedisTarget, display_url, parse_redis_url
+from memory_core.store._resp import AUTH_CODES, SSL_OPTIONS, UNAVAILABLE_CODES, RespConnection, RespError
 from memory_core.store.base import Posting, SessionState, TermPostings
 
 __all__ = ["RedisStore"]
@@ -84,24 +86,6 @@ def _as_info(reply: Any) -> dict[str, Any]:
     if reply and all(isinstance(value, dict) for value in reply.values()):
         return dict(next(iter(reply.values())))  # any node speaks for the version
     return dict(reply)
-
-
-class _ClusterRunner:
-    """redis-py's cluster client behind the `run(commands)` shape `RespConnection` has."""
-
-    def __init__(self, cluster: Any) -> None:
-        self._cluster = cluster
-
-    def run(self, commands: Sequence[Sequence[object]]) -> list[Any]:
-        if len(commands) == 1:
-            return [self._cluster.execute_command(*commands[0])]
-        pipe = self._cluster.pipeline()
-        for command in commands:  # execute_command: redis-py's cluster pipeline has no `eval`
-            pipe.execute_command(*command)
-        return list(pipe.execute())
-
-    def close(self) -> None:
-        self._cluster.close()
 
 
 def _live(scopes: Sequence[Scope]) -> list[Scope]:
@@ -191,19 +175,10 @@ class RedisStore:
                 tls=target.ssl,
                 tls_options=options,
             )
-        from redis.cluster import ClusterNode, RedisCluster
+        from memory_core.store._redis_cluster import ClusterRunner
 
-        cluster_options: dict[str, Any] = {
-            **connection_options(self._timeout),
-            **dict(target.query),
-            "decode_responses": True,
-            "username": target.username,
-            "password": target.password,
-            "ssl": target.ssl,
-        }
-        nodes = [ClusterNode(host, port) for host, port in target.nodes]  # type: ignore[no-untyped-call]
         with self._guard():
-            return _ClusterRunner(RedisCluster(startup_nodes=nodes, **cluster_options))
+            return ClusterRunner(target, timeout=self._timeout)
 
     def _run(self, *commands: Sequence[object]) -> list[Any]:
         """Send `commands` in one round trip (per cluster node) and return their replies."""
@@ -220,35 +195,19 @@ class RedisStore:
             raise StoreUnavailable(f"redis store {self.display_url} unreachable: {exc or type(exc).__name__}") from exc
         except Exception as exc:
             if self._target.cluster:
-                self._map_cluster_error(exc)
+                from memory_core.store._redis_cluster import translate
+
+                ours = translate(exc, self.display_url)
+                if ours is not None:
+                    raise ours from exc
             raise
 
     def _server_error(self, message: str) -> StoreError:
-        if message.startswith(("LOADING", "READONLY", "MASTERDOWN", "TRYAGAIN", "CLUSTERDOWN", "BUSY")):
+        if message.startswith(UNAVAILABLE_CODES):
             return StoreUnavailable(f"redis store {self.display_url} unavailable: {message}")
-        if message.startswith(("NOAUTH", "WRONGPASS", "NOPERM")):
+        if message.startswith(AUTH_CODES):
             return StoreError(f"redis store {self.display_url}: authentication failed: {message}")
         return StoreError(f"redis store {self.display_url}: {message}")
-
-    def _map_cluster_error(self, exc: Exception) -> None:
-        """Raise ours for a redis-py exception (the cluster path); return for anything else."""
-        from redis import exceptions as rx
-
-        if isinstance(exc, rx.AuthenticationError):
-            raise StoreError(f"redis cluster {self.display_url}: authentication failed: {exc}") from exc
-        if isinstance(exc, (rx.ConnectionError, rx.TimeoutError, rx.ClusterError)):
-            raise StoreUnavailable(
-                f"redis cluster {self.display_url} unreachable: {exc or type(exc).__name__}"
-            ) from exc
-        if isinstance(exc, rx.RedisClusterException):
-            # Raised while discovering the cluster's slots: unreachable start-up nodes end up here.
-            if isinstance(exc.__cause__, (rx.ConnectionError, rx.TimeoutError, OSError)):
-                raise StoreUnavailable(f"redis cluster {self.display_url} unreachable: {exc}") from exc
-            raise StoreError(f"redis cluster {self.display_url}: {exc}") from exc
-        if isinstance(exc, rx.ResponseError):
-            raise self._server_error(str(exc)) from exc
-        if isinstance(exc, rx.RedisError):
-            raise StoreError(f"redis cluster {self.display_url}: {exc}") from exc
 
     # -- lifecycle ---------------------------------------------------------------------------
 
