@@ -32,6 +32,7 @@ next time. Failure: a damaged line is passed over; an unreadable file raises `OS
 
 from __future__ import annotations
 
+import glob
 import os
 import re
 from collections.abc import Iterator
@@ -104,7 +105,7 @@ class ClaudeTranscripts:
         """Main session files (subagent files hold no user turn), oldest first."""
         if not self.root.is_dir():
             return []
-        pattern = f"{session}.jsonl" if session else "*.jsonl"
+        pattern = f"{glob.escape(session)}.jsonl" if session else "*.jsonl"
         found = [p for p in self.root.glob(f"**/{pattern}") if p.is_file() and not _is_subagent_file(p)]
         return sorted(found, key=lambda p: (p.stat().st_mtime, str(p)))
 

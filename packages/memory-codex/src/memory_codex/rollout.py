@@ -26,6 +26,8 @@ stored if it has an answer. Failure: a damaged line is passed over; an unreadabl
 
 from __future__ import annotations
 
+import glob
+import json
 import os
 import re
 from collections.abc import Iterator
@@ -103,7 +105,7 @@ class CodexRollouts:
         """Every rollout (only the thread `session`'s when given), oldest first."""
         if not self.root.is_dir():
             return []
-        pattern = f"rollout-*{session}.jsonl" if session else "rollout-*.jsonl"
+        pattern = f"rollout-*{glob.escape(session)}.jsonl" if session else "rollout-*.jsonl"
         return sorted((p for p in self.root.glob(f"**/{pattern}") if p.is_file()), key=lambda p: (p.name, str(p)))
 
     def parse(self, path: Path, start: int, *, settled: bool) -> Iterator[TranscriptTurn | Consumed]:
@@ -155,8 +157,6 @@ def _thread_of(path: Path) -> _Thread:
     """The thread a rollout belongs to, from its first line (`session_meta`), else its file name."""
     found = _THREAD_ID.search(path.name)
     thread = _Thread(found.group(1) if found else path.stem, None, False)
-    import json
-
     for line in read_lines(path, 0):
         try:
             first = json.loads(line.raw)
