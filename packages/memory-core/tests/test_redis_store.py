@@ -134,3 +134,29 @@ def test_rediss_speaks_tls_and_checks_the_certificate() -> None:
         with pytest.raises(StoreUnavailable):
             unverified.ping()
         unverified.close()
+
+
+def test_passwords_and_acl_users_authenticate_and_a_wrong_one_is_a_store_error() -> None:
+    import shutil
+
+    from memory_core.errors import StoreError, StoreUnavailable
+    from memory_core.testing.servers import redis_server
+
+    require(bool(shutil.which("redis-server")), "redis-server")
+    with redis_server("--requirepass", "s3cret", "--user", "alice", "on", ">wonderland", "~*", "&*", "+@all") as (
+        host,
+        port,
+    ):
+        for url in (f"redis://:s3cret@{host}:{port}/2", f"redis://alice:wonderland@{host}:{port}/2"):
+            store = open_store(url)
+            assert store.put(make_record("r1", "authenticated"), {"auth": 1}) in (True, False)
+            assert [r.text for r in store.get(["r1"])] == ["authenticated"]
+            assert "s3cret" not in store.display_url
+            assert "wonderland" not in store.display_url
+            store.close()
+        for url in (f"redis://:wrong@{host}:{port}/2", f"redis://{host}:{port}/2"):
+            store = open_store(url)
+            with pytest.raises(StoreError) as caught:
+                store.count(None)
+            assert not isinstance(caught.value, StoreUnavailable)
+            store.close()

