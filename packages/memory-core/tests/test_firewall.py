@@ -172,6 +172,7 @@ KEPT = {
     "constants": "MEMORY_FIREWALL_DISABLED_BY_DEFAULT and PYTHONDONTWRITEBYTECODE are unset",
     "pod-name": "kubectl logs memory-api-deployment-7d4b9c8f6d-x2k4j -n memory-production-eu",
     "wheel": "cryptography-41.0.7-cp39-abi3-manylinux_2_28_x86_64.whl",
+    "gradle": "implementation 'com.google.android.gms:play-services-auth:20.7.0'",
     "urls": "see https://github.com/acme/memory/blob/3f786850e387550fdab836ed7e6dc881de23001b/docs/firewall.md#markers",
     "scp-remote": "git clone git@github.com:acme/memory.git && cd memory",
     "email": "mail me at first.last+memory@example.com",

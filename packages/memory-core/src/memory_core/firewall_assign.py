@@ -299,9 +299,10 @@ def _read_assignment(text: str, start: int, end: int) -> Edit | None:
         if rest is None or _type_annotation(rest.group(1)):
             return None
         return _value_edit(name, kind, rest.start(1), rest.group(1), quoted=False)
-    if sep == ":" and not name_quoted and "-" not in name:
+    if sep == ":" and not name_quoted and ("-" not in name or text[value_at - 1] not in " \t"):
         # `name: value` mid-line is prose or a type annotation, unless the name is quoted
-        # (JSON) or a header (`-H "X-Api-Key: ..."`).
+        # (JSON) or a header (`-H "X-Api-Key: ..."`, with its space; a Gradle coordinate
+        # `com.acme:play-services-auth:20.7.0` has none).
         return None
     bare = re.compile(_BARE).match(text, value_at)
     if bare is None:
