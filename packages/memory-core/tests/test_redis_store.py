@@ -160,3 +160,42 @@ def test_passwords_and_acl_users_authenticate_and_a_wrong_one_is_a_store_error()
                 store.count(None)
             assert not isinstance(caught.value, StoreUnavailable)
             store.close()
+
+
+def _race(url: str, attempt: object) -> list[object]:
+    """Run `attempt(store)` in two threads, each with its own store, released at the same instant."""
+    import threading
+
+    assert callable(attempt)
+    stores = [RedisStore.from_url(url) for _ in range(2)]
+    for store in stores:
+        store.ping()
+    barrier = threading.Barrier(2, timeout=10)
+    results: list[object] = [None, None]
+
+    def run(n: int) -> None:
+        barrier.wait()
+        results[n] = attempt(stores[n])
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    for store in stores:
+        store.close()
+    return results
+
+
+def test_two_writers_racing_on_one_turn_exactly_one_claims_it(redis_url: str) -> None:
+    for n in range(20):
+        record = make_record(f"turn-{n}", "the same turn, captured twice", seq=n)
+        assert sorted(_race(redis_url, lambda s, r=record: s.put(r, {"turn": 1}))) == [False, True]
+        store = RedisStore.from_url(redis_url)
+        store.stash_prompt("claude:s1", f"t{n}", f"prompt {n}", ttl=60, keep=8)
+        store.close()
+        taken = _race(redis_url, lambda s, n=n: s.take_prompt("claude:s1", f"t{n}"))
+        assert sorted(taken, key=str) == [None, f"prompt {n}"]
+    check = RedisStore.from_url(redis_url)
+    assert check.postings([Scope("project", "github.com/acme/widgets")], ["turn"])["turn"].df == 20
+    check.close()
