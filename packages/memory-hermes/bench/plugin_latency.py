@@ -5,7 +5,8 @@
 Seeds N synthetic coding turns into one project of a throwaway embedded store (with the seeder
 of `bench/latency.py`), then measures, interleaved run by run with a fresh session each time:
 
-- `assemble`: `MemoryService.assemble` called directly (the in-process recall figure);
+- `assemble`: `MemoryService.assemble` called directly (the in-process recall figure), on its
+  own copy of the store;
 - `pre_llm_call`: the plugin hook as Hermes calls it, `pre_llm_call(**kwargs)`, which parses
   the call, hands it to the plugin's worker thread and waits for the answer.
 
@@ -22,11 +23,13 @@ import importlib.util
 import json
 import os
 import random
+import shutil
 import socket
 import statistics
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -84,12 +87,16 @@ def measure(records: int, runs: int, workdir: Path) -> dict[str, Any]:
         }
     )
     latency.seed(url, project, records)
+    # The direct series gets its own copy of the store: two connections writing one SQLite file
+    # would make each drop its page cache after the other's writes, a cost neither path has alone.
+    shutil.copyfile(workdir / "memory.db", workdir / "direct.db")
 
     from memory_core.config import Config
     from memory_core.service import MemoryService
     from memory_hermes import callbacks
 
-    service = MemoryService(Config.from_env(), long_lived=True)
+    direct_config = replace(Config.from_env(), url=f"sqlite:///{workdir / 'direct.db'}", state_dir=workdir / "direct")
+    service = MemoryService(direct_config, long_lived=True)
     rng = random.Random(7)
     series: dict[str, list[float]] = {"assemble": [], "pre_llm_call": []}
     injected = 0
