@@ -194,6 +194,8 @@ def test_ordinary_coding_text_is_left_exactly_as_written(text: str) -> None:
 REFERENCES = {
     "annotation": "def login(user: str, password: str) -> Token:",
     "optional": "    api_key: Optional[str] = None",
+    "typescript": "interface Config {\n  apiKey: string;\n  token: string | null;\n}",
+    "rust": "struct Login<'a> {\n    password: &'a str,\n    api_key: String,\n}",
     "pydantic": "    secret: SecretStr = Field(..., alias='client_secret')",
     "call": "token = get_token(password)",
     "attribute": "self.api_key = api_key",

@@ -219,7 +219,8 @@ def _type_annotation(value: str) -> bool:
     first = value.split(None, 1)[0] if value.strip() else ""
     if first[:1] in ("|", ">", "&", "*", "!", "{", "[") or "=" in value:
         return True
-    return first.rstrip(",").lower() in _TYPE_WORDS or (first[:1].isupper() and first.isalpha())
+    first = first.rstrip(",;")
+    return first.lower() in _TYPE_WORDS or (first[:1].isupper() and first.isalpha())
 
 
 def line_prefix(text: str, start: int) -> str | None:
