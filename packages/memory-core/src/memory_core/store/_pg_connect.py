@@ -6,8 +6,9 @@ drives libpq non-blocking and waits in Python; we pass our deadline to those wai
 one expires psycopg raises `OperationalError` (its `_WaitTimeout`), which the store maps to
 `StoreUnavailable` and answers by dropping the connection: its protocol state is unknown.
 
-This leans on psycopg's `Connection._connect_gen` and `waiting.wait_conn` (present since
-psycopg 3.2); `tests/test_outage.py` fails if a psycopg release changes them.
+This leans on psycopg's `Connection._connect_gen`, `waiting.wait_conn(timeout=)` and
+`Connection.wait(timeout=)`, as psycopg 3.3 has them (hence `psycopg>=3.3` in the
+`postgres` extra); `tests/test_outage_stores.py` fails if a psycopg release changes them.
 """
 
 from __future__ import annotations
