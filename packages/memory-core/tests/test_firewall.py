@@ -216,6 +216,8 @@ REFERENCES = {
     "token-kind": 'if token.kind == "NAME": tokens.append(token)',
     "lexer": 'token = "("',
     "yaml-anchor": "password: &db_password",
+    "comment-after-key": 'if hint == "refresh_token":  # the common case',
+    "cookie-annotation": "    cookie: http.cookies.BaseCookie[str] = http.cookies.SimpleCookie()",
     "markdown-code": "the URL with any password (in the user part or a `password=` parameter) replaced by `***`",
     "markdown-header": "a request must carry `Authorization: Bearer <token>`.",
     "markdown-netrc": "`~/.netrc`: `login NAME password <password>`",

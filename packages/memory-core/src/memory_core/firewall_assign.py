@@ -71,7 +71,8 @@ _QUOTED = r"\"(?P<v>[^\"\\\n]*(?:\\.[^\"\\\n]*)*)\"|'(?P<w>[^'\\\n]*(?:\\.[^'\\\
 """A double- or single-quoted value. Not backticks: in Markdown they quote code, not values."""
 _ESCAPED_QUOTED = r"\\\"(?P<v>[^\n]*?)\\\"|\\'(?P<w>[^\n]*?)\\'"
 """A value quoted inside a quoted string: `{\"password\": \"...\"}` in a JSON payload."""
-_BARE = r"[^\s\"'`,;&<>]+"
+_BARE = r"[^\s\"'`,;&<>#][^\s\"'`,;&<>]*"
+"""An unquoted value: up to a blank, a quote or a list separator; never a `# comment`."""
 _REST_OF_LINE = r"([^\s\"'`#\\][^\r\n#\\]*?)[ \t]*(?:[ \t]#[^\r\n\\]*)?(?:\r?$|(?=\\[nr]))"
 """The value of a YAML key: to the end of its line (a real or an escaped newline), less a comment."""
 _MAX_LINE_PREFIX = 64

@@ -339,6 +339,8 @@ def _judge_cookie(match: re.Match[str]) -> Edit | None:
     prefix = line_prefix(match.string, match.start())
     if prefix is None or prefix.strip(" \t-").lower() not in ("", "set"):
         return None  # a header starts its line; "the cookie: it expired" is prose
+    if re.search(r"\s=\s|[(\[]", match.group("s")):
+        return None  # `cookie: http.cookies.SimpleCookie = ...` is a Python annotation
     return match.start("s"), match.end("s"), "cookie"
 
 
