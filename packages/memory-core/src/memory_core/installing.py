@@ -82,9 +82,11 @@ class InstallPlan:
 
 
 def read_text_or_none(path: Path) -> str | None:
-    """A file's text, or None when it does not exist."""
+    """A file's text exactly as stored (line ends untouched), or None when it does not exist."""
     try:
-        return path.read_text(encoding="utf-8")
+        # newline="": a CRLF file must come back CRLF, or restoring it byte for byte fails.
+        with open(path, encoding="utf-8", newline="") as handle:
+            return handle.read()
     except FileNotFoundError:
         return None
 
