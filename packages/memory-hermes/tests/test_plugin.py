@@ -27,6 +27,7 @@ ANSWER = "Noted: payments deploys with make ship, from the release branch."
 
 
 def _kwargs(name: str, **changes: Any) -> dict[str, Any]:
+    """A recorded call's kwargs with some replaced."""
     kwargs: dict[str, Any] = dict(recorded(name)["kwargs"])
     kwargs.update(changes)
     return kwargs
@@ -74,6 +75,25 @@ def test_a_record_is_never_injected_twice_in_one_session(hermes: HookRegistry) -
     again = _kwargs("pre_llm_call.turn1.json", user_message="and payments deploy, once more?", **_turn("s2", "u2"))
     assert len(hermes.invoke("pre_llm_call", **first)) == 1
     assert hermes.invoke("pre_llm_call", **again) == []
+
+
+def test_after_hermes_compacts_a_session_its_memories_may_come_back(hermes: HookRegistry) -> None:
+    # Hermes compresses a long session in place, firing no hook: the history shrinks, and what
+    # was injected before is summarised away, so it may be injected again.
+    _state_fact(hermes)
+    question = "how does payments deploy?"
+
+    def ask(turn: str, history: int) -> list[Any]:
+        messages = [{"role": "user", "content": f"message {n}"} for n in range(history)]
+        kwargs = _kwargs(
+            "pre_llm_call.turn1.json", user_message=question, conversation_history=messages, **_turn("s2", turn)
+        )
+        return hermes.invoke("pre_llm_call", **kwargs)
+
+    assert len(ask("u1", history=9)) == 1
+    assert ask("u2", history=11) == []  # already in this session's context
+    assert len(ask("u3", history=3)) == 1  # compacted: the earlier injection is gone from context
+    assert ask("u4", history=5) == []
 
 
 def test_the_project_is_the_folder_hermes_started_in_and_doctor_can_read_it(

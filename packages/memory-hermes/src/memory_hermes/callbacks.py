@@ -11,7 +11,9 @@ Promise:
 
 The service is built once per process, lazily, on the worker thread (`memory_hermes.worker`),
 as a long-lived service: after a store outage it skips the store and retries after a
-back-off, instead of paying a timeout on every turn. Hermes sends no working directory, so
+back-off, instead of paying a timeout on every turn. A session whose history shrank since its
+previous turn was compacted by Hermes: its injected set is reset before recall (see
+`memory_hermes.protocol`). Hermes sends no working directory, so
 the project is resolved once, from the folder the process was in when Hermes loaded the
 plugin (or `MEMORY_PROJECT`), and recorded for `doctor` (`memory_hermes.whereabouts`).
 """
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import OrderedDict
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -31,9 +34,12 @@ from memory_hermes.protocol import (
     MAX_CONTEXT_TOKENS,
     READ_HOOK,
     WRITE_HOOK,
+    compacted,
+    history_length,
     hook_return,
     parse_call,
     render_context,
+    reset_event,
 )
 from memory_hermes.worker import Worker
 
@@ -49,6 +55,8 @@ CAPTURE_WAIT_S = 1.4
 """How long the end of a turn waits for its capture before letting it finish in the background."""
 EXIT_GRACE_S = 3.0
 """How long a Hermes process that is exiting waits for captures still queued."""
+_SESSIONS_TRACKED = 256
+"""Sessions whose history length is remembered (a gateway serves many; the oldest is forgotten)."""
 
 
 class _Runtime:
@@ -61,6 +69,8 @@ class _Runtime:
         self._logbook: Logbook | None = None
         self._service: MemoryService | None = None
         self._broken = False
+        self._history: OrderedDict[str, int] = OrderedDict()
+        self._history_lock = threading.Lock()
         try:
             from memory_core.logbook import Logbook
 
@@ -84,6 +94,27 @@ class _Runtime:
             return service.handle(event) if service is not None else None
 
         return self.worker.run(job, timeout=timeout, drop_if_late=event.kind is EventKind.READ)
+
+    def history_shrank(self, session_id: str, length: int | None) -> bool:
+        """Remember `session_id`'s history length; whether it shrank since its last turn."""
+        if length is None:
+            return False
+        with self._history_lock:
+            previous = self._history.pop(session_id, None)
+            self._history[session_id] = length
+            while len(self._history) > _SESSIONS_TRACKED:
+                self._history.popitem(last=False)
+        return compacted(previous, length)
+
+    def reset(self, event: HookEvent) -> None:
+        """Queue a reset of `event`'s session ahead of its next job, without waiting for it."""
+
+        def job() -> None:
+            service = self._service_or_none()
+            if service is not None:
+                service.handle(reset_event(event))
+
+        self.worker.submit(job)
 
     def error(self, where: str, exc: BaseException | str) -> None:
         """Log one swallowed error and bump its counter (never raises)."""
@@ -152,6 +183,8 @@ def pre_llm_call(**kwargs: Any) -> dict[str, str] | None:
         event = parse_call({"hook": READ_HOOK, "kwargs": kwargs})
         if event.kind is not EventKind.READ:
             return None
+        if runtime.history_shrank(event.session_id, history_length(kwargs)):
+            runtime.reset(event)
         try:
             recall = runtime.handle(event, timeout=RECALL_WAIT_S)
         except TimeoutError:

@@ -15,6 +15,11 @@ Hermes sends no working directory, so `cwd` stays None: the plugin's service res
 project once for the whole process. Failure: `ValueError` for an envelope without a hook
 name, keyword arguments or session id; unknown extra keys are ignored.
 
+Compaction: Hermes compresses a long session in place (same session id) and fires no hook
+for it. Its `pre_llm_call` then carries a shorter `conversation_history` than the turn before;
+`compacted` reads that as a compaction, which empties the live context (a RESET in the core:
+what was injected before may be injected again).
+
 Rendering: `pre_llm_call` returns `{"context": text}`, which Hermes appends to the current
 user message (after a blank line) and persists into every later turn of the session. The
 text is the core's block as is; "" (then the hook returns None) when nothing is relevant.
@@ -38,6 +43,9 @@ __all__ = [
     "render_context",
     "hook_return",
     "message_text",
+    "history_length",
+    "compacted",
+    "reset_event",
 ]
 
 HARNESS = "hermes"
@@ -93,3 +101,19 @@ def render_context(event: HookEvent, recall: Recall) -> str:
 def hook_return(text: str) -> dict[str, str] | None:
     """What `pre_llm_call` returns to Hermes: `{"context": text}`, or None when there is nothing."""
     return {"context": text} if text else None
+
+
+def history_length(kwargs: Mapping[str, Any]) -> int | None:
+    """How many messages `pre_llm_call`'s `conversation_history` holds, or None when it has none."""
+    history = kwargs.get("conversation_history")
+    return len(history) if isinstance(history, list) else None
+
+
+def compacted(previous: int | None, current: int | None) -> bool:
+    """Whether a session's history shrank since its last turn in this process (a compaction)."""
+    return previous is not None and current is not None and current < previous
+
+
+def reset_event(event: HookEvent) -> HookEvent:
+    """The RESET that forgets what was injected in `event`'s session."""
+    return HookEvent(EventKind.RESET, HARNESS, event.session_id, reason="Hermes compacted the session")
