@@ -127,7 +127,7 @@ def is_placeholder(value: str) -> bool:
     lowered = value.lower()
     if lowered.startswith(_PLACEHOLDER_STARTS) and (not lowered.startswith("<") or lowered.endswith(">")):
         return True
-    return lowered in _PLACEHOLDER_WORDS or set(value) <= _FILLER
+    return lowered in _PLACEHOLDER_WORDS or set(value.strip(":@ ")) <= _FILLER
 
 
 def looks_like_code(value: str) -> bool:
@@ -221,7 +221,9 @@ def _type_annotation(value: str) -> bool:
     if first[:1] in ("|", ">", "&", "*", "!", "{", "[") or "=" in value:
         return True
     first = first.rstrip(",;")
-    return first.lower() in _TYPE_WORDS or (first[:1].isupper() and first.isalpha())
+    if " | " in value:
+        return True  # a union: `token: _TokenType | None`
+    return first.lower() in _TYPE_WORDS or (first.lstrip("_")[:1].isupper() and first.lstrip("_").isalpha())
 
 
 def line_prefix(text: str, start: int) -> str | None:
@@ -297,6 +299,8 @@ def _read_assignment(text: str, start: int, end: int) -> Edit | None:
     if text.startswith("[REDACTED:", value_at):
         return None
     if sep == ":" and not name_quoted and _at_line_start(text, start):
+        if name.lower() in _DIRECTORY_NAMES:
+            return None  # `pwd: 3.0-` lists the `pwd` module; only ODBC's `Pwd=` is a password
         rest = re.compile(_REST_OF_LINE, re.MULTILINE).match(text, value_at)
         if rest is None or _type_annotation(rest.group(1)):
             return None

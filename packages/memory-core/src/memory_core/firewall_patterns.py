@@ -415,15 +415,43 @@ def _judge_entropy(match: re.Match[str]) -> Edit | None:
     return match.start(), match.end(), "high-entropy"
 
 
+_RANDOM_RUN = (
+    # A marker after the token counts as more token: `NAME=<value>` and `NAME=[REDACTED:...]`
+    # must be judged alike, or a second scrub would find what the first did not.
+    r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{20,}={0,2}(?![A-Za-z0-9+/_\-=]|\[REDACTED:)"
+)
+_PUBLIC_BLOCK = (
+    r"-----BEGIN ((?:X509 |TRUSTED |RSA )?(?:CERTIFICATE(?: REQUEST)?|PUBLIC KEY|X509 CRL)"
+    r"|PGP (?:PUBLIC KEY BLOCK|SIGNATURE))-----"
+)
+"""Blocks that are public by design: certificates, public keys, signatures."""
+
+
+def _public_blocks(text: str) -> list[tuple[int, int]]:
+    """The spans of certificate and public key blocks: their base64 is not a secret."""
+    spans: list[tuple[int, int]] = []
+    for label in re.finditer(_PUBLIC_BLOCK, text):
+        end = text.find(f"-----END {label.group(1)}-----", label.end())
+        following = text.find("-----BEGIN", label.end())
+        if end >= 0 and (following < 0 or end < following):
+            spans.append((label.start(), end))
+    return spans
+
+
+def _find_high_entropy(text: str, folded: str) -> list[Edit]:
+    public = _public_blocks(text) if "-----BEGIN" in text else []
+    edits: list[Edit] = []
+    for found in re.finditer(_RANDOM_RUN, text):
+        if public and any(start <= found.start() < end for start, end in public):
+            continue
+        edit = _judge_entropy(found)
+        if edit is not None:
+            edits.append(edit)
+    return edits
+
+
 _ENTROPY_RULES = [
-    Rule(
-        "high-entropy",
-        ("",),
-        # A marker after the token counts as more token: `NAME=<value>` and `NAME=[REDACTED:...]`
-        # must be judged alike, or a second scrub would find what the first did not.
-        r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{20,}={0,2}(?![A-Za-z0-9+/_\-=]|\[REDACTED:)",
-        judge=_judge_entropy,
-    ),
+    Rule("high-entropy", ("",), find=_find_high_entropy),
 ]
 
 RULES: tuple[Rule, ...] = (
