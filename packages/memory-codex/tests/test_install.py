@@ -334,3 +334,14 @@ def test_a_moved_interpreter_updates_our_mcp_entry_and_keeps_what_the_user_added
     assert entry["startup_timeout_sec"] == 30
     assert entry["env"] == {"MEMORY_URL": "sqlite:////tmp/x.db"}
     assert (read(codex_home / "config.toml") or "").startswith("# mine\n[mcp_servers.memory]\n")
+
+
+def test_the_mcp_server_gets_the_memory_settings_codex_would_otherwise_withhold(
+    codex_home: Path, project: Path
+) -> None:
+    # Codex passes an MCP server only a short list of variables plus `env_vars`: without them a
+    # user's MEMORY_URL reaches the hooks but not the tools, which would use another store.
+    pytest.importorskip("memory_mcp", reason="the MCP entry is only written when memory-mcp is installed")
+    do_install(project)
+    entry = tomllib.loads(read(codex_home / "config.toml") or "")["mcp_servers"]["memory"]
+    assert {"MEMORY_URL", "MEMORY_PROJECT", "MEMORY_USER", "XDG_DATA_HOME", "XDG_STATE_HOME"} <= set(entry["env_vars"])

@@ -149,10 +149,36 @@ def hook_groups(command: str) -> dict[str, dict[str, Any]]:
     }
 
 
+MCP_ENV_VARS = [
+    "MEMORY_URL",
+    "MEMORY_PROJECT",
+    "MEMORY_USER",
+    "MEMORY_ENABLED",
+    "MEMORY_FIREWALL",
+    "MEMORY_ALLOW_DB0",
+    "MEMORY_PG_SCHEMA",
+    "MEMORY_CONFIG",
+    "MEMORY_STATE_DIR",
+    "MEMORY_LOG",
+    "MEMORY_TIMEOUT",
+    "XDG_DATA_HOME",
+    "XDG_STATE_HOME",
+    "XDG_CONFIG_HOME",
+]
+"""Settings Codex must pass to the MCP server. Codex gives an MCP server only a short list of
+variables plus those named in `env_vars`; without these, a user's `MEMORY_URL` would reach the
+hooks but not the server, and the tools would read and write another store."""
+
+
 def _mcp_entry() -> dict[str, Any]:
     # `approve`: under `approval_policy = "never"` Codex refuses every MCP call that is not
     # pre-approved, and the memory tools only read and write the user's own memory.
-    return {"command": sys.executable, "args": ["-m", "memory_mcp"], "default_tools_approval_mode": "approve"}
+    return {
+        "command": sys.executable,
+        "args": ["-m", "memory_mcp"],
+        "default_tools_approval_mode": "approve",
+        "env_vars": list(MCP_ENV_VARS),
+    }
 
 
 def _toml(value: str | list[str]) -> str:
