@@ -336,7 +336,7 @@ def test_a_moved_interpreter_updates_our_mcp_entry_and_keeps_what_the_user_added
     assert (read(codex_home / "config.toml") or "").startswith("# mine\n[mcp_servers.memory]\n")
 
 
-def test_the_mcp_server_gets_the_memory_settings_codex_would_otherwise_withhold(
+def test_the_mcp_server_gets_the_memory_settings_codex_withholds(
     codex_home: Path, project: Path
 ) -> None:
     # Codex passes an MCP server only a short list of variables plus `env_vars`: without them a
