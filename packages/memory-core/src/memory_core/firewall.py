@@ -26,7 +26,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from types import MappingProxyType
 
 from memory_core.firewall_patterns import RULES, Edit, marker
 
@@ -38,7 +37,6 @@ _NOMEMORY = r"(?<![\w&#])#nomemory(?![\w\-])"
 KINDS: tuple[str, ...] = ("private", "nomemory", *dict.fromkeys(kind for rule in RULES for kind in rule.kinds))
 """Every kind a count or a marker can name."""
 
-_EMPTY: Mapping[str, int] = MappingProxyType({})
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
@@ -48,11 +46,12 @@ class Scrubbed:
 
     Attributes:
         text: The text with every credential replaced by its marker and private spans removed.
-        counts: Kind -> how many were redacted or removed (`{"aws-access-key": 1, "private": 1}`).
+        counts: Kind -> how many were redacted or removed (`{"aws-access-key": 1, "private": 1}`),
+            sorted by kind; a plain dict, so it serialises as JSON.
     """
 
     text: str
-    counts: Mapping[str, int] = field(default_factory=lambda: _EMPTY)
+    counts: Mapping[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,7 +68,7 @@ class TurnVerdict:
     prompt: str
     response: str
     voided: bool
-    counts: Mapping[str, int] = field(default_factory=lambda: _EMPTY)
+    counts: Mapping[str, int] = field(default_factory=dict)
 
 
 class Firewall:
@@ -103,7 +102,7 @@ class Firewall:
                 if edits:
                     text = _splice(text, edits, counts)
                     folded = _fold(text)
-        return Scrubbed(text, MappingProxyType(dict(sorted(counts.items()))))
+        return Scrubbed(text, dict(sorted(counts.items())))
 
     def check_turn(self, prompt: str, response: str) -> TurnVerdict:
         """Void the turn if its prompt says `#nomemory`; otherwise scrub prompt and response."""
@@ -112,12 +111,12 @@ class Firewall:
         if not self.enabled:
             return TurnVerdict(prompt, response, voided=False)
         if "#nomemory" in prompt.lower() and re.search(_NOMEMORY, prompt, re.IGNORECASE):
-            return TurnVerdict("", "", voided=True, counts=MappingProxyType({"nomemory": 1}))
+            return TurnVerdict("", "", voided=True, counts={"nomemory": 1})
         first, second = self.scrub(prompt), self.scrub(response)
         counts = dict(first.counts)
         for kind, n in second.counts.items():
             counts[kind] = counts.get(kind, 0) + n
-        return TurnVerdict(first.text, second.text, voided=False, counts=MappingProxyType(dict(sorted(counts.items()))))
+        return TurnVerdict(first.text, second.text, voided=False, counts=dict(sorted(counts.items())))
 
 
 def _fold(text: str) -> str:
