@@ -28,13 +28,13 @@ from memory_core.service import MemoryService
 
 def write_session(path: Path, turns: int) -> None:
     """A Claude Code session file of `turns` complete turns."""
-    base = {"sessionId": path.stem, "cwd": "/home/dev/project", "timestamp": "2026-11-30T04:32:29.691Z"}
+    base: dict[str, object] = {"sessionId": path.stem, "cwd": "/home/dev/project", "timestamp": "2026-11-30T04:32:29Z"}
     with path.open("w", encoding="utf-8") as out:
         for n in range(turns):
             prompt = f"question {n}: how does module_{n} handle retries in the payments service?"
             answer = f"module_{n} retries three times with exponential backoff, then gives up. " * 4
             reply = {"id": f"m{n}", "content": [{"type": "text", "text": answer}], "stop_reason": "end_turn"}
-            lines = [
+            lines: list[dict[str, object]] = [
                 {"type": "user", "promptId": f"p{n:07d}", "message": {"role": "user", "content": prompt}},
                 {"type": "attachment", "attachment": {"type": "hook_additional_context", "content": ["x" * 200]}},
                 {"type": "assistant", "message": reply},
