@@ -420,3 +420,11 @@ def test_consumed_offsets_always_end_on_a_line(tmp_path: Path) -> None:
     rest = list(ClaudeTranscripts(RECORDED).parse(path, middle, settled=True))
     assert [i.turn_id for i in rest if isinstance(i, TranscriptTurn)] == ["5a7f78ef-ec7f-4c63-9fe4-f32ad591984a"]
     assert all(isinstance(i, TranscriptTurn | Consumed) for i in rest)
+
+
+def test_the_hook_path_never_loads_the_importer() -> None:
+    probe = "import sys, memory_claude.hook; print(' '.join(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
+    loaded = set(done.stdout.split())
+    assert "memory_claude.hook" in loaded
+    assert not loaded & {"memory_core.importing", "memory_claude.transcript"}

@@ -216,3 +216,26 @@ def test_memory_import_codex_since_last_and_by_session(tmp_path: Path, codex_hom
     assert json.loads(rest.stdout)["stored"] == 1
     fixed = memory("doctor", "--fix")
     assert "codex: imported 0 turn(s) hooks had missed" in fixed.stdout
+
+
+def test_a_rollout_of_thousands_of_turns_is_read_whole_and_once(tmp_path: Path, service: MemoryService) -> None:
+    thread = "01a22ac9-0000-7000-8000-00000000000a"
+    path = tmp_path / f"rollout-2026-11-30T05-00-00-{thread}.jsonl"
+    turns = 3000
+    with path.open("w") as handle:
+        handle.write(_meta(thread))
+        for n in range(turns):
+            handle.write(_turn(f"t{n}", f"what does job_{n} deploy?", f"job_{n} deploys the api service."))
+    source = CodexRollouts(tmp_path)
+    first = run_import(service, source, [path])
+    assert (first.stored, first.stopped) == (turns, "")
+    assert run_import(service, source, [path]).files_read == 0
+    assert service.store.count(service.scopes(kind="project")) == turns
+
+
+def test_the_hook_path_never_loads_the_importer() -> None:
+    probe = "import sys, memory_codex.hook; print(' '.join(sorted(sys.modules)))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
+    loaded = set(done.stdout.split())
+    assert "memory_codex.hook" in loaded
+    assert not loaded & {"memory_core.importing", "memory_codex.rollout"}

@@ -292,3 +292,30 @@ def test_state_files_are_private(service: MemoryService, folder: Path) -> None:
     run_import(service, source, source.find())
     mode = os.stat(state_path(service, "lines")).st_mode & 0o777
     assert mode == 0o600
+
+
+def test_a_crash_while_saving_leaves_the_previous_state_whole(
+    service: MemoryService, folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = folder / "s1.jsonl"
+    path.write_text(_line("1"))
+    source = LineTurns(folder)
+    run_import(service, source, source.find())
+    state = state_path(service, "lines")
+    before = state.read_bytes()
+
+    with path.open("a") as handle:
+        handle.write(_line("2"))
+
+    def power_cut(src: object, dst: object) -> None:
+        raise OSError("power cut between the temp file and the rename")
+
+    monkeypatch.setattr(os, "replace", power_cut)
+    with pytest.raises(OSError, match="power cut"):
+        run_import(service, source, source.find())
+    monkeypatch.undo()
+    assert state.read_bytes() == before
+    # Turn 2 reached the store but not the state: the next run reads it again and stores nothing twice.
+    report = run_import(service, source, source.find())
+    assert (report.stored, report.duplicates) == (0, 1)
+    assert _turns(service) == ["1", "2"]
