@@ -24,12 +24,14 @@ HERMES_VERSION = "0.19.0"
 _TIMEOUT_S = 300
 
 
-def cached_hermes() -> Path:
-    """The cached hermes-agent venv (installed on first use; fails under CI if it cannot be)."""
+def cached_hermes(*, extra: str | None = None) -> Path:
+    """The cached hermes-agent venv, with `extra` if given (installed on first use; fails under CI otherwise)."""
+    requirement = f"hermes-agent[{extra}]=={HERMES_VERSION}" if extra else f"hermes-agent=={HERMES_VERSION}"
+    name = f"hermes-agent-{extra}" if extra else "hermes-agent"
     try:
-        venv = pip_package(f"hermes-agent=={HERMES_VERSION}", HERMES_VERSION, name="hermes-agent")
+        venv = pip_package(requirement, HERMES_VERSION, name=name)
     except HarnessInstallError as exc:
-        require(False, f"hermes-agent=={HERMES_VERSION} ({exc})")
+        require(False, f"{requirement} ({exc})")
         raise
     require((venv / "bin" / "hermes").exists(), f"the hermes launcher in {venv}")
     return venv

@@ -6,7 +6,8 @@
 states a fact; session 2, a new `hermes chat -q` process, asks about it: the request the mock
 received must carry the fact, appended to the user message. An unrelated prompt must carry
 nothing. Uninstall must leave config.yaml byte for byte as it was, and Hermes's interpreter
-without our packages.
+without our packages. With Hermes's `mcp` extra, `hermes mcp test memory` must start the MCP
+server the install registered and list its tools.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
+from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
+from memory_core.testing.requirements import require
 from memory_hermes import PLUGIN_NAME
 from memory_hermes.yamltext import plugin_enabled
 
@@ -180,3 +183,22 @@ def test_hermes_recalls_a_fact_from_an_earlier_session_and_uninstall_restores_ev
     assert not imports(python, "memory_core")
     assert not imports(python, "memory_hermes")
     assert "not installed" in _run([*memory, "uninstall", "hermes"], cwd=project, env=env).stdout
+
+
+def test_hermes_starts_the_registered_mcp_server_and_lists_its_tools(tmp_path: Path) -> None:
+    require(find_spec("memory_mcp") is not None, "memory-mcp installed beside memory-core")
+    # MCP needs Hermes's `mcp` extra (mcp==1.26.0); our server runs as its own process.
+    hermes = make_overlay(cached_hermes(extra="mcp"), tmp_path / "hermes-mcp-venv")
+    home, project = tmp_path / "home", tmp_path / "project"
+    (home / ".hermes").mkdir(parents=True)
+    project.mkdir()
+    env = _env(home, hermes, tmp_path)
+    memory = [sys.executable, "-m", "memory_core.cli"]
+    installed = _run([*memory, "install", "hermes"], cwd=project, env=env)
+    assert "mcp` extra" not in installed.stdout
+
+    tested = _run(["hermes", "mcp", "test", "memory"], cwd=project, env=env).stdout
+    assert "Connected" in tested, tested
+    for tool in ("memory_search", "memory_save", "memory_feedback", "memory_status"):
+        assert tool in tested, tested
+    _run([*memory, "uninstall", "hermes"], cwd=project, env=env)
