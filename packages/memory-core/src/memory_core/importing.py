@@ -398,34 +398,38 @@ class _Run:
         self.report = ImportReport(source.harness)
         self.total = 0
         self.done = 0
+        self.unsaved = 0
+        self.saved_at = time.monotonic()
 
     def import_file(self, path: Path, info: dict[str, Any], start: int, *, settled: bool) -> None:
         """Import one file from `start`, saving the confirmed offset as it goes."""
         self.report.files_read += 1
         key = str(path)
         offset = start
-        since_save = 0
-        saved_at = time.monotonic()
         for item in self.source.parse(path, start, settled=settled):
             if isinstance(item, TranscriptTurn):
                 if not self._store(item):
                     self.report.stopped = f"the store became unreachable while reading {path}"
                     break
-                since_save += 1
+                self.unsaved += 1
             self.done += item.end - offset
             self.report.bytes_read += item.end - offset
             offset = item.end
-            if since_save >= _SAVE_EVERY_TURNS or (since_save and time.monotonic() - saved_at >= _SAVE_EVERY_S):
-                self.files[key] = info | {"offset": offset}
-                _save_state(self.state_file, self.files)
-                since_save, saved_at = 0, time.monotonic()
+            self.files[key] = info | {"offset": offset}
+            self.save_now_and_then()
             if self.progress is not None:
                 self.progress(self.done, self.total, self.report.stored)
         self.files[key] = info | {"offset": offset}
         # Bytes past the last complete turn are not done, but they are no longer to do either.
-        self.done += info["size"] - offset
+        self.done += max(0, info["size"] - offset)
         if self.progress is not None:
             self.progress(self.done, self.total, self.report.stored)
+
+    def save_now_and_then(self) -> None:
+        """Write the state every few hundred turns or seconds, across files as within one."""
+        if self.unsaved >= _SAVE_EVERY_TURNS or (self.unsaved and time.monotonic() - self.saved_at >= _SAVE_EVERY_S):
+            _save_state(self.state_file, self.files)
+            self.unsaved, self.saved_at = 0, time.monotonic()
 
     def _store(self, turn: TranscriptTurn) -> bool:
         """Capture one turn; False when the store did not confirm it (it was spooled)."""
