@@ -319,3 +319,43 @@ def test_a_crash_while_saving_leaves_the_previous_state_whole(
     report = run_import(service, source, source.find())
     assert (report.stored, report.duplicates) == (0, 1)
     assert _turns(service) == ["1", "2"]
+
+
+def _import_twice(service: MemoryService, folder: Path) -> None:
+    (folder / "s1.jsonl").write_text("".join(_line(str(n)) for n in range(1, 51)))
+    source = LineTurns(folder)
+    first = run_import(service, source, source.find())
+    assert (first.stored, first.stopped) == (50, "")
+    again = run_import(service, source, source.find(), from_start=True)
+    assert (again.stored, again.duplicates) == (0, 50)
+    assert service.store.count(service.scopes(kind="project")) == 50
+
+
+@pytest.mark.redis
+def test_import_is_idempotent_on_redis(tmp_path: Path, folder: Path) -> None:
+    from memory_core.testing.requirements import require
+    from memory_core.testing.servers import ServerStartError, redis_server
+
+    try:
+        with redis_server() as (host, port):
+            svc = MemoryService(_config(tmp_path, MEMORY_URL=f"redis://{host}:{port}/1"), long_lived=True)
+            _import_twice(svc, folder)
+            svc.store.close()
+    except ServerStartError as exc:
+        require(False, f"a throwaway redis-server ({exc})")
+
+
+@pytest.mark.postgres
+def test_import_is_idempotent_on_postgres(tmp_path: Path, folder: Path) -> None:
+    from memory_core.testing.requirements import require
+    from memory_core.testing.servers import drop_schema, local_postgres_available, new_schema_name, with_schema
+
+    base = "postgresql://127.0.0.1:5432/test?user=postgres"
+    require(local_postgres_available(base), "PostgreSQL on 127.0.0.1:5432 (database test, user postgres)")
+    schema = new_schema_name("memimport")
+    try:
+        svc = MemoryService(_config(tmp_path, MEMORY_URL=with_schema(base, schema)), long_lived=True)
+        _import_twice(svc, folder)
+        svc.store.close()
+    finally:
+        drop_schema(base, schema)
