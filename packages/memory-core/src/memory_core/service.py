@@ -137,7 +137,11 @@ class MemoryService:
 
     def _scrub_for_log(self, text: str) -> str:
         try:
-            return self.firewall.scrub(text).text
+            # Always on, even with MEMORY_FIREWALL=0: turning off the firewall for stored
+            # memories is the user's call; leaking a secret into a log nobody reads is not.
+            from memory_core.firewall import Firewall
+
+            return Firewall(enabled=True).scrub(text).text
         except Exception:  # noqa: BLE001 - if the firewall itself broke, log nothing of the text
             return "[message withheld: firewall unavailable]"
 
@@ -204,8 +208,10 @@ class MemoryService:
     # -- the hook path ---------------------------------------------------------------------
 
     def handle(self, event: HookEvent) -> Recall:
-        """The hook path in one call: READ assembles, WRITE captures, SKIP marks a turn that is not
-        the user's, RESET resets. Never raises."""
+        """The hook path in one call. Never raises.
+
+        READ assembles, WRITE captures, SKIP marks a turn that is not the user's, RESET resets.
+        """
         try:
             if event.kind is EventKind.READ:
                 return self.assemble(
