@@ -495,22 +495,29 @@ class PostgresStore:
         names = _live_names(scopes)
         if not distinct or not names:
             return result
+        # The df filter sits in WHERE, on the inner join's outer side, so the planner applies it
+        # before the join: a term above max_df never has its postings read (in an ON clause of a
+        # LEFT JOIN it would be checked row by row, after reading them).
         rows = self._read(
             "WITH sids AS (SELECT sid FROM {s}.scopes WHERE name = ANY(%(names)s)),"
             " dfs AS (SELECT term, sum(df)::bigint AS df FROM {s}.term_df"
             "   WHERE sid IN (SELECT sid FROM sids) AND term = ANY(%(terms)s) GROUP BY term)"
-            " SELECT d.term, d.df, p.record_id, p.tf, p.length FROM dfs d"
-            " LEFT JOIN {s}.postings p ON p.term = d.term AND p.sid IN (SELECT sid FROM sids)"
-            "   AND (%(max_df)s::bigint IS NULL OR d.df <= %(max_df)s::bigint)",
+            " SELECT d.term, d.df, NULL::text, NULL::integer, NULL::integer FROM dfs d"
+            " UNION ALL"
+            " SELECT d.term, NULL, p.record_id, p.tf, p.length FROM dfs d"
+            " JOIN {s}.postings p ON p.term = d.term AND p.sid IN (SELECT sid FROM sids)"
+            " WHERE %(max_df)s::bigint IS NULL OR d.df <= %(max_df)s::bigint",
             {"names": names, "terms": distinct, "max_df": max_df},
         )
-        found: dict[str, tuple[int, list[Posting]]] = {}
+        dfs: dict[str, int] = {}
+        found: dict[str, list[Posting]] = {}
         for term, df, record_id, tf, length in rows:
-            entry = found.setdefault(term, (int(df), []))
-            if record_id is not None:
-                entry[1].append(Posting(record_id, int(tf), int(length)))
-        for term, (df, postings) in found.items():
-            result[term] = TermPostings(df, tuple(postings))
+            if record_id is None:
+                dfs[term] = int(df)
+            else:
+                found.setdefault(term, []).append(Posting(record_id, int(tf), int(length)))
+        for term, df in dfs.items():
+            result[term] = TermPostings(df, tuple(found.get(term, ())))
         return result
 
     # -- per-session state -------------------------------------------------------------------
