@@ -135,10 +135,14 @@ class PostgresStore:
         self._neighbours = NeighbourCache()
 
     @classmethod
-    def from_url(cls, url: str, *, timeout: float = 1.0) -> PostgresStore:
-        """Open the store `url` names (no network until the first call). Raises `ConfigError`."""
-        conninfo, schema = _split_url(url)
-        chosen = schema or os.environ.get(SCHEMA_ENV, "").strip() or _DEFAULT_SCHEMA
+    def from_url(cls, url: str, *, timeout: float = 1.0, schema: str | None = None) -> PostgresStore:
+        """Open the store `url` names (no network until the first call). Raises `ConfigError`.
+
+        The schema is the URL's `schema=` parameter, else `schema` (a caller's configuration),
+        else `MEMORY_PG_SCHEMA`, else `memory`.
+        """
+        conninfo, in_url = _split_url(url)
+        chosen = in_url or schema or os.environ.get(SCHEMA_ENV, "").strip() or _DEFAULT_SCHEMA
         return cls(conninfo, schema=chosen, timeout=timeout, display=_display(url))
 
     # -- plumbing ----------------------------------------------------------------------------
