@@ -1,7 +1,7 @@
 """Text-level edits of Hermes's config.yaml: every shape we accept round-trips byte for byte.
 
-Where a YAML parser is at hand (PyYAML in this interpreter, or Hermes's own interpreter from
-the harness cache), each edited file is also parsed, to show Hermes reads what we meant.
+Each edited file is also parsed with PyYAML (here if installed, else in Hermes's own
+interpreter, installed into the harness cache on first use), to show Hermes reads what we meant.
 """
 
 from __future__ import annotations
@@ -51,18 +51,16 @@ SHAPES = {
 
 
 def _load_yaml(*texts: str) -> list[Any]:
-    """Parse with PyYAML: here if installed, else in one call to Hermes's interpreter from the harness cache."""
+    """Parse with PyYAML: here if installed, else in one call to Hermes's own interpreter (harness cache)."""
     try:
         import yaml  # type: ignore[import-untyped]
     except ImportError:
         pass
     else:
         return [yaml.safe_load(text) for text in texts]
-    from memory_core.testing.harness_programs import cache_root
+    from .hermes_program import cached_hermes
 
-    python = cache_root() / "hermes-agent-0.19.0" / "bin" / "python"
-    if not python.exists():
-        pytest.skip("no YAML parser here (PyYAML, or hermes-agent in the harness cache)")
+    python = cached_hermes() / "bin" / "python"
     script = "import json, sys, yaml; print(json.dumps([yaml.safe_load(t) for t in json.load(sys.stdin)]))"
     done = subprocess.run(
         [str(python), "-c", script], input=json.dumps(texts), capture_output=True, text=True, check=True
