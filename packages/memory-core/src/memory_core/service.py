@@ -190,12 +190,14 @@ class MemoryService:
         return self.config.enabled and not is_disabled(self.config.state_dir, self.project(cwd).key)
 
     def refresh(self) -> None:
-        """Forget cached project identities.
+        """Forget what this process cached about projects and sessions.
 
         A long-lived process calls this per request, so a repository whose remote changed is
-        seen under its new key.
+        seen under its new key, and a session another process wrote to meanwhile gets its
+        next position counted afresh.
         """
         self._projects.clear()
+        self._next_seq.clear()
 
     def close(self) -> None:
         """Close the store if this service opened it. Idempotent; never raises."""
