@@ -64,6 +64,20 @@ def test_a_fact_stated_in_one_session_is_recalled_in_the_next(hermes: HookRegist
     assert "make ship" in returned["context"]
 
 
+def test_the_same_question_gets_byte_identical_context_in_every_new_session(hermes: HookRegistry) -> None:
+    # Hermes keeps the block in the session's history: a stable block keeps provider caches warm.
+    _state_fact(hermes)
+    blocks = [
+        hermes.invoke(
+            "pre_llm_call",
+            **_kwargs("pre_llm_call.turn1.json", user_message="how does payments deploy?", **_turn(session, "u1")),
+        )
+        for session in ("s2", "s3", "s4")
+    ]
+    assert blocks[0]
+    assert blocks[0] == blocks[1] == blocks[2]
+
+
 def test_an_unrelated_prompt_gets_nothing(hermes: HookRegistry) -> None:
     _state_fact(hermes)
     haiku = _kwargs("pre_llm_call.turn1.json", user_message="write a haiku about autumn leaves", **_turn("s2", "u1"))
