@@ -43,3 +43,14 @@ def test_the_project_line_names_what_the_last_hermes_recorded(memory_env: dict[s
     whereabouts.record(config.state_dir, key="git:example.com/acme/api", source="git-remote", cwd="/src/api")
     line = project_line(config, project)
     assert line.startswith("Hermes writes to project git:example.com/acme/api (the Hermes started in /src/api, pid ")
+
+
+def test_a_plugin_disabled_in_hermes_is_reported_as_the_users_choice(memory_env: dict[str, str], project: Path) -> None:
+    config = Path(memory_env["HOME"]) / ".hermes" / "config.yaml"
+    config.parent.mkdir()
+    # What `hermes plugins disable memory-hermes` leaves behind.
+    config.write_text("plugins:\n  enabled: []\n  disabled:\n  - memory-hermes\n")
+    [line] = HermesHarness().status(project_dir=project)
+    assert line.installed
+    assert line.runs is None  # not a problem for doctor to fix
+    assert "hermes plugins enable memory-hermes" in line.detail

@@ -180,3 +180,12 @@ def test_the_python_path_is_written_as_a_yaml_string_whatever_it_holds() -> None
     [parsed] = _load_yaml(text)
     assert parsed["mcp_servers"]["memory"]["command"] == odd
     assert sys.executable  # the installer passes sys.executable through the same function
+
+
+def test_hermes_deny_list_is_read_in_both_styles() -> None:
+    from memory_hermes.yamltext import plugin_disabled
+
+    assert plugin_disabled("plugins:\n  disabled:\n  - memory-hermes\n", NAME)
+    assert plugin_disabled("plugins:\n  disabled: [a, 'memory-hermes']\n", NAME)
+    assert not plugin_disabled("plugins:\n  enabled: [memory-hermes]\n  disabled: []\n", NAME)
+    assert not plugin_disabled(None, NAME)

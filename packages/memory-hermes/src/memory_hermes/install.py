@@ -39,6 +39,7 @@ from memory_hermes.yamltext import (
     disable_plugin,
     enable_plugin,
     mcp_server_block,
+    plugin_disabled,
     remove_mcp_server,
     yaml_string,
 )
@@ -95,6 +96,9 @@ def plan_install(scope: str, *, environ: Mapping[str, str] = os.environ) -> Inst
     before = read_text_or_none(path)
     after = _with_mcp_server(enable_plugin(before, PLUGIN_NAME), environ, plan.notes)
     plan.edits.append(FileEdit(path, before, after))
+    if plugin_disabled(before, PLUGIN_NAME):
+        # The user's own deny-list wins over plugins.enabled in Hermes; it is theirs to lift.
+        plan.notes.append(f"plugins.disabled lists {PLUGIN_NAME}, which wins: hermes plugins enable {PLUGIN_NAME}")
 
     provisioning = plan_provisioning(probe, store_url=config.url, state_dir=config.state_dir)
     if provisioning is not None:

@@ -1,10 +1,11 @@
 """What `memory doctor` says about Hermes: installed or not, whether it runs, which project.
 
 One `InstallStatus` for the `user` scope. `installed`: our plugin is enabled in Hermes's
-config. `runs`: Hermes's interpreter imports memory-hermes at our version (asked of that
-interpreter, so it costs one short subprocess). `detail`: what is wrong and the command that
-fixes it, or, when all is well, which project Hermes writes to: the one the last Hermes
-process recorded (`memory_hermes.whereabouts`), else the one the folder doctor runs in maps to.
+config (or disabled there on purpose, which the detail says, with `runs` left unknown).
+`runs`: Hermes's interpreter imports memory-hermes at our version (asked of that interpreter,
+so it costs one short subprocess). `detail`: what is wrong and the command that fixes it, or,
+when all is well, which project Hermes writes to: the one the last Hermes process recorded
+(`memory_hermes.whereabouts`), else the one the folder doctor runs in maps to.
 
 Failure: never raises for a missing or broken Hermes; that is what the detail line reports.
 """
@@ -26,7 +27,7 @@ from memory_hermes.errors import MemoryHermesError
 from memory_hermes.locations import config_path, hermes_python
 from memory_hermes.probe import probe_interpreter
 from memory_hermes.version import __version__
-from memory_hermes.yamltext import plugin_enabled
+from memory_hermes.yamltext import plugin_disabled, plugin_enabled
 
 __all__ = ["install_status", "project_line"]
 
@@ -46,9 +47,14 @@ def install_status(project_dir: Path, *, environ: Mapping[str, str] = os.environ
     config = Config.from_env(environ)
     path = config_path(environ)
     try:
-        enabled = plugin_enabled(read_text_or_none(path), PLUGIN_NAME)
+        text = read_text_or_none(path)
+        enabled, disabled = plugin_enabled(text, PLUGIN_NAME), plugin_disabled(text, PLUGIN_NAME)
     except (MemoryHermesError, OSError, UnicodeDecodeError):
-        enabled = False
+        enabled, disabled = False, False
+    if disabled:
+        # `hermes plugins disable` was the user's choice: reported, not flagged as a problem.
+        detail = f"disabled in Hermes (plugins.disabled): hermes plugins enable {PLUGIN_NAME}"
+        return InstallStatus("user", str(path), installed=True, runs=None, detail=detail)
     if not enabled:
         return InstallStatus("user", str(path), installed=False, detail="not installed: run `memory install hermes`")
     try:

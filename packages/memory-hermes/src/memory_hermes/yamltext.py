@@ -29,6 +29,7 @@ from memory_hermes.errors import ConfigNotEditable
 __all__ = [
     "MARKER",
     "plugin_enabled",
+    "plugin_disabled",
     "enable_plugin",
     "disable_plugin",
     "mcp_server_block",
@@ -176,7 +177,7 @@ def _flow_items(value: str) -> list[str] | None:
     return [_unquote(part) for part in inner.split(",")] if inner.strip() else []
 
 
-def _locate_enabled(doc: _Doc) -> tuple[int | None, int | None]:
+def _locate_enabled(doc: _Doc, key: str = "enabled") -> tuple[int | None, int | None]:
     plugins = doc.find_key("plugins", start=0, end=len(doc.lines), indent=0)
     if plugins is None:
         return None, None
@@ -184,8 +185,20 @@ def _locate_enabled(doc: _Doc) -> tuple[int | None, int | None]:
     if value:
         return plugins, None
     end = doc.block_end(plugins)
-    enabled = doc.find_key("enabled", start=plugins + 1, end=end, indent=doc.child_indent(plugins, end))
+    enabled = doc.find_key(key, start=plugins + 1, end=end, indent=doc.child_indent(plugins, end))
     return plugins, enabled
+
+
+def plugin_disabled(text: str | None, name: str) -> bool:
+    """Whether `plugins.disabled` lists `name` (Hermes's deny-list, which wins over `enabled`)."""
+    doc = _Doc.parse(text)
+    _, disabled = _locate_enabled(doc, "disabled")
+    if disabled is None:
+        return False
+    value = doc.value(disabled, "disabled")
+    if value:
+        return name in (_flow_items(value) or [])
+    return any(_item_value(doc, i) == name for i in _enabled_items(doc, disabled))
 
 
 def plugin_enabled(text: str | None, name: str) -> bool:
