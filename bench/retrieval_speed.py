@@ -5,8 +5,8 @@
 The records are synthetic coding turns with a long-tailed vocabulary (identifiers, paths,
 error names and English words drawn from Zipf-like distributions), so queries meet both rare
 and very common terms, as in a real project's history. Queries are built the way people ask:
-a few words of some earlier turn (an identifier, a path, an error) among common ones, plus
-prompts about nothing stored. Measured: `Retriever.rank` with the floor on and a
+two things some earlier turn named (a class, an identifier, an error, a path) among common
+words, plus prompts about nothing stored (one in five). Measured: `Retriever.rank` with the floor on and a
 `render_block` with the default budget, which is what `MemoryService.assemble` does besides
 its session bookkeeping. `bench/latency.py` measures the whole `assemble` against the
 interpreter floor.
@@ -122,15 +122,17 @@ def seed(store: Store, count: int) -> list[str]:
 
 
 def queries(texts: Sequence[str], count: int) -> list[str]:
+    """Prompts naming what some earlier turn named (its class, identifier, error, file), among common words."""
     rng = random.Random(_SEED + 1)
     out: list[str] = []
     for n in range(count):
         if n % 5 == 4:
             out.append(rng.choice(["what is a good name for a cat?", "summarise the weather in Lisbon today"]))
             continue
-        words = rng.choice(texts).split()
-        picked = rng.sample(words[:20], 2) + rng.sample(words, 3)
-        out.append("how did we handle " + " ".join(picked) + " last time?")
+        prompt = rng.choice(texts).split("\n\n", 1)[0]
+        named = [w.strip("?`.,:") for w in prompt.split()[2:7]]
+        picked = rng.sample(named, 2)
+        out.append(f"how did we handle {' '.join(picked)} last time? the test still fails")
     return out
 
 

@@ -26,8 +26,10 @@ Standard library only: the hook path imports this module.
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
+import time
 from collections.abc import Callable, Sequence
 
 from memory_core.models import Hit, Record, Scope
@@ -43,17 +45,26 @@ BM25_K1 = 1.2
 BM25_B = 0.75
 """Length normalisation: a long transcript does not win just by holding more words."""
 
-_RECALL_POSTINGS = 2_000
+_RECALL_POSTINGS = 1_200
 _SEARCH_POSTINGS = 50_000
 """Postings read per query at most, recall (floor on) and deliberate search (floor off). Terms are
 read rarest first; the commonest ones that would overflow the budget are skipped (their document
 frequency is still known). This bounds a query's cost whatever the store's size or the prompt's
 length, and costs little: a term in thousands of records says little about any of them."""
-_CONTEXT: tuple[tuple[int, float], ...] = ((-1, 0.5), (1, 0.25))
+_CONTEXT: tuple[tuple[int, float], ...] = ((-2, 0.15), (-1, 0.3), (1, 0.15), (2, 0.05))
 """(offset in the session, share of that turn's score a record gains): a record may be the reply
 to the turn before it, and the turn after it may say what it meant."""
-_SESSION_WEIGHT = 0.0
-"""Share of its session's best score every record of the session gains."""
+_COVER_OFFSETS: tuple[int, ...] = (-3, -2, -1, 1, 2, 3)
+_WINDOW_COVER = 1.0
+"""A record gains this times the idf of each distinct query term found in it or in the turns
+within `_COVER_OFFSETS` of it: a passage that covers more of the question, across the turns
+of one exchange, beats one that repeats a single word."""
+_SESSION_WEIGHT = 0.25
+"""Share of its session's best score every fetched record of that session gains: a session is
+one task, and a task that matched the question well makes its other turns more likely."""
+_AUTHOR_BOOST = 0.3
+"""Score share a record gains when the query names its author ("what did Bob decide..."). In a
+store with one author it lifts every record alike, so it changes nothing there."""
 _STANDING_STEP = 0.05
 _STANDING_CAP = 4
 """Each `acted` adds 5% to a record's score, up to four of them."""
@@ -63,11 +74,16 @@ _FLOOR_SHARE = 0.2
 """A hit must score at least this share of the best hit's score (with the floor on)."""
 _DUPLICATE_JACCARD = 0.8
 """Word-set overlap above which a lower hit is the same memory said again."""
-_POOL_MIN = 40
-_POOL_PER_ITEM = 4
+_POOL_RECALL = (20, 2)
+_POOL_SEARCH = (40, 8)
 _POOL_ROUNDS = 4
-"""Candidates looked at in depth: `max(_POOL_MIN, limit * _POOL_PER_ITEM)`, doubled when filters
-leave too few, at most `_POOL_ROUNDS` times."""
+"""Candidates looked at in depth, (at least, per item asked): recall (floor on) keeps it small for
+speed, search and benches look deeper. Doubled when filters leave too few, at most
+`_POOL_ROUNDS` times."""
+_DATE_BOOST = 1.0
+"""Score share a record gains when its date is the one the query names ("on October 13")."""
+_MONTH_BOOST = 0.3
+"""... and when only its month is named ("in May 2023")."""
 _EXCERPT_CHARS = 480
 _EXCERPT_LEAD = 60
 """Characters of lead-in kept before the first matched word of an excerpt."""
@@ -79,6 +95,72 @@ _WORD = re.compile(r"\w+")
 
 def _idf(documents: int, df: int) -> float:
     return math.log(1.0 + (documents - df + 0.5) / (df + 0.5))
+
+
+_MONTHS = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ),
+        start=1,
+    )
+    for name in names
+}
+_MONTH = "(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
+_YEAR = r"(?P<year>(?:19|20)\d\d)"
+_DATE_FORMS = tuple(
+    re.compile(form, re.IGNORECASE)
+    for form in (
+        rf"\b{_MONTH}\s+{_DAY}\b(?:,?\s+{_YEAR}\b)?",
+        rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}\b(?:,?\s+{_YEAR}\b)?",
+        rf"\b{_MONTH},?\s+{_YEAR}\b",
+        r"\b(?P<year>(?:19|20)\d\d)-(?P<monthnum>[01]\d)-(?P<day>[0-3]\d)\b",
+    )
+)
+
+
+def query_dates(query: str) -> list[tuple[int | None, int, int | None]]:
+    """The calendar dates a query names, as (year or None, month, day or None).
+
+    Recognised: `October 13`, `Oct 13th, 2023`, `13 October 2023`, `the 3rd of May`, `May 2023`,
+    `2023-10-13`. A month name alone is not a date (`may` is mostly a verb).
+    """
+    found: list[tuple[int | None, int, int | None]] = []
+    for form in _DATE_FORMS:
+        for match in form.finditer(query):
+            parts = match.groupdict()
+            month = int(parts["monthnum"]) if parts.get("monthnum") else _MONTHS[parts["month"].lower()]
+            day = int(parts["day"]) if parts.get("day") else None
+            year = int(parts["year"]) if parts.get("year") else None
+            if 1 <= month <= 12 and (day is None or 1 <= day <= 31):
+                found.append((year, month, day))
+    return found
+
+
+def _date_boost(created_at: float, dates: Sequence[tuple[int | None, int, int | None]]) -> float:
+    when = time.gmtime(created_at)
+    boost = 0.0
+    for year, month, day in dates:
+        if month != when.tm_mon or (year is not None and year != when.tm_year):
+            continue
+        if day is None:
+            boost = max(boost, _MONTH_BOOST)
+        elif day == when.tm_mday:
+            boost = max(boost, _DATE_BOOST)
+    return boost
 
 
 def _df_cut(dfs: dict[str, int], budget: int) -> int:
@@ -189,6 +271,7 @@ class Retriever:
         weights: dict[str, float] = {}
         scores: dict[str, float] = {}
         rarity: dict[str, float] = {}
+        matched: dict[str, list[str]] = {}
         for term in terms:
             entry = found.get(term)
             if entry is None or entry.df == 0:
@@ -204,12 +287,18 @@ class Retriever:
                 rid = posting.record_id
                 scores[rid] = scores.get(rid, 0.0) + idf * tf * (BM25_K1 + 1.0) / (tf + norm)
                 rarity[rid] = rarity.get(rid, 0.0) + rare
+                matched.setdefault(rid, []).append(term)
         if not scores:
             return []
-        ordered = sorted(scores, key=lambda rid: (-scores[rid], rid))
-        pool = max(_POOL_MIN, limit * _POOL_PER_ITEM)
+        dates = query_dates(query)
+        least, per_item = _POOL_RECALL if floor else _POOL_SEARCH
+        pool = max(least, limit * per_item)
+        # Only the deepest pool we may look at is ordered, not every record that matched a word.
+        ordered = heapq.nsmallest(pool << (_POOL_ROUNDS - 1), scores, key=lambda rid: (-scores[rid], rid))
         for _ in range(_POOL_ROUNDS):
-            hits, filtered = self._select(ordered[:pool], scores, rarity, weights, limit, exclude, floor, author)
+            hits, filtered = self._select(
+                ordered[:pool], scores, rarity, matched, weights, dates, limit, exclude, floor, author
+            )
             # A bigger pool can only help when filters (not the floor) left too few hits.
             if len(hits) >= limit or not filtered or pool >= len(ordered):
                 return hits
@@ -221,7 +310,9 @@ class Retriever:
         pool_ids: Sequence[str],
         scores: dict[str, float],
         rarity: dict[str, float],
+        matched: dict[str, list[str]],
         weights: dict[str, float],
+        dates: Sequence[tuple[int | None, int, int | None]],
         limit: int,
         exclude: Callable[[Record], bool] | None,
         floor: bool,
@@ -242,7 +333,7 @@ class Retriever:
         for record in list(records.values()):
             if record.session_id is None or record.id not in lenders or scores.get(record.id, 0.0) < lend_from:
                 continue
-            for offset, _ in _CONTEXT:
+            for offset in sorted({o for o, _ in _CONTEXT} | set(_COVER_OFFSETS)):
                 seq = record.seq + offset
                 if seq >= 0 and (str(record.scope), record.session_id, seq) not in by_position:
                     entry = wanted.setdefault((str(record.scope), record.session_id), (record.scope, set()))
@@ -268,15 +359,26 @@ class Retriever:
             support = rarity.get(record.id, 0.0)
             if record.session_id is not None:
                 scope_name = str(record.scope)
+                window = set(matched.get(record.id, ()))
                 for offset, weight in _CONTEXT:
                     other = by_position.get((scope_name, record.session_id, record.seq + offset))
                     if other is not None and other.id != record.id:
                         score += weight * scores.get(other.id, 0.0)
                         support += weight * rarity.get(other.id, 0.0)
-                score += _SESSION_WEIGHT * session_best.get((scope_name, record.session_id), 0.0)
+                for offset in _COVER_OFFSETS:
+                    other = by_position.get((scope_name, record.session_id, record.seq + offset))
+                    if other is not None:
+                        window.update(matched.get(other.id, ()))
+                place = (scope_name, record.session_id)
+                score += _SESSION_WEIGHT * session_best.get(place, 0.0)
+                score += _WINDOW_COVER * sum(weights[t] for t in window)
+                if _AUTHOR_BOOST and record.author and stem(record.author.lower()) in weights:
+                    score *= 1.0 + _AUTHOR_BOOST
             if score <= 0.0:
                 continue
             score *= 1.0 + _STANDING_STEP * min(record.standing, _STANDING_CAP)
+            if dates:
+                score *= 1.0 + _date_boost(record.created_at, dates)
             candidates.append((record, score, support))
         candidates.sort(key=lambda c: (-round(c[1], 9), -c[0].created_at, c[0].id))
 

@@ -11,6 +11,9 @@ Promises:
   written by a newer memory-core is refused rather than damaged.
 - The lexical index is our own (vocabulary, postings with document lengths, document
   frequencies, per-scope totals), not FTS5: the retriever scores, so every backend ranks alike.
+  Postings are keyed (term, scope, document) in a WITHOUT ROWID table, so one term's postings
+  are one range read, and record ids come from a compact `doc_ids` table rather than the wide
+  `records` rows, so reading them touches few pages.
 
 Failure: a lock still held after the timeout, or a file that cannot be opened, raises
 `StoreUnavailable`; any other SQLite error raises `StoreError`. Nothing is ever half-written:
@@ -72,6 +75,10 @@ CREATE TABLE records (
 );
 CREATE INDEX records_by_scope_time ON records (scope, created_at, id);
 CREATE INDEX records_by_session ON records (scope, session_id, seq);
+CREATE TABLE doc_ids (
+    doc INTEGER PRIMARY KEY,
+    id TEXT NOT NULL
+);
 CREATE TABLE vocab (
     tid INTEGER PRIMARY KEY,
     term TEXT NOT NULL UNIQUE
@@ -413,6 +420,7 @@ class SQLiteStore:
                 if old_searchable and old_standing >= 0:
                     self._index(conn, old_doc, old_sid, _decode_terms(old_terms), -1)
                 conn.execute("DELETE FROM records WHERE doc = ?", (old_doc,))
+                conn.execute("DELETE FROM doc_ids WHERE doc = ?", (old_doc,))
             sid = self._sid(conn, name, create=True)
             assert sid is not None
             doc = conn.execute(
@@ -437,6 +445,7 @@ class SQLiteStore:
                     sum(clean.values()),
                 ),
             ).fetchone()[0]
+            conn.execute("INSERT INTO doc_ids (doc, id) VALUES (?, ?)", (doc, record.id))
             if record.searchable and record.standing >= 0:
                 self._index(conn, doc, sid, clean, 1)
             return True
@@ -469,6 +478,7 @@ class SQLiteStore:
                 if searchable and standing >= 0:
                     self._index(conn, doc, sid, _decode_terms(terms), -1)
                 conn.execute("DELETE FROM records WHERE doc = ?", (doc,))
+                conn.execute("DELETE FROM doc_ids WHERE doc = ?", (doc,))
                 deleted += 1
             return deleted
 
@@ -600,7 +610,7 @@ class SQLiteStore:
                 found: dict[int, list[Posting]] = {tid: [] for tid in read}
                 for chunk in _chunks(read, _MAX_PARAMS - len(sids)):
                     rows = conn.execute(
-                        f"SELECT p.tid, r.id, p.tf, p.length FROM postings p JOIN records r ON r.doc = p.doc"  # noqa: S608
+                        f"SELECT p.tid, d.id, p.tf, p.length FROM postings p JOIN doc_ids d ON d.doc = p.doc"  # noqa: S608
                         f" WHERE p.tid IN ({_marks(len(chunk))}) AND p.sid IN ({sid_marks})",
                         [*chunk, *sids],
                     ).fetchall()
