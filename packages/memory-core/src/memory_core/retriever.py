@@ -121,15 +121,13 @@ _MONTHS = {
 _MONTH = "(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
-_DATE_FORMS = tuple(
-    re.compile(form, re.IGNORECASE)
-    for form in (
-        rf"\b{_MONTH}\s+{_DAY}\b(?:,?\s+{_YEAR}\b)?",
-        rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}\b(?:,?\s+{_YEAR}\b)?",
-        rf"\b{_MONTH},?\s+{_YEAR}\b",
-        r"\b(?P<year>(?:19|20)\d\d)-(?P<monthnum>[01]\d)-(?P<day>[0-3]\d)\b",
-    )
+_DATE_FORMS = (
+    rf"\b{_MONTH}\s+{_DAY}\b(?:,?\s+{_YEAR}\b)?",
+    rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}\b(?:,?\s+{_YEAR}\b)?",
+    rf"\b{_MONTH},?\s+{_YEAR}\b",
+    r"\b(?P<year>(?:19|20)\d\d)-(?P<monthnum>[01]\d)-(?P<day>[0-3]\d)\b",
 )
+_date_patterns: list[re.Pattern[str]] = []
 
 
 def query_dates(query: str) -> list[tuple[int | None, int, int | None]]:
@@ -139,7 +137,12 @@ def query_dates(query: str) -> list[tuple[int | None, int, int | None]]:
     `2023-10-13`. A month name alone is not a date (`may` is mostly a verb).
     """
     found: list[tuple[int | None, int, int | None]] = []
-    for form in _DATE_FORMS:
+    # Every form has a digit; most prompts have none, and then the patterns are never compiled.
+    if not any(c.isdigit() for c in query):
+        return found
+    if not _date_patterns:
+        _date_patterns.extend(re.compile(form, re.IGNORECASE) for form in _DATE_FORMS)
+    for form in _date_patterns:
         for match in form.finditer(query):
             parts = match.groupdict()
             month = int(parts["monthnum"]) if parts.get("monthnum") else _MONTHS[parts["month"].lower()]
@@ -161,6 +164,14 @@ def _date_boost(created_at: float, dates: Sequence[tuple[int | None, int, int | 
         elif day == when.tm_mday:
             boost = max(boost, _DATE_BOOST)
     return boost
+
+
+def _names(author: str, known: dict[str, frozenset[str]]) -> frozenset[str]:
+    """An author's name as query terms (`Bob Smith` -> {bob, smith}), memoised per call."""
+    terms = known.get(author)
+    if terms is None:
+        terms = known[author] = frozenset(query_terms(author))
+    return terms
 
 
 def _df_cut(dfs: dict[str, int], budget: int) -> int:
@@ -297,7 +308,7 @@ class Retriever:
         ordered = heapq.nsmallest(pool << (_POOL_ROUNDS - 1), scores, key=lambda rid: (-scores[rid], rid))
         for _ in range(_POOL_ROUNDS):
             hits, filtered = self._select(
-                ordered[:pool], scores, rarity, matched, weights, dates, limit, exclude, floor, author
+                ordered[:pool], scores, rarity, matched, weights, terms, dates, limit, exclude, floor, author
             )
             # A bigger pool can only help when filters (not the floor) left too few hits.
             if len(hits) >= limit or not filtered or pool >= len(ordered):
@@ -312,6 +323,7 @@ class Retriever:
         rarity: dict[str, float],
         matched: dict[str, list[str]],
         weights: dict[str, float],
+        asked_terms: Sequence[str],
         dates: Sequence[tuple[int | None, int, int | None]],
         limit: int,
         exclude: Callable[[Record], bool] | None,
@@ -352,6 +364,8 @@ class Retriever:
 
         # (record, score, support): support is the rarity of the query terms it matches, with context.
         candidates: list[tuple[Record, float, float]] = []
+        asked = frozenset(asked_terms)
+        author_terms: dict[str, frozenset[str]] = {}
         for record in records.values():
             if not record.searchable or record.standing < 0:
                 continue
@@ -372,7 +386,7 @@ class Retriever:
                 place = (scope_name, record.session_id)
                 score += _SESSION_WEIGHT * session_best.get(place, 0.0)
                 score += _WINDOW_COVER * sum(weights[t] for t in window)
-                if _AUTHOR_BOOST and record.author and stem(record.author.lower()) in weights:
+                if _AUTHOR_BOOST and record.author and _names(record.author, author_terms) & asked:
                     score *= 1.0 + _AUTHOR_BOOST
             if score <= 0.0:
                 continue
