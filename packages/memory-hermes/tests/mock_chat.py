@@ -73,6 +73,12 @@ class MockChatAPI:
         found = [_last_user_text(body) for body in bodies]
         return [message for message in found if text in message]
 
+    def tool_names(self) -> set[str]:
+        """Every tool name offered in any chat request so far."""
+        with self._lock:
+            bodies = list(self.requests)
+        return {tool["function"]["name"] for body in bodies for tool in body.get("tools", []) if "function" in tool}
+
     @staticmethod
     def _send_json(handler: BaseHTTPRequestHandler, value: object) -> None:
         payload = json.dumps(value).encode()

@@ -6,8 +6,8 @@
 states a fact; session 2, a new `hermes chat -q` process, asks about it: the request the mock
 received must carry the fact, appended to the user message. An unrelated prompt must carry
 nothing. Uninstall must leave config.yaml byte for byte as it was, and Hermes's interpreter
-without our packages. With Hermes's `mcp` extra, `hermes mcp test memory` must start the MCP
-server the install registered and list its tools.
+without our packages. With Hermes's `mcp` extra, Hermes must start the MCP server the install
+registered, and offer its tools to the model.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 from memory_core.testing.requirements import require
 from memory_hermes import PLUGIN_NAME
+from memory_hermes.install import MCP_SERVER_NAME
 from memory_hermes.yamltext import plugin_enabled
 
 from .hermes_program import cached_hermes, imports, make_overlay
@@ -185,20 +186,28 @@ def test_hermes_recalls_a_fact_from_an_earlier_session_and_uninstall_restores_ev
     assert "not installed" in _run([*memory, "uninstall", "hermes"], cwd=project, env=env).stdout
 
 
-def test_hermes_starts_the_registered_mcp_server_and_lists_its_tools(tmp_path: Path) -> None:
+def test_hermes_starts_the_registered_mcp_server_and_offers_its_tools_to_the_model(
+    mock_model: MockChatAPI, tmp_path: Path
+) -> None:
     require(find_spec("memory_mcp") is not None, "memory-mcp installed beside memory-core")
     # MCP needs Hermes's `mcp` extra (mcp==1.26.0); our server runs as its own process.
     hermes = make_overlay(cached_hermes(extra="mcp"), tmp_path / "hermes-mcp-venv")
     home, project = tmp_path / "home", tmp_path / "project"
     (home / ".hermes").mkdir(parents=True)
     project.mkdir()
+    (home / ".hermes" / "config.yaml").write_text(_USER_CONFIG.format(model=MODEL, url=mock_model.url))
     env = _env(home, hermes, tmp_path)
     memory = [sys.executable, "-m", "memory_core.cli"]
     installed = _run([*memory, "install", "hermes"], cwd=project, env=env)
     assert "mcp` extra" not in installed.stdout
 
-    tested = _run(["hermes", "mcp", "test", "memory"], cwd=project, env=env).stdout
+    tested = _run(["hermes", "mcp", "test", MCP_SERVER_NAME], cwd=project, env=env).stdout
     assert "Connected" in tested, tested
+    # A server named `memory` would be shadowed by Hermes's built-in `memory` toolset: its
+    # tools would never reach the model. Ours must.
+    _chat("sketch a haiku about autumn leaves", cwd=project, env=env)
+    offered = mock_model.tool_names()
+    prefix = f"mcp__{MCP_SERVER_NAME.replace('-', '_')}__"  # Hermes's spelling of the server in tool names
     for tool in ("memory_search", "memory_save", "memory_feedback", "memory_status"):
-        assert tool in tested, tested
+        assert prefix + tool in offered, offered
     _run([*memory, "uninstall", "hermes"], cwd=project, env=env)

@@ -11,7 +11,7 @@ import pytest
 from memory_core.installing import apply_plan
 from memory_hermes import PLUGIN_NAME, whereabouts
 from memory_hermes.errors import HermesNotFound, MemoryHermesError
-from memory_hermes.install import mcp_fields, plan_install, plan_uninstall
+from memory_hermes.install import MCP_SERVER_NAME, mcp_fields, plan_install, plan_uninstall
 from memory_hermes.pluginfiles import PluginCopy
 from memory_hermes.yamltext import add_mcp_server, enable_plugin
 
@@ -54,7 +54,7 @@ def test_uninstall_needs_no_hermes_and_restores_what_install_changed(
     home = Path(memory_env["HOME"])
     config = home / ".hermes" / "config.yaml"
     config.parent.mkdir()
-    config.write_text(add_mcp_server(enable_plugin(ORIGINAL, PLUGIN_NAME), "memory", mcp_fields()))
+    config.write_text(add_mcp_server(enable_plugin(ORIGINAL, PLUGIN_NAME), MCP_SERVER_NAME, mcp_fields()))
     folder = home / ".hermes" / "plugins" / PLUGIN_NAME
     PluginCopy(folder).run()
     (folder / "__pycache__").mkdir()  # what Hermes leaves after loading the folder

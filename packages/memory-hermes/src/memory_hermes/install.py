@@ -2,7 +2,7 @@
 
 Install (scope `user`, the only one Hermes has):
 1. Edit Hermes's `config.yaml` (text-level, keeping the user's bytes): add `memory-hermes`
-   to `plugins.enabled`, and register the MCP server `memory` under `mcp_servers`
+   to `plugins.enabled`, and register the MCP server `memory-mcp` under `mcp_servers`
    (`<this python> -m memory_mcp`). Hermes hands stdio MCP servers only PATH, HOME, XDG_*
    and a few more, so the `MEMORY_*` variables set when install runs are forwarded as
    `${NAME}` references (their values are never written into the file).
@@ -47,7 +47,10 @@ from memory_hermes.yamltext import (
 __all__ = ["SCOPES", "MCP_SERVER_NAME", "plan_install", "plan_uninstall", "mcp_fields"]
 
 SCOPES = ("user",)
-MCP_SERVER_NAME = "memory"
+MCP_SERVER_NAME = "memory-mcp"
+"""Not `memory`: Hermes names each MCP server's toolset after the server, and `memory` is
+Hermes's own built-in toolset, so a server called `memory` has its tools dropped from every
+request (observed with hermes-agent 0.19.0)."""
 _MCP_MODULE = "memory_mcp"
 _NOT_FORWARDED = frozenset({"MEMORY_HERMES_PYTHON", "MEMORY_HARNESS_CACHE"})
 """Variables of the installer and the test suite, not settings the MCP server reads."""
