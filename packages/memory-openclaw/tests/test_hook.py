@@ -19,6 +19,7 @@ from memory_openclaw.adapter import OpenClawAdapter
 @pytest.fixture(autouse=True)
 def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = tmp_path / "memory.db"
+    monkeypatch.setenv("MEMORY_WORKER", "0")  # no per-user worker left running after the test
     monkeypatch.setenv("MEMORY_URL", f"sqlite:///{path}")
     return path
 

@@ -253,7 +253,14 @@ def test_register_is_idempotent_and_several_registrations_recall_and_capture_onc
         config=_config(),
         env=recorder(records, REC_REPLY=str(reply)),
     )
-    hooks = ["after_compaction", "agent_end", "before_prompt_build", "llm_output"]
+    hooks = [
+        "after_compaction",
+        "agent_end",
+        "before_model_resolve",
+        "before_prompt_build",
+        "gateway_start",
+        "llm_output",
+    ]
     assert out["registered"] == [hooks, hooks, hooks]
     assert all(r["handlers"] == 1 for r in out["results"])
     assert [r["result"] for r in out["results"][:3]] == [
@@ -322,3 +329,24 @@ def test_a_worker_that_dies_gets_its_unconfirmed_captures_resent(
     run_id = recorded("openclaw/turn1-12-agent_end.json")["ctx"]["runId"]
     assert [c["ctx"]["runId"] for c in captures] == [run_id, run_id]
     assert len(workers(records)) == 2
+
+
+def test_the_worker_starts_while_openclaw_prepares_the_turn(
+    node_bin: Path, plugin_copy: Path, records: Path, recorded: Any
+) -> None:
+    resolve = recorded("openclaw/turn1-04-before_prompt_build.json")
+    out = drive(
+        node_bin,
+        plugin_copy,
+        [
+            {"hook": "before_model_resolve", "event": {"prompt": "hi"}, "ctx": resolve["ctx"]},
+            {"sleepMs": 1500},
+            step(recorded, "turn1-04-before_prompt_build"),
+        ],
+        config=_config(),
+        env=recorder(records),
+    )
+    assert out["results"][0]["result"] is None  # model resolution is left alone
+    (started,) = records.glob("started-*")
+    # The recall was served by the worker started ahead of it, not by a second one.
+    assert workers(records) == {started.name.split("-")[1]}

@@ -15,6 +15,7 @@ from memory_openclaw.worker import serve
 
 @pytest.fixture(autouse=True)
 def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMORY_WORKER", "0")  # no per-user worker left running after the test
     monkeypatch.setenv("MEMORY_URL", f"sqlite:///{tmp_path / 'memory.db'}")
 
 

@@ -1,23 +1,23 @@
-"""`python -m memory_openclaw.hook`: the process the OpenClaw plugin runs for each hook call.
+"""`python -m memory_openclaw.hook`: one OpenClaw hook call as a one-shot process.
 
-The plugin writes one JSON payload to stdin (see `memory_openclaw.adapter`); for a recall this
-prints `{"appendContext": ...}` or nothing, for anything else nothing. It always exits 0.
-Only the adapter and memory-core's light hook modules are imported here.
+Reads one plugin payload (see `memory_openclaw.adapter`) from stdin and prints what recall
+found (`{"appendContext": ...}`) or nothing; always exits 0. It goes through memory-core's
+hook client, like every other harness's hook, so it is what `bench/latency.py` measures and
+what you run by hand to check a payload. The plugin itself does not start it per call: it
+keeps one `memory_openclaw.worker` per OpenClaw process (see that module for why).
 """
 
 from __future__ import annotations
 
-from memory_core.hook import main
+from memory_core.hookclient import main as _run_hook
 
-from memory_openclaw.adapter import OpenClawAdapter
-
-__all__ = ["main_entry"]
+__all__ = ["main"]
 
 
-def main_entry() -> None:
-    """Handle the payload on stdin (exits the process)."""
-    main(OpenClawAdapter())
+def main() -> None:
+    """Run one OpenClaw hook call (stdin payload, stdout answer, exit 0)."""
+    _run_hook("memory_openclaw.adapter:OpenClawAdapter")
 
 
 if __name__ == "__main__":
-    main_entry()
+    main()

@@ -30,6 +30,8 @@ from memory_openclaw.adapter import OpenClawAdapter
 
 __all__ = ["serve", "main"]
 
+_ENGINE = ("memory_core.service", "memory_core.store", "memory_core.firewall", "memory_core.retriever")
+
 
 def serve(requests: BinaryIO, answers: BinaryIO) -> None:
     """Answer each request line of `requests` on `answers` until end of input."""
@@ -51,11 +53,23 @@ def serve(requests: BinaryIO, answers: BinaryIO) -> None:
             deliver = False  # OpenClaw is gone: keep handling the captures it sent, quietly
 
 
+def _warm_up() -> None:
+    """Import the engine before the first request: the plugin starts us ahead of the turn."""
+    import importlib
+
+    for module in _ENGINE:
+        try:
+            importlib.import_module(module)
+        except Exception:  # noqa: BLE001, S112 - a module that fails here fails again, logged, in run()
+            continue
+
+
 def main() -> None:
     """Serve stdin/stdout; exit 0 whatever happens."""
     answers = sys.stdout.buffer
     sys.stdout = sys.stderr  # a stray print anywhere must not corrupt the protocol
     try:
+        _warm_up()
         serve(sys.stdin.buffer, answers)
     except BaseException:  # noqa: BLE001, S110 - exit 0 is the contract, even on Ctrl-C
         pass

@@ -1,10 +1,10 @@
 """Speaks the worker protocol of `memory_openclaw.worker` for tests/test_plugin.py, without memory-core.
 
-Each request's payload is recorded as `$REC_DIR/<ns>-<pid>.json` (the pid shows which worker
-process served it); then it waits `$REC_SLEEP` seconds if set, and answers with the content
-of the file `$REC_REPLY` (what memory-core would have printed), or "". With `$REC_DIE_ONCE`
-naming a file that does not exist yet, it creates the file and exits after recording its
-first request, without answering.
+It marks its start as `$REC_DIR/started-<pid>`. Each request's payload is recorded as
+`$REC_DIR/<ns>-<pid>.json` (the pid shows which worker process served it); then it waits
+`$REC_SLEEP` seconds if set, and answers with the content of the file `$REC_REPLY` (what
+memory-core would have printed), or "". With `$REC_DIE_ONCE` naming a file that does not
+exist yet, it creates the file and exits after recording its first request, without answering.
 """
 
 import json
@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 folder = os.environ["REC_DIR"]
+Path(folder, f"started-{os.getpid()}").touch()
 reply = Path(os.environ["REC_REPLY"]).read_text() if os.environ.get("REC_REPLY") else ""
 for line in sys.stdin:
     request = json.loads(line)

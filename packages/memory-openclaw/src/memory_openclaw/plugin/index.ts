@@ -13,7 +13,8 @@
  *   `execFileSync`/`spawnSync`. Even an async spawn holds the loop while the OS copies this
  *   process (45-90 ms for OpenClaw's 1 GB), so the child is one long-lived worker per
  *   OpenClaw process (`<python> -m memory_openclaw.worker`, one JSON request per line on its
- *   stdin, one answer per line on its stdout), started on the first turn; each hook call after
+ *   stdin, one answer per line on its stdout), started when the Gateway starts or a turn
+ *   begins (`before_model_resolve`, seconds before the prompt is built); each hook call after
  *   that is a pipe write.
  * - `register()` may run several times in one process (OpenClaw builds several registries):
  *   turn state and the worker live on `globalThis`, so a turn is recalled and captured once
@@ -344,6 +345,15 @@ function register(api: Api): void {
   current.registrations.set(api, registration);
   const settings = settingsFrom(api.pluginConfig);
   const logger = api.logger;
+
+  // Start the worker while OpenClaw prepares the turn (seconds before it builds the prompt),
+  // so the recall does not wait for Python to start. Returns nothing: the model is unchanged.
+  const prewarm = () => {
+    workerFor(settings, logger);
+    return undefined;
+  };
+  api.on("before_model_resolve", prewarm);
+  api.on("gateway_start", prewarm);
 
   api.on("before_prompt_build", async (event: unknown, ctx: unknown) => {
     const hookCtx = slimContext(ctx);
