@@ -3,8 +3,10 @@
 `POST /v1/chat/completions` answers streamed (SSE, with the usage chunk Hermes asks for) or
 not; `GET /v1/models` lists `mock-model`; anything else is a 404, which Hermes tolerates for
 its model probes. Every chat request body is kept. The reply to a user message that starts
-"remember that X" is "Noted: X."; to anything else, "OK.". The reply reads only the first
-paragraph of the user message: Hermes appends a plugin's context after a blank line.
+"remember that X" is "Noted: X."; to "search memory for X", a call of the offered tool whose
+name ends in `memory_search`, with `{"query": X}`, and once the tool's result is back, "Found
+it."; to anything else, "OK.". The reply reads only the first paragraph of the user message:
+Hermes appends a plugin's context after a blank line.
 """
 
 from __future__ import annotations
@@ -90,21 +92,32 @@ class MockChatAPI:
 
     def _reply(self, handler: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
         said = _last_user_text(body).split("\n\n", 1)[0].strip()
-        text = f"Noted: {said[len('remember that ') :]}." if said.startswith("remember that ") else "OK."
+        call = _search_call(body, said)
+        if call is not None:
+            text = ""
+        elif said.startswith("remember that "):
+            text = f"Noted: {said[len('remember that ') :]}."
+        elif said.startswith("search memory for "):
+            text = "Found it."
+        else:
+            text = "OK."
         usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
         base = {"id": "chatcmpl-mock", "created": 0, "model": body.get("model", MODEL)}
+        finish = "tool_calls" if call is not None else "stop"
         if not body.get("stream"):
-            message = {"role": "assistant", "content": text}
-            choice = {"index": 0, "message": message, "finish_reason": "stop"}
+            message: dict[str, Any] = {"role": "assistant", "content": text or None}
+            if call is not None:
+                message["tool_calls"] = [call]
+            choice = {"index": 0, "message": message, "finish_reason": finish}
             self._send_json(handler, {**base, "object": "chat.completion", "choices": [choice], "usage": usage})
             return
         chunk = {**base, "object": "chat.completion.chunk"}
+        delta: dict[str, Any] = {"role": "assistant", "content": text}
+        if call is not None:
+            delta = {"role": "assistant", "tool_calls": [{"index": 0, **call}]}
         events = [
-            {
-                **chunk,
-                "choices": [{"index": 0, "delta": {"role": "assistant", "content": text}, "finish_reason": None}],
-            },
-            {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+            {**chunk, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
+            {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]},
             {**chunk, "choices": [], "usage": usage},
         ]
         handler.send_response(200)
@@ -115,6 +128,30 @@ class MockChatAPI:
             handler.wfile.write(f"data: {json.dumps(event)}\n\n".encode())
         handler.wfile.write(b"data: [DONE]\n\n")
         handler.wfile.flush()
+
+    def tool_results(self) -> list[str]:
+        """The content of every tool result message the mock has been sent."""
+        with self._lock:
+            bodies = list(self.requests)
+        return [
+            str(message.get("content"))
+            for body in bodies
+            for message in body.get("messages", [])
+            if message.get("role") == "tool"
+        ]
+
+
+def _search_call(body: dict[str, Any], said: str) -> dict[str, Any] | None:
+    """The tool call that answers "search memory for X", unless its result is already back."""
+    messages = body.get("messages", [])
+    if not said.startswith("search memory for ") or (messages and messages[-1].get("role") == "tool"):
+        return None
+    names = [tool["function"]["name"] for tool in body.get("tools", []) if "function" in tool]
+    search = next((name for name in names if name.endswith("memory_search")), None)
+    if search is None:
+        return None
+    arguments = json.dumps({"query": said[len("search memory for ") :]})
+    return {"id": "call_mock_1", "type": "function", "function": {"name": search, "arguments": arguments}}
 
 
 def _last_user_text(body: dict[str, Any]) -> str:

@@ -186,7 +186,7 @@ def test_hermes_recalls_a_fact_from_an_earlier_session_and_uninstall_restores_ev
     assert "not installed" in _run([*memory, "uninstall", "hermes"], cwd=project, env=env).stdout
 
 
-def test_hermes_starts_the_registered_mcp_server_and_offers_its_tools_to_the_model(
+def test_hermes_runs_the_registered_mcp_server_and_its_tools_read_the_plugins_store(
     mock_model: MockChatAPI, tmp_path: Path
 ) -> None:
     require(find_spec("memory_mcp") is not None, "memory-mcp installed beside memory-core")
@@ -205,9 +205,16 @@ def test_hermes_starts_the_registered_mcp_server_and_offers_its_tools_to_the_mod
     assert "Connected" in tested, tested
     # A server named `memory` would be shadowed by Hermes's built-in `memory` toolset: its
     # tools would never reach the model. Ours must.
-    _chat("sketch a haiku about autumn leaves", cwd=project, env=env)
+    _chat("remember that the release train leaves on Thursdays", cwd=project, env=env)
     offered = mock_model.tool_names()
     prefix = f"mcp__{MCP_SERVER_NAME.replace('-', '_')}__"  # Hermes's spelling of the server in tool names
     for tool in ("memory_search", "memory_save", "memory_feedback", "memory_status"):
         assert prefix + tool in offered, offered
+
+    # The model calls memory_search: Hermes runs it on our server, which must read the store the
+    # plugin wrote to (its MEMORY_* settings reach it through the entry's `env` references).
+    reply, _ = _chat("search memory for the release train", cwd=project, env=env)
+    assert reply == "Found it."
+    [result] = mock_model.tool_results()
+    assert "the release train leaves on Thursdays" in result
     _run([*memory, "uninstall", "hermes"], cwd=project, env=env)
