@@ -87,7 +87,8 @@ _MONTH_BOOST = 0.3
 _EXCERPT_CHARS = 480
 _EXCERPT_LEAD = 60
 """Characters of lead-in kept before the first matched word of an excerpt."""
-_EXCERPT_SCAN_CHARS = 200_000
+_EXCERPT_SCAN_CHARS = 60_000
+"""An excerpt is looked for in the first 60,000 characters: bounded work on a huge paste."""
 _EXCERPT_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+|[^\W\d_]+")
 _SIGNATURE_CHARS = 4_000
 _WORD = re.compile(r"\w+")
@@ -213,16 +214,24 @@ def excerpt(text: str, weights: dict[str, float], *, size: int = _EXCERPT_CHARS)
         term = stem(match.group().lower())
         if term in weights:
             spans.append((match.start(), term))
+    # Slide a window over the matched words: each window starts at a match and holds the matches
+    # that fit after it; counts tell when a term leaves the window.
     best_start, best_weight = 0, 0.0
-    for i, (start, _) in enumerate(spans):
-        seen: set[str] = set()
-        for other_start, term in spans[i:]:
-            if other_start >= start + size - _EXCERPT_LEAD:
-                break
-            seen.add(term)
-        weight = sum(weights[t] for t in seen)
+    counts: dict[str, int] = {}
+    weight = 0.0
+    end = 0
+    for start, term in spans:
+        while end < len(spans) and spans[end][0] < start + size - _EXCERPT_LEAD:
+            added = spans[end][1]
+            counts[added] = counts.get(added, 0) + 1
+            if counts[added] == 1:
+                weight += weights[added]
+            end += 1
         if weight > best_weight:
             best_start, best_weight = start, weight
+        counts[term] -= 1
+        if counts[term] == 0:
+            weight -= weights[term]
     begin = max(0, best_start - _EXCERPT_LEAD)
     if begin > 0:
         space = flat.find(" ", begin)
