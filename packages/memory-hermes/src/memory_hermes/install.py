@@ -118,10 +118,8 @@ def plan_install(scope: str, *, environ: Mapping[str, str] = os.environ) -> Inst
         )
     if find_spec(_MCP_MODULE) is None:
         plan.notes.append(f"memory-mcp is not installed beside memory-core ({sys.executable}): pip install memory-mcp")
-    if any(name for name, _ in mcp_fields(environ) if name == "env"):
-        plan.notes.append(
-            "the MCP server reads the MEMORY_* variables set now from Hermes's environment: keep them set"
-        )
+    if "env" in dict(mcp_fields(environ)):
+        plan.notes.append("the MCP server reads the MEMORY_* variables set now from Hermes's environment")
     plan.notes.append("Hermes writes to the project of the folder it is started in (or MEMORY_PROJECT)")
     return plan
 
