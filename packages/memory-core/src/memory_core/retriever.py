@@ -4,11 +4,13 @@ How a record is scored (docs/retrieval.md has the reasoning and the measured fig
 1. BM25 over the store's postings (`k1`, `b` below). Postings are read rarest term first within
    a budget; the commonest terms that would overflow it are not read at all: they say little,
    and reading them is most of the cost.
-2. Context: a record's meaning often sits in its neighbours (the answer is the reply to the
-   turn that matches the question's words), so a record gains a share of the BM25 score of the
-   turns just before and after it in its session.
-3. Standing: each `acted` feedback adds a little (capped); a negative standing is already out
-   of the index.
+2. Session context: a record's meaning often sits in its neighbours (the answer is the reply
+   to the turn that matches the question's words). The best candidates and the turns around
+   them are scored together: a record gains a share of its neighbours' BM25 scores, the idf of
+   each distinct query term found within three turns of it (window coverage), and a share of
+   its session's best score.
+3. Feedback: each `acted` adds a little (capped); a negative standing is already out of the
+   index. A date the query names (`dates`) and an author it names lift matching records.
 4. Ties go to the newer record, then to the smaller id, so the order is total and stable.
 
 The relevance floor (on by default) keeps a record only when the query terms it matches,
@@ -28,17 +30,16 @@ from __future__ import annotations
 
 import heapq
 import math
-import re
-import time
 from collections.abc import Callable, Sequence
 
+from memory_core.dates import QueryDate, date_match, query_dates
+from memory_core.excerpt import excerpt, near_duplicate, signature
 from memory_core.models import Hit, Record, Scope
 from memory_core.render import approx_tokens, render_block
-from memory_core.stemmer import stem
 from memory_core.store.base import Store
 from memory_core.tokenizer import query_terms
 
-__all__ = ["Retriever", "render_block", "approx_tokens", "BM25_K1", "BM25_B"]
+__all__ = ["Retriever", "render_block", "approx_tokens", "BM25_K1", "BM25_B", "NEIGHBOUR_SPAN"]
 
 BM25_K1 = 1.2
 """Term-frequency saturation: the third mention of a word adds little over the second."""
@@ -55,6 +56,9 @@ _CONTEXT: tuple[tuple[int, float], ...] = ((-2, 0.15), (-1, 0.3), (1, 0.15), (2,
 """(offset in the session, share of that turn's score a record gains): a record may be the reply
 to the turn before it, and the turn after it may say what it meant."""
 _COVER_OFFSETS: tuple[int, ...] = (-3, -2, -1, 1, 2, 3)
+NEIGHBOUR_SPAN = max(max(abs(o) for o, _ in _CONTEXT), *(abs(o) for o in _COVER_OFFSETS))
+"""Recall reads the turns up to this many positions before and after its best candidates
+(`session_records`); a server store that prefetches neighbours should fetch this far."""
 _WINDOW_COVER = 1.0
 """A record gains this times the idf of each distinct query term found in it or in the turns
 within `_COVER_OFFSETS` of it: a passage that covers more of the question, across the turns
@@ -72,99 +76,19 @@ _FLOOR_RARITY = 0.6
 """Sum of matched terms' rarity (idf over the scope's largest possible idf) a hit needs."""
 _FLOOR_SHARE = 0.2
 """A hit must score at least this share of the best hit's score (with the floor on)."""
-_DUPLICATE_JACCARD = 0.8
-"""Word-set overlap above which a lower hit is the same memory said again."""
 _POOL_RECALL = (20, 2)
 _POOL_SEARCH = (40, 8)
 _POOL_ROUNDS = 4
 """Candidates looked at in depth, (at least, per item asked): recall (floor on) keeps it small for
 speed, search and benches look deeper. Doubled when filters leave too few, at most
 `_POOL_ROUNDS` times."""
-_DATE_BOOST = 1.0
-"""Score share a record gains when its date is the one the query names ("on October 13")."""
-_MONTH_BOOST = 0.3
-"""... and when only its month is named ("in May 2023")."""
-_EXCERPT_CHARS = 480
-_EXCERPT_LEAD = 60
-"""Characters of lead-in kept before the first matched word of an excerpt."""
-_EXCERPT_SCAN_CHARS = 60_000
-"""An excerpt is looked for in the first 60,000 characters: bounded work on a huge paste."""
-_EXCERPT_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+|[^\W\d_]+")
-_SIGNATURE_CHARS = 4_000
-_WORD = re.compile(r"\w+")
+_DATE_BOOSTS: dict[str | None, float] = {"day": 1.0, "month": 0.3}
+"""Score share a record gains when its date is the day the query names ("on October 13"), or
+in the month it names ("in May 2023")."""
 
 
 def _idf(documents: int, df: int) -> float:
     return math.log(1.0 + (documents - df + 0.5) / (df + 0.5))
-
-
-_MONTHS = {
-    name: number
-    for number, names in enumerate(
-        (
-            ("january", "jan"),
-            ("february", "feb"),
-            ("march", "mar"),
-            ("april", "apr"),
-            ("may",),
-            ("june", "jun"),
-            ("july", "jul"),
-            ("august", "aug"),
-            ("september", "sep", "sept"),
-            ("october", "oct"),
-            ("november", "nov"),
-            ("december", "dec"),
-        ),
-        start=1,
-    )
-    for name in names
-}
-_MONTH = "(?P<month>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
-_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
-_YEAR = r"(?P<year>(?:19|20)\d\d)"
-_DATE_FORMS = (
-    rf"\b{_MONTH}\s+{_DAY}\b(?:,?\s+{_YEAR}\b)?",
-    rf"\b{_DAY}\s+(?:of\s+)?{_MONTH}\b(?:,?\s+{_YEAR}\b)?",
-    rf"\b{_MONTH},?\s+{_YEAR}\b",
-    r"\b(?P<year>(?:19|20)\d\d)-(?P<monthnum>[01]\d)-(?P<day>[0-3]\d)\b",
-)
-_date_patterns: list[re.Pattern[str]] = []
-
-
-def query_dates(query: str) -> list[tuple[int | None, int, int | None]]:
-    """The calendar dates a query names, as (year or None, month, day or None).
-
-    Recognised: `October 13`, `Oct 13th, 2023`, `13 October 2023`, `the 3rd of May`, `May 2023`,
-    `2023-10-13`. A month name alone is not a date (`may` is mostly a verb).
-    """
-    found: list[tuple[int | None, int, int | None]] = []
-    # Every form has a digit; most prompts have none, and then the patterns are never compiled.
-    if not any(c.isdigit() for c in query):
-        return found
-    if not _date_patterns:
-        _date_patterns.extend(re.compile(form, re.IGNORECASE) for form in _DATE_FORMS)
-    for form in _date_patterns:
-        for match in form.finditer(query):
-            parts = match.groupdict()
-            month = int(parts["monthnum"]) if parts.get("monthnum") else _MONTHS[parts["month"].lower()]
-            day = int(parts["day"]) if parts.get("day") else None
-            year = int(parts["year"]) if parts.get("year") else None
-            if 1 <= month <= 12 and (day is None or 1 <= day <= 31):
-                found.append((year, month, day))
-    return found
-
-
-def _date_boost(created_at: float, dates: Sequence[tuple[int | None, int, int | None]]) -> float:
-    when = time.gmtime(created_at)
-    boost = 0.0
-    for year, month, day in dates:
-        if month != when.tm_mon or (year is not None and year != when.tm_year):
-            continue
-        if day is None:
-            boost = max(boost, _MONTH_BOOST)
-        elif day == when.tm_mday:
-            boost = max(boost, _DATE_BOOST)
-    return boost
 
 
 def _names(author: str, known: dict[str, frozenset[str]]) -> frozenset[str]:
@@ -186,62 +110,6 @@ def _df_cut(dfs: dict[str, int], budget: int) -> int:
             break
         cut = df
     return cut
-
-
-def _signature(text: str) -> frozenset[str]:
-    return frozenset(_WORD.findall(text[:_SIGNATURE_CHARS].lower()))
-
-
-def _near_duplicate(a: frozenset[str], b: frozenset[str]) -> bool:
-    if not a or not b:
-        return a == b
-    return len(a & b) / len(a | b) >= _DUPLICATE_JACCARD
-
-
-def excerpt(text: str, weights: dict[str, float], *, size: int = _EXCERPT_CHARS) -> str:
-    """The window of about `size` characters of `text` holding the most query weight, whitespace collapsed.
-
-    `weights` maps query terms to their idf. A window scores the weight of the distinct terms
-    in it, so a passage naming several query words beats one repeating a single word. Words are
-    matched one by one (camelCase parts included), which is all a window needs and far cheaper
-    than re-tokenizing the record.
-    """
-    flat = " ".join(text.split())
-    if len(flat) <= size:
-        return flat
-    spans: list[tuple[int, str]] = []
-    for match in _EXCERPT_WORD.finditer(flat, 0, _EXCERPT_SCAN_CHARS):
-        term = stem(match.group().lower())
-        if term in weights:
-            spans.append((match.start(), term))
-    # Slide a window over the matched words: each window starts at a match and holds the matches
-    # that fit after it; counts tell when a term leaves the window.
-    best_start, best_weight = 0, 0.0
-    counts: dict[str, int] = {}
-    weight = 0.0
-    end = 0
-    for start, term in spans:
-        while end < len(spans) and spans[end][0] < start + size - _EXCERPT_LEAD:
-            added = spans[end][1]
-            counts[added] = counts.get(added, 0) + 1
-            if counts[added] == 1:
-                weight += weights[added]
-            end += 1
-        if weight > best_weight:
-            best_start, best_weight = start, weight
-        counts[term] -= 1
-        if counts[term] == 0:
-            weight -= weights[term]
-    begin = max(0, best_start - _EXCERPT_LEAD)
-    if begin > 0:
-        space = flat.find(" ", begin)
-        begin = space + 1 if 0 <= space < best_start else begin
-    end = min(len(flat), begin + size)
-    if end < len(flat):
-        space = flat.rfind(" ", begin, end)
-        end = space if space > begin + size // 2 else end
-    piece = flat[begin:end].strip()
-    return ("…" if begin > 0 else "") + piece + ("…" if end < len(flat) else "")
 
 
 class Retriever:
@@ -333,7 +201,7 @@ class Retriever:
         matched: dict[str, list[str]],
         weights: dict[str, float],
         asked_terms: Sequence[str],
-        dates: Sequence[tuple[int | None, int, int | None]],
+        dates: Sequence[QueryDate],
         limit: int,
         exclude: Callable[[Record], bool] | None,
         floor: bool,
@@ -401,7 +269,7 @@ class Retriever:
                 continue
             score *= 1.0 + _STANDING_STEP * min(record.standing, _STANDING_CAP)
             if dates:
-                score *= 1.0 + _date_boost(record.created_at, dates)
+                score *= 1.0 + _DATE_BOOSTS.get(date_match(record.created_at, dates), 0.0)
             candidates.append((record, score, support))
         candidates.sort(key=lambda c: (-round(c[1], 9), -c[0].created_at, c[0].id))
 
@@ -417,10 +285,10 @@ class Retriever:
             if (author is not None and record.author != author) or (exclude is not None and exclude(record)):
                 filtered += 1
                 continue
-            signature = _signature(record.text)
-            if any(_near_duplicate(signature, seen) for seen in signatures):
+            record_words = signature(record.text)
+            if any(near_duplicate(record_words, seen) for seen in signatures):
                 filtered += 1
                 continue
-            signatures.append(signature)
+            signatures.append(record_words)
             hits.append(Hit(record, score, excerpt(record.text, weights)))
         return hits, filtered
