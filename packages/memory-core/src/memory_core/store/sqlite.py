@@ -32,186 +32,27 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from memory_core.errors import ConfigError, StoreError, StoreUnavailable
+from memory_core.errors import StoreError, StoreUnavailable
 from memory_core.models import IndexStats, Record, Scope
+from memory_core.store._sqlite_schema import (
+    MAX_PARAMS,
+    MIGRATIONS,
+    RECORD_COLUMNS,
+    SCAN_PAGE,
+    SCHEMA_VERSION,
+    chunks,
+    decode_terms,
+    encode_terms,
+    live_scope_names,
+    marks,
+    path_from_url,
+    row_to_record,
+    scope_name,
+    translate,
+)
 from memory_core.store.base import Posting, SessionState, TermPostings
 
 __all__ = ["SQLiteStore", "SCHEMA_VERSION"]
-
-SCHEMA_VERSION = 1
-"""The schema this module writes. `_MIGRATIONS[v]` takes a file from version v to v + 1."""
-
-_SCAN_PAGE = 500
-"""Records fetched per query while scanning, so an export never holds the whole store in memory."""
-_MAX_PARAMS = 900
-"""Bound parameters per statement: below SQLite's historic 999 limit on every build."""
-
-_RECORD_COLUMNS = "id, scope, text, kind, author, created_at, harness, session_id, turn_id, seq, standing, searchable"
-
-_SCHEMA_V1 = """
-CREATE TABLE scopes (
-    sid INTEGER PRIMARY KEY,
-    name TEXT NOT NULL UNIQUE,
-    documents INTEGER NOT NULL DEFAULT 0,
-    total_length INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE records (
-    doc INTEGER PRIMARY KEY,
-    id TEXT NOT NULL UNIQUE,
-    scope TEXT NOT NULL,
-    sid INTEGER NOT NULL,
-    text TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    author TEXT NOT NULL,
-    created_at REAL NOT NULL,
-    harness TEXT,
-    session_id TEXT,
-    turn_id TEXT,
-    seq INTEGER NOT NULL,
-    standing INTEGER NOT NULL,
-    searchable INTEGER NOT NULL,
-    terms TEXT NOT NULL,
-    length INTEGER NOT NULL
-);
-CREATE INDEX records_by_scope_time ON records (scope, created_at, id);
-CREATE INDEX records_by_session ON records (scope, session_id, seq);
-CREATE TABLE doc_ids (
-    doc INTEGER PRIMARY KEY,
-    id TEXT NOT NULL
-);
-CREATE TABLE vocab (
-    tid INTEGER PRIMARY KEY,
-    term TEXT NOT NULL UNIQUE
-);
-CREATE TABLE postings (
-    tid INTEGER NOT NULL,
-    sid INTEGER NOT NULL,
-    doc INTEGER NOT NULL,
-    tf INTEGER NOT NULL,
-    length INTEGER NOT NULL,
-    PRIMARY KEY (tid, sid, doc)
-) WITHOUT ROWID;
-CREATE TABLE term_df (
-    tid INTEGER NOT NULL,
-    sid INTEGER NOT NULL,
-    df INTEGER NOT NULL,
-    PRIMARY KEY (tid, sid)
-) WITHOUT ROWID;
-CREATE TABLE handoff (
-    slot INTEGER PRIMARY KEY,
-    session_key TEXT NOT NULL,
-    turn_id TEXT,
-    prompt TEXT NOT NULL,
-    expires REAL NOT NULL
-);
-CREATE INDEX handoff_by_session ON handoff (session_key, slot);
-CREATE TABLE sessions (
-    session_key TEXT PRIMARY KEY,
-    live_since REAL NOT NULL
-) WITHOUT ROWID;
-CREATE TABLE injected (
-    session_key TEXT NOT NULL,
-    record_id TEXT NOT NULL,
-    PRIMARY KEY (session_key, record_id)
-) WITHOUT ROWID;
-CREATE TABLE counters (
-    name TEXT PRIMARY KEY,
-    value INTEGER NOT NULL
-) WITHOUT ROWID;
-CREATE TABLE meta (
-    name TEXT PRIMARY KEY,
-    value TEXT NOT NULL
-) WITHOUT ROWID;
-"""
-
-_MIGRATIONS: tuple[str, ...] = (_SCHEMA_V1,)
-
-
-def _path_from_url(url: str) -> str:
-    """The file path of a `sqlite:` URL, SQLAlchemy style; `:memory:` for an in-memory store."""
-    if not url.lower().startswith("sqlite://"):
-        raise ConfigError(f"MEMORY_URL {url!r} is not a sqlite:// URL")
-    rest = url[len("sqlite://") :]
-    rest = rest.split("?", 1)[0]
-    if rest in ("", "/", "/:memory:"):
-        return ":memory:"
-    if not rest.startswith("/"):
-        raise ConfigError(f"MEMORY_URL {url!r} names a host; use sqlite:///relative/path or sqlite:////absolute/path")
-    path = rest[1:]
-    if path.startswith("~"):
-        path = os.path.expanduser(path)
-    return path
-
-
-def _scope_name(scope: Scope) -> str:
-    return f"{scope.kind}:{scope.key}"
-
-
-def _scope_from_name(name: str) -> Scope:
-    kind, _, key = name.partition(":")
-    return Scope(kind, key)  # type: ignore[arg-type]  # only ever written from a Scope
-
-
-def _live_scope_names(scopes: Sequence[Scope] | None) -> list[str] | None:
-    """Scope names to query, deduplicated in order; None means every scope. Empty keys match nothing."""
-    if scopes is None:
-        return None
-    names: list[str] = []
-    for scope in scopes:
-        name = _scope_name(scope)
-        if scope.key and name not in names:
-            names.append(name)
-    return names
-
-
-def _encode_terms(terms: Mapping[str, int]) -> str:
-    """A document's terms as `term<TAB>tf` lines (kept to unindex it later; json would cost the hook an import)."""
-    return "\n".join(f"{term}\t{tf}" for term, tf in terms.items())
-
-
-def _decode_terms(text: str) -> dict[str, int]:
-    terms: dict[str, int] = {}
-    for line in text.split("\n"):
-        term, _, tf = line.rpartition("\t")
-        if term:
-            terms[term] = int(tf)
-    return terms
-
-
-def _marks(count: int) -> str:
-    return ",".join("?" * count)
-
-
-def _chunks(values: Sequence[Any], size: int = _MAX_PARAMS) -> Iterator[Sequence[Any]]:
-    for start in range(0, len(values), size):
-        yield values[start : start + size]
-
-
-def _row_to_record(row: Sequence[Any]) -> Record:
-    return Record(
-        id=row[0],
-        scope=_scope_from_name(row[1]),
-        text=row[2],
-        kind=row[3],
-        author=row[4],
-        created_at=row[5],
-        harness=row[6],
-        session_id=row[7],
-        turn_id=row[8],
-        seq=row[9],
-        standing=row[10],
-        searchable=bool(row[11]),
-    )
-
-
-def _translate(exc: sqlite3.Error, where: str) -> StoreError:
-    message = str(exc)
-    lowered = message.lower()
-    if isinstance(exc, sqlite3.OperationalError) and (
-        "locked" in lowered or "busy" in lowered or "unable to open" in lowered
-    ):
-        return StoreUnavailable(f"sqlite store {where}: {message}")
-    return StoreError(f"sqlite store {where}: {message}")
 
 
 class SQLiteStore:
@@ -235,7 +76,7 @@ class SQLiteStore:
     @classmethod
     def from_url(cls, url: str, *, timeout: float = 1.0) -> SQLiteStore:
         """Parse `sqlite:///relative`, `sqlite:////absolute`, `sqlite:///~/file`; raises `ConfigError` otherwise."""
-        return cls(_path_from_url(url), timeout=timeout, display_url=url)
+        return cls(path_from_url(url), timeout=timeout, display_url=url)
 
     # -- connection ------------------------------------------------------------------------
 
@@ -262,7 +103,7 @@ class SQLiteStore:
             self._migrate(conn)
         except sqlite3.Error as exc:
             conn.close()
-            raise _translate(exc, "open") from exc
+            raise translate(exc, "open") from exc
         except BaseException:
             conn.close()
             raise
@@ -292,7 +133,7 @@ class SQLiteStore:
             # Another process may have migrated while we waited for the lock.
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             for step in range(version, SCHEMA_VERSION):
-                for statement in _MIGRATIONS[step].split(";"):
+                for statement in MIGRATIONS[step].split(";"):
                     if statement.strip():
                         conn.execute(statement)
                 conn.execute(f"PRAGMA user_version = {step + 1}")
@@ -307,7 +148,7 @@ class SQLiteStore:
             try:
                 return conn.execute(sql, params).fetchall()
             except sqlite3.Error as exc:
-                raise _translate(exc, "read") from exc
+                raise translate(exc, "read") from exc
 
     def _write(self, work: Any) -> Any:
         """Run `work(conn)` inside one `BEGIN IMMEDIATE` transaction; commit, or roll back and raise."""
@@ -316,14 +157,14 @@ class SQLiteStore:
             try:
                 conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
-                raise _translate(exc, "write") from exc
+                raise translate(exc, "write") from exc
             try:
                 result = work(conn)
                 conn.execute("COMMIT")
                 return result
             except sqlite3.Error as exc:
                 conn.execute("ROLLBACK")
-                raise _translate(exc, "write") from exc
+                raise translate(exc, "write") from exc
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
@@ -359,7 +200,7 @@ class SQLiteStore:
         return int(sid)
 
     def _sids_for(self, conn: sqlite3.Connection, scopes: Sequence[Scope]) -> list[int]:
-        names = _live_scope_names(scopes) or []
+        names = live_scope_names(scopes) or []
         sids = [self._sid(conn, name, create=False) for name in names]
         return [sid for sid in sids if sid is not None]
 
@@ -378,8 +219,8 @@ class SQLiteStore:
         if sign > 0:
             conn.executemany("INSERT OR IGNORE INTO vocab (term) VALUES (?)", [(t,) for t in names])
         tids: dict[str, int] = {}
-        for chunk in _chunks(names):
-            for term, tid in conn.execute(f"SELECT term, tid FROM vocab WHERE term IN ({_marks(len(chunk))})", chunk):  # noqa: S608
+        for chunk in chunks(names):
+            for term, tid in conn.execute(f"SELECT term, tid FROM vocab WHERE term IN ({marks(len(chunk))})", chunk):  # noqa: S608
                 tids[term] = tid
         if sign > 0:
             conn.executemany(
@@ -400,7 +241,7 @@ class SQLiteStore:
 
     def put(self, record: Record, terms: Mapping[str, int], *, replace: bool = False) -> bool:
         """Insert `record` and its terms; an existing id is kept unless `replace`. True when written."""
-        name = _scope_name(record.scope)
+        name = scope_name(record.scope)
         if not record.scope.key:
             raise StoreError("a record needs a scope with a key")
         # The tokenizer never yields whitespace inside a term; a term that has some could not be
@@ -418,7 +259,7 @@ class SQLiteStore:
                     return False
                 old_doc, old_sid, old_standing, old_searchable, old_terms = old
                 if old_searchable and old_standing >= 0:
-                    self._index(conn, old_doc, old_sid, _decode_terms(old_terms), -1)
+                    self._index(conn, old_doc, old_sid, decode_terms(old_terms), -1)
                 conn.execute("DELETE FROM records WHERE doc = ?", (old_doc,))
                 conn.execute("DELETE FROM doc_ids WHERE doc = ?", (old_doc,))
             sid = self._sid(conn, name, create=True)
@@ -441,7 +282,7 @@ class SQLiteStore:
                     int(record.seq),
                     int(record.standing),
                     1 if record.searchable else 0,
-                    _encode_terms(clean),
+                    encode_terms(clean),
                     sum(clean.values()),
                 ),
             ).fetchone()[0]
@@ -456,10 +297,10 @@ class SQLiteStore:
         """The records with these ids, in the order asked; unknown ids are skipped."""
         wanted = list(dict.fromkeys(ids))
         found: dict[str, Record] = {}
-        for chunk in _chunks(wanted):
-            rows = self._read(f"SELECT {_RECORD_COLUMNS} FROM records WHERE id IN ({_marks(len(chunk))})", chunk)  # noqa: S608
+        for chunk in chunks(wanted):
+            rows = self._read(f"SELECT {RECORD_COLUMNS} FROM records WHERE id IN ({marks(len(chunk))})", chunk)  # noqa: S608
             for row in rows:
-                found[row[0]] = _row_to_record(row)
+                found[row[0]] = row_to_record(row)
         return [found[i] for i in ids if i in found]
 
     def delete(self, ids: Sequence[str]) -> int:
@@ -476,7 +317,7 @@ class SQLiteStore:
                     continue
                 doc, sid, standing, searchable, terms = row
                 if searchable and standing >= 0:
-                    self._index(conn, doc, sid, _decode_terms(terms), -1)
+                    self._index(conn, doc, sid, decode_terms(terms), -1)
                 conn.execute("DELETE FROM records WHERE doc = ?", (doc,))
                 conn.execute("DELETE FROM doc_ids WHERE doc = ?", (doc,))
                 deleted += 1
@@ -497,7 +338,7 @@ class SQLiteStore:
             new = standing + delta
             conn.execute("UPDATE records SET standing = ? WHERE doc = ?", (new, doc))
             if searchable and (standing >= 0) != (new >= 0):
-                self._index(conn, doc, sid, _decode_terms(terms), 1 if new >= 0 else -1)
+                self._index(conn, doc, sid, decode_terms(terms), 1 if new >= 0 else -1)
             return int(new)
 
         result: int | None = self._write(work)
@@ -512,13 +353,13 @@ class SQLiteStore:
         before: float | None = None,
     ) -> Iterator[Record]:
         """Every matching record, oldest first then by id, read a page at a time."""
-        names = _live_scope_names(scopes)
+        names = live_scope_names(scopes)
         if names is not None and not names:
             return
         where: list[str] = []
         params: list[Any] = []
         if names is not None:
-            where.append(f"scope IN ({_marks(len(names))})")
+            where.append(f"scope IN ({marks(len(names))})")
             params.extend(names)
         if session_id is not None:
             where.append("session_id = ?")
@@ -538,23 +379,23 @@ class SQLiteStore:
                 page_params.extend([cursor[0], cursor[0], cursor[1]])
             clause = f"WHERE {' AND '.join(page_where)}" if page_where else ""
             rows = self._read(
-                f"SELECT {_RECORD_COLUMNS} FROM records {clause} ORDER BY created_at, id LIMIT {_SCAN_PAGE}",  # noqa: S608
+                f"SELECT {RECORD_COLUMNS} FROM records {clause} ORDER BY created_at, id LIMIT {SCAN_PAGE}",  # noqa: S608
                 page_params,
             )
             for row in rows:
-                yield _row_to_record(row)
-            if len(rows) < _SCAN_PAGE:
+                yield row_to_record(row)
+            if len(rows) < SCAN_PAGE:
                 return
             cursor = (rows[-1][5], rows[-1][0])
 
     def count(self, scopes: Sequence[Scope] | None) -> int:
         """How many records in these scopes (None: in the whole store)."""
-        names = _live_scope_names(scopes)
+        names = live_scope_names(scopes)
         if names is None:
             return int(self._read("SELECT count(*) FROM records")[0][0])
         if not names:
             return 0
-        return int(self._read(f"SELECT count(*) FROM records WHERE scope IN ({_marks(len(names))})", names)[0][0])  # noqa: S608
+        return int(self._read(f"SELECT count(*) FROM records WHERE scope IN ({marks(len(names))})", names)[0][0])  # noqa: S608
 
     def session_records(self, scope: Scope, session_id: str, seqs: Sequence[int]) -> list[Record]:
         """The records of one session at the given positions, in position order (then id)."""
@@ -562,22 +403,22 @@ class SQLiteStore:
         if not scope.key or not wanted:
             return []
         rows = self._read(
-            f"SELECT {_RECORD_COLUMNS} FROM records WHERE scope = ? AND session_id = ?"  # noqa: S608
-            f" AND seq IN ({_marks(len(wanted))}) ORDER BY seq, id",
-            [_scope_name(scope), session_id, *wanted],
+            f"SELECT {RECORD_COLUMNS} FROM records WHERE scope = ? AND session_id = ?"  # noqa: S608
+            f" AND seq IN ({marks(len(wanted))}) ORDER BY seq, id",
+            [scope_name(scope), session_id, *wanted],
         )
-        return [_row_to_record(row) for row in rows]
+        return [row_to_record(row) for row in rows]
 
     # -- lexical index ---------------------------------------------------------------------
 
     def index_stats(self, scopes: Sequence[Scope]) -> IndexStats:
         """Indexed documents (searchable, standing >= 0) and their total length across `scopes`."""
-        names = _live_scope_names(scopes) or []
+        names = live_scope_names(scopes) or []
         if not names:
             return IndexStats(0, 0)
         row = self._read(
             f"SELECT coalesce(sum(documents), 0), coalesce(sum(total_length), 0) FROM scopes"  # noqa: S608
-            f" WHERE name IN ({_marks(len(names))})",
+            f" WHERE name IN ({marks(len(names))})",
             names,
         )[0]
         return IndexStats(int(row[0]), int(row[1]))
@@ -596,28 +437,28 @@ class SQLiteStore:
                 sids = self._sids_for(conn, scopes)
                 if not sids:
                     return result
-                sid_marks = _marks(len(sids))
+                sid_marks = marks(len(sids))
                 dfs: dict[int, tuple[str, int]] = {}
-                for chunk in _chunks(distinct, _MAX_PARAMS - len(sids)):
+                for chunk in chunks(distinct, MAX_PARAMS - len(sids)):
                     rows = conn.execute(
                         f"SELECT v.tid, v.term, sum(d.df) FROM vocab v JOIN term_df d ON d.tid = v.tid"  # noqa: S608
-                        f" WHERE v.term IN ({_marks(len(chunk))}) AND d.sid IN ({sid_marks}) GROUP BY v.tid",
+                        f" WHERE v.term IN ({marks(len(chunk))}) AND d.sid IN ({sid_marks}) GROUP BY v.tid",
                         [*chunk, *sids],
                     ).fetchall()
                     for tid, term, df in rows:
                         dfs[tid] = (term, int(df))
                 read = [tid for tid, (_, df) in dfs.items() if max_df is None or df <= max_df]
                 found: dict[int, list[Posting]] = {tid: [] for tid in read}
-                for chunk in _chunks(read, _MAX_PARAMS - len(sids)):
+                for chunk in chunks(read, MAX_PARAMS - len(sids)):
                     rows = conn.execute(
                         f"SELECT p.tid, d.id, p.tf, p.length FROM postings p JOIN doc_ids d ON d.doc = p.doc"  # noqa: S608
-                        f" WHERE p.tid IN ({_marks(len(chunk))}) AND p.sid IN ({sid_marks})",
+                        f" WHERE p.tid IN ({marks(len(chunk))}) AND p.sid IN ({sid_marks})",
                         [*chunk, *sids],
                     ).fetchall()
                     for tid, record_id, tf, length in rows:
                         found[tid].append(Posting(record_id, tf, length))
             except sqlite3.Error as exc:
-                raise _translate(exc, "postings") from exc
+                raise translate(exc, "postings") from exc
         for tid, (term, df) in dfs.items():
             result[term] = TermPostings(df, tuple(found.get(tid, ())))
         return result
@@ -678,7 +519,7 @@ class SQLiteStore:
                 ).fetchall()
                 row = conn.execute("SELECT live_since FROM sessions WHERE session_key = ?", (session_key,)).fetchone()
             except sqlite3.Error as exc:
-                raise _translate(exc, "read") from exc
+                raise translate(exc, "read") from exc
         return SessionState(frozenset(r[0] for r in injected), float(row[0]) if row else 0.0)
 
     def add_injected(self, session_key: str, ids: Sequence[str]) -> None:
