@@ -1,15 +1,16 @@
 """`python -m memory_openclaw.worker`: one long-lived hook process per OpenClaw process.
 
 Why not a process per hook call, as the other harnesses do: OpenClaw runs plugins inside its
-own process, 1 GB or more, and starting a child from it (`fork`) holds OpenClaw's event loop
-for as long as copying that process's page tables takes, 45-90 ms measured here, on every
-call. The plugin starts this worker once and then only writes to a pipe.
+own process, 0.7-1.4 GB, and starting a child from it (`fork`) holds OpenClaw's event loop
+while the OS copies that process, 15-90 ms measured here, on every call. The plugin starts
+this worker once, ahead of the first prompt, and then only writes to a pipe. The engine is
+imported before the first request arrives.
 
 Protocol, one JSON object per line each way: `{"id": n, "payload": {...}}` in (a payload as
 `memory_openclaw.adapter` documents it), `{"id": n, "out": "..."}` out, in order, for every
 request (`out` is exactly what `python -m memory_openclaw.hook` would print: "" or
-`{"appendContext": ...}`). Each payload is handled as the one-shot hook handles it
-(`memory_core.hook.run`: configuration read afresh, a fresh service, never raises).
+`{"appendContext": ...}`). Each payload is handled by `memory_core.hook.run`, exactly as a
+hook process handles one: configuration read afresh, a fresh service, never raises.
 
 Lifetime: the worker reads until stdin closes, answers what it read, and exits 0. When
 OpenClaw exits first (an `openclaw agent --local` run ends right after its capture), the
