@@ -192,3 +192,17 @@ def test_a_forked_child_reopens_its_own_connection(tmp_path: Path) -> None:
     assert os.waitstatus_to_exitcode(status) == 0
     assert store.count([PROJECT]) == 2
     store.close()
+
+
+def test_forgotten_text_and_terms_leave_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    store = SQLiteStore.from_url(f"sqlite:///{path}")
+    store.put(make_record("keep", "ordinary words"), {"ordinari": 1, "word": 1})
+    store.put(make_record("gone", "zqxsecretvalue in a turn"), {"zqxsecretvalue": 1, "turn": 1})
+    store.delete(["gone"])
+    store.close()
+    data = b"".join(p.read_bytes() for p in tmp_path.iterdir())
+    assert b"zqxsecretvalue" not in data
+    again = SQLiteStore.from_url(f"sqlite:///{path}")
+    assert again.postings([PROJECT], ["word"])["word"].df == 1
+    again.close()

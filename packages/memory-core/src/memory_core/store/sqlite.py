@@ -97,6 +97,9 @@ class SQLiteStore:
                 conn.execute("PRAGMA journal_mode = WAL")
             # NORMAL in WAL mode: a power cut may lose the last commits, never corrupts the file.
             conn.execute("PRAGMA synchronous = NORMAL")
+            # Deleted rows are overwritten, not left in free pages: `forget` and `scrub` must
+            # really remove text from the file.
+            conn.execute("PRAGMA secure_delete = ON")
             conn.execute("PRAGMA temp_store = MEMORY")
             conn.execute("PRAGMA cache_size = -16000")
             conn.execute("PRAGMA mmap_size = 268435456")
@@ -238,6 +241,12 @@ class SQLiteStore:
             )
             conn.executemany("UPDATE term_df SET df = df - 1 WHERE tid = ? AND sid = ?", [(t, sid) for t in present])
             conn.executemany("DELETE FROM term_df WHERE tid = ? AND sid = ? AND df <= 0", [(t, sid) for t in present])
+            # A term no record holds any more leaves the vocabulary: a forgotten or scrubbed
+            # secret must not linger in the file as an index term.
+            conn.executemany(
+                "DELETE FROM vocab WHERE tid = ? AND NOT EXISTS (SELECT 1 FROM term_df WHERE tid = ?)",
+                [(t, t) for t in present],
+            )
 
     def put(self, record: Record, terms: Mapping[str, int], *, replace: bool = False) -> bool:
         """Insert `record` and its terms; an existing id is kept unless `replace`. True when written."""
