@@ -188,11 +188,6 @@ def test_memory_scrub_redacts_what_was_stored_with_the_firewall_off(
     assert "redacted secrets in 0 records" in _memory("scrub")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the SQLite store keeps a vocab row for every term ever indexed, so a scrubbed (or forgotten) "
-    "secret's lower-cased form stays in the file; store/sqlite.py should drop terms no posting holds",
-)
 def test_after_memory_scrub_no_byte_of_the_secrets_is_left_in_the_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
