@@ -99,37 +99,63 @@ _QUERIES = [
 ]
 
 
-def _turn(rng: random.Random) -> tuple[str, str]:
+_SYLLABLES = ["ka", "zu", "mi", "tor", "len", "vax", "qui", "ro", "bel", "dan", "fio", "gra", "hul", "jex"]
+_SYLLABLES += ["kor", "lum", "nep", "pax", "rin", "sol", "tev", "ulm", "vor", "wex", "yal", "zen", "bro", "cha"]
+
+
+def _vocabulary(size: int) -> list[str]:
+    """Project-specific names (modules, functions, classes): what makes a real project's turns
+    distinguishable, and what real questions name."""
+    rng = random.Random(_SEED - 1)
+    words: set[str] = set()
+    while len(words) < size:
+        words.add("".join(rng.choice(_SYLLABLES) for _ in range(rng.randint(2, 3))))
+    return sorted(words)
+
+
+_NAMES = _vocabulary(6000)
+
+
+def _turn(rng: random.Random) -> tuple[str, str, str]:
+    """One synthetic coding turn: (prompt, answer, the function it is about)."""
     module, thing, verb = rng.choice(_MODULES), rng.choice(_THINGS), rng.choice(_VERBS)
-    path = f"src/{module}/{thing.replace(' ', '_')}.py"
-    func = f"{verb.replace(' ', '_')}_{thing.split()[0]}{rng.randint(1, 99)}"
+    first, second, third = rng.choice(_NAMES), rng.choice(_NAMES), rng.choice(_NAMES)
+    path = f"src/{module}/{first}_{thing.replace(' ', '_')}.py"
+    func = f"{verb.replace(' ', '_')}_{first}_{second}"
+    cls = f"{second.capitalize()}{third.capitalize()}Handler"
     error, tool = rng.choice(_ERRORS), rng.choice(_TOOLS)
     prompt = rng.choice(
         [
             f"Can you {verb} the {thing} in {module}? It fails with {error} when {func} runs.",
-            f"Please {verb} {path}: the {thing} is flaky under load.",
+            f"Please {verb} {path}: the {thing} in {cls} is flaky under load.",
             f"Run `{tool}` for {module} and tell me what breaks in {func}.",
             f"What does {module}.{func} do with the {thing}?",
         ]
     )
     answer = (
-        f"I looked at `{path}`. The {thing} in {module} raised {error} because {func} reused a closed handle. "
+        f"I looked at `{path}`. The {thing} in {cls} raised {error} because {func} reused a closed handle. "
         f"I changed it to open a fresh one per call and added a regression test; `{tool}` passes now. "
         f"Follow-up: the {rng.choice(_THINGS)} in {rng.choice(_MODULES)} has the same pattern."
     )
-    return prompt, answer
+    return prompt, answer, func
 
 
-def seed(url: str, project: str, count: int, *, user: str = "bench") -> None:
-    """Write `count` records of synthetic coding turns into `project` (skips ids already there)."""
+def seed(url: str, project: str, count: int, *, user: str = "bench") -> list[str]:
+    """Write `count` records of synthetic coding turns into `project` (skips ids already there).
+
+    Returns a sample of the functions the turns are about, for questions that name them.
+    """
     rng = random.Random(_SEED)
     store = open_store(url, timeout=30.0, allow_db0=False)
     scope = Scope("project", project)
     start = time.time() - count * 60.0
+    about: list[str] = []
     try:
         for index in range(count):
             session, seq = divmod(index, _TURNS_PER_SESSION)
-            prompt, answer = _turn(rng)
+            prompt, answer, func = _turn(rng)
+            if index % 97 == 0:
+                about.append(func)
             session_id = f"seed-{session}"
             record = Record(
                 id=turn_record_id("bench", session_id, str(seq)),
@@ -147,6 +173,7 @@ def seed(url: str, project: str, count: int, *, user: str = "bench") -> None:
                 sys.stderr.write(f"seeded {index}/{count}\n")
     finally:
         store.close()
+    return about
 
 
 def _p(values: list[float], q: float) -> float:
@@ -187,7 +214,17 @@ def _wait_for_worker(env: dict[str, str]) -> str | None:
     return None
 
 
-def measure(url: str, project: str, runs: int, workdir: Path) -> dict[str, Any]:
+def _query(rng: random.Random, about: list[str]) -> str:
+    """Most questions name something the project has talked about; some are generic; some are
+    unrelated (and must inject nothing)."""
+    roll = rng.random()
+    if roll < 0.6 and about:
+        func = rng.choice(about)
+        return rng.choice([f"why does {func} fail again?", f"what did we change in {func}?", f"is {func} fixed?"])
+    return rng.choice(_QUERIES)
+
+
+def measure(url: str, project: str, runs: int, workdir: Path, about: list[str]) -> dict[str, Any]:
     """Every series of the module docstring, interleaved run by run."""
     env = {
         **os.environ,
@@ -218,14 +255,16 @@ def measure(url: str, project: str, runs: int, workdir: Path) -> dict[str, Any]:
     for _key, _name, argv, payload in hooks:
         _time_subprocess(argv, json.dumps(_fresh(payload)).encode(), env)
     worker_socket = _wait_for_worker(env) if hooks else None
+    injected = 0
     for run in range(runs):
         series["floor"].append(_time_subprocess([sys.executable, "-c", "pass"], b"", env))
-        query = rng.choice(_QUERIES)
+        query = _query(rng, about)
         session = f"bench-{run}"
         begin = time.perf_counter()
-        service.assemble(query, harness="bench", session_id=session, turn_id="t")
+        recall = service.assemble(query, harness="bench", session_id=session, turn_id="t")
         series["assemble"].append(time.perf_counter() - begin)
-        prompt, answer = _turn(rng)
+        injected += bool(recall.text)
+        prompt, answer, _ = _turn(rng)
         begin = time.perf_counter()
         service.capture(harness="bench", session_id=session, turn_id="t", prompt=prompt, response=answer)
         series["capture"].append(time.perf_counter() - begin)
@@ -244,6 +283,7 @@ def measure(url: str, project: str, runs: int, workdir: Path) -> dict[str, Any]:
         "assemble_p95_ms": round(_p(series["assemble"], 0.95), 3),
         "capture_p50_ms": round(_p(series["capture"], 0.5), 3),
         "capture_p95_ms": round(_p(series["capture"], 0.95), 3),
+        "assemble_injected_share": round(injected / runs, 3) if runs else 0.0,
     }
     for key, *_ in hooks:
         result[f"{key}_p95_ms"] = round(_p(series[key], 0.95), 2)
@@ -265,9 +305,9 @@ def main(argv: list[str] | None = None) -> int:
     project = f"bench:latency-{args.records}"
     try:
         began = time.perf_counter()
-        seed(url, project, args.records)
+        about = seed(url, project, args.records)
         seeded_s = time.perf_counter() - began
-        result = measure(url, project, args.runs, workdir)
+        result = measure(url, project, args.runs, workdir, about)
         result["records"] = args.records
         result["store"] = url.split(":", 1)[0] if args.store else "sqlite (throwaway)"
         result["seed_s"] = round(seeded_s, 1)
@@ -278,6 +318,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"{result['records']} records in scope, {result['runs']} runs, store {result['store']}")
     print(f"interpreter floor p95       {result['floor_p95_ms']:8.2f} ms")
+    print(f"recalls that injected       {result['assemble_injected_share']:8.0%}")
     for key in sorted(k for k in result if k.endswith("_ms") and k != "floor_p95_ms"):
         ratio = result.get(key.replace("_ms", "_x_floor"))
         suffix = f"   {ratio:.2f}x floor" if ratio is not None else ""
