@@ -20,10 +20,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from memory_core.testing.harness_programs import HarnessInstallError, npm_package
+from memory_core.testing.requirements import require
 from memory_openclaw import PLUGIN_ID
 from memory_openclaw.harness import plugin_dir
 
 JS = Path(__file__).resolve().parent / "js"
+TYPESCRIPT_VERSION = "5.9.3"
+NODE_TYPES_VERSION = "24.19.4"
 _DRIVER_TIMEOUT_S = 120
 
 
@@ -350,3 +354,40 @@ def test_the_worker_starts_while_openclaw_prepares_the_turn(
     (started,) = records.glob("started-*")
     # The recall was served by the worker started ahead of it, not by a second one.
     assert workers(records) == {started.name.split("-")[1]}
+
+
+def test_the_plugin_type_checks_against_openclaws_sdk(
+    node_bin: Path, plugin_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`tsc --strict` with OpenClaw 2026.9.6's own types: the handlers fit the hooks they are registered for."""
+    monkeypatch.setenv("PATH", f"{node_bin.parent}{os.pathsep}{os.environ['PATH']}")  # npm runs under Node 24
+    try:
+        typescript = npm_package("typescript", TYPESCRIPT_VERSION)
+        node_types = npm_package("@types/node", NODE_TYPES_VERSION)
+    except HarnessInstallError as exc:
+        require(False, f"typescript and @types/node from npm ({exc})")
+        raise
+    (plugin_copy / "node_modules" / "@types").mkdir()
+    (plugin_copy / "node_modules" / "@types" / "node").symlink_to(node_types / "node_modules" / "@types" / "node")
+    config = {
+        "compilerOptions": {
+            "target": "ES2023",
+            "module": "NodeNext",
+            "moduleResolution": "NodeNext",
+            "strict": True,
+            "noEmit": True,
+            "skipLibCheck": True,
+            "types": ["node"],
+        },
+        "files": ["index.ts"],
+    }
+    (plugin_copy / "tsconfig.json").write_text(json.dumps(config))
+    tsc = typescript / "node_modules" / "typescript" / "bin" / "tsc"
+    done = subprocess.run(
+        [str(node_bin), str(tsc), "-p", str(plugin_copy)],
+        capture_output=True,
+        text=True,
+        timeout=_DRIVER_TIMEOUT_S,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -26,7 +26,7 @@
  * own errors.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { definePluginEntry } from "openclaw/plugin-sdk/plugin-entry";
+import { definePluginEntry, type OpenClawPluginApi } from "openclaw/plugin-sdk/plugin-entry";
 
 const PLUGIN_ID = "memory-openclaw";
 const WORKER_MODULE = "memory_openclaw.worker";
@@ -332,13 +332,7 @@ function parseRecall(out: string): { appendContext: string } | undefined {
   return undefined;
 }
 
-type Api = {
-  pluginConfig?: unknown;
-  logger?: Logger;
-  on: (name: string, handler: (event: unknown, ctx: unknown) => unknown, opts?: Obj) => void;
-};
-
-function register(api: Api): void {
+function register(api: OpenClawPluginApi): void {
   const current = state();
   if (current.registrations.has(api)) return;
   const registration = current.next++;
