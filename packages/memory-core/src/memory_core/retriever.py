@@ -76,12 +76,12 @@ _FLOOR_RARITY = 0.6
 """Sum of matched terms' rarity (idf over the scope's largest possible idf) a hit needs."""
 _FLOOR_SHARE = 0.2
 """A hit must score at least this share of the best hit's score (with the floor on)."""
-_POOL_RECALL = (20, 2)
-_POOL_SEARCH = (40, 8)
+_POOL_LEAST = 20
+_POOL_PER_ITEM = 2
 _POOL_ROUNDS = 4
-"""Candidates looked at in depth, (at least, per item asked): recall (floor on) keeps it small for
-speed, search and benches look deeper. Doubled when filters leave too few, at most
-`_POOL_ROUNDS` times."""
+"""Candidates looked at in depth (fetched, given context): `max(_POOL_LEAST, limit *
+_POOL_PER_ITEM)`, doubled when filters leave too few, at most `_POOL_ROUNDS` times. The best
+`limit` of them lend context to their neighbours. A deeper pool changed no LoCoMo figure."""
 _DATE_BOOSTS: dict[str | None, float] = {"day": 1.0, "month": 0.3}
 """Score share a record gains when its date is the day the query names ("on October 13"), or
 in the month it names ("in May 2023")."""
@@ -179,8 +179,7 @@ class Retriever:
         if not scores:
             return []
         dates = query_dates(query)
-        least, per_item = _POOL_RECALL if floor else _POOL_SEARCH
-        pool = max(least, limit * per_item)
+        pool = max(_POOL_LEAST, limit * _POOL_PER_ITEM)
         # Only the deepest pool we may look at is ordered, not every record that matched a word.
         ordered = heapq.nsmallest(pool << (_POOL_ROUNDS - 1), scores, key=lambda rid: (-scores[rid], rid))
         for _ in range(_POOL_ROUNDS):
@@ -217,7 +216,7 @@ class Retriever:
         # floor; reading the neighbours of weaker turns would cost a query each and change nothing.
         best_own = scores[pool_ids[0]] if pool_ids else 0.0
         lend_from = _FLOOR_SHARE * best_own / max(w for _, w in _CONTEXT) if floor else 0.0
-        lenders = set(pool_ids[:limit] if floor else pool_ids)
+        lenders = set(pool_ids[:limit])
         wanted: dict[tuple[str, str], tuple[Scope, set[int]]] = {}
         for record in list(records.values()):
             if record.session_id is None or record.id not in lenders or scores.get(record.id, 0.0) < lend_from:
