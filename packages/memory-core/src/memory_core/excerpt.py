@@ -52,9 +52,15 @@ def excerpt(text: str, weights: dict[str, float], *, size: int = EXCERPT_CHARS) 
     if len(flat) <= size:
         return flat
     spans: list[tuple[int, str]] = []
+    # Each distinct spelling is stemmed once; "" marks a word that is no query term.
+    known: dict[str, str] = {}
     for match in _EXCERPT_WORD.finditer(flat, 0, _EXCERPT_SCAN_CHARS):
-        term = stem(match.group().lower())
-        if term in weights:
+        word = match.group()
+        term = known.get(word)
+        if term is None:
+            term = stem(word.lower())
+            term = known[word] = term if term in weights else ""
+        if term:
             spans.append((match.start(), term))
     # Slide a window over the matched words: each window starts at a match and holds the matches
     # that fit after it; counts tell when a term leaves the window.
