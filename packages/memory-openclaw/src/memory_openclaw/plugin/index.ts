@@ -11,7 +11,7 @@
  *   it, and memory-core spools a capture its store cannot take.
  * - Nothing here blocks the event loop: memory-core runs in a child process, never through
  *   `execFileSync`/`spawnSync`. Even an async spawn holds the loop while the OS copies this
- *   process (45-90 ms for OpenClaw's 1 GB), so the child is one long-lived worker per
+ *   process (15-90 ms for OpenClaw's 0.7-1.4 GB), so the child is one long-lived worker per
  *   OpenClaw process (`<python> -m memory_openclaw.worker`, one JSON request per line on its
  *   stdin, one answer per line on its stdout), started when the Gateway starts or a turn
  *   begins (`before_model_resolve`, seconds before the prompt is built); each hook call after
