@@ -204,3 +204,11 @@ def test_query_dates_reads_the_usual_ways_of_naming_a_day() -> None:
     assert query_dates("in May 2023") == [(2023, 5, None)]
     assert query_dates("2023-10-13") == [(2023, 10, 13)]
     assert query_dates("may I ask about October?") == []
+
+
+def test_a_new_store_with_a_few_memories_still_recalls(store: SQLiteStore) -> None:
+    _put(store, make_record("only", "The cache TTL is 300 seconds."))
+    assert _ids(store, "what is the cache ttl?") == ["only"]
+    _put(store, make_record("deploy", "Deploys go through the release workflow on tags.", session_id="s2"))
+    assert _ids(store, "how do deploys work?") == ["deploy"]
+    assert _ids(store, "what is the capital of France?") == []
