@@ -146,3 +146,44 @@ def test_a_hook_facing_an_outage_exits_fast_and_spools_the_turn(
     assert "billing retry policy" in json.dumps(spooled[0])
     log = (tmp_path / "memory.log").read_text()
     assert str(port) in log
+
+
+def test_a_long_lived_redis_store_reconnects_when_the_server_comes_back() -> None:
+    import shutil
+
+    from memory_core.testing.servers import redis_server
+
+    require(bool(shutil.which("redis-server")), "redis-server")
+    with redis_server() as (host, port):
+        store = open_store(f"redis://{host}:{port}/1", timeout=_TIMEOUT_S)
+        assert store.put(make_record("r1", "before the outage"), {"before": 1})
+    with pytest.raises(StoreUnavailable):
+        store.count([PROJECT])
+    with redis_server(port=port):
+        assert store.put(make_record("r2", "after the outage"), {"after": 1})
+        assert store.count([PROJECT]) == 1  # a new, empty server: only what was written since
+    store.close()
+
+
+def test_a_long_lived_postgres_store_reconnects_after_losing_its_connection() -> None:
+    import psycopg
+    from memory_core.store.postgres import PostgresStore
+    from memory_core.testing.servers import new_schema_name, with_schema
+
+    url = "postgresql://127.0.0.1:5432/test?user=postgres"
+    require(local_postgres_available(url), "PostgreSQL on 127.0.0.1:5432 with a database `test`")
+    schema = new_schema_name("memoutage")
+    store = PostgresStore.from_url(with_schema(f"{url}&application_name={schema}", schema), timeout=_TIMEOUT_S)
+    try:
+        assert store.put(make_record("r1", "before"), {"before": 1})
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = %s", (schema,)
+            )
+        with pytest.raises(StoreUnavailable):
+            store.count([PROJECT])
+        assert store.put(make_record("r2", "after"), {"after": 1})
+        assert store.count([PROJECT]) == 2
+    finally:
+        store.close()
+        drop_schema(url, schema)

@@ -236,15 +236,18 @@ def redis_cluster(*, masters: int = 3, timeout: float = 30.0) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def redis_server(*args: str, timeout: float = 30.0) -> Iterator[tuple[str, int]]:
-    """Start a throwaway standalone Redis on loopback with extra `args` (e.g. `--requirepass x`); yield its address."""
+def redis_server(*args: str, port: int | None = None, timeout: float = 30.0) -> Iterator[tuple[str, int]]:
+    """Start a throwaway standalone Redis on loopback with extra `args` (e.g. `--requirepass x`); yield its address.
+
+    `port` picks the port (to bring a server back where a store expects it); default a free one.
+    """
     server = shutil.which("redis-server")
     if not server:
         raise ServerStartError("redis-server is needed")
     root = Path(tempfile.mkdtemp(prefix="memory-redis-"))
     proc: subprocess.Popen[bytes] | None = None
     try:
-        port, log = free_port(), root / "redis.log"
+        port, log = port or free_port(), root / "redis.log"
         with log.open("wb") as out:
             proc = subprocess.Popen(
                 [server, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(root), "--save", "",
