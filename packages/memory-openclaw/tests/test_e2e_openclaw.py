@@ -2,18 +2,24 @@
 
 A throwaway HOME, `memory install openclaw` (through `openclaw plugins install --link`, as a
 user with OpenClaw on PATH gets it), then `openclaw agent --local` turns: a fact stated in one
-session reaches the model in another, and an unrelated prompt gets nothing. What reached the
-model is read from the requests the mock received. A turn takes 17-26 s here, so the turns
-are few.
+session reaches the model in another, and an unrelated prompt gets nothing; then the same
+through a Gateway, where one worker serves every turn and ends with the Gateway. What reached
+the model is read from the requests the mock received. A `--local` turn takes 17-26 s here,
+so the turns are few.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import secrets
+import signal
+import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +35,7 @@ _CAPTURE_WAIT_S = 30
 FACT = "the staging database listens on port 6543"
 
 
-def _write_model_config(home: Path, base_url: str) -> None:
+def _write_model_config(home: Path, base_url: str, **extra: Any) -> None:
     config = home / ".openclaw" / "openclaw.json"
     config.parent.mkdir(parents=True, exist_ok=True)
     model = {
@@ -48,6 +54,7 @@ def _write_model_config(home: Path, base_url: str) -> None:
             }
         },
         "agents": {"defaults": {"model": {"primary": "mock/mock-model"}}},
+        **extra,
     }
     config.write_text(json.dumps(data, indent=2) + "\n")
 
@@ -58,9 +65,10 @@ def _memory(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _turn(home: Path, session: str, message: str) -> dict[str, Any]:
+def _turn(home: Path, session: str, message: str, *, local: bool = True) -> dict[str, Any]:
+    where = ["--local"] if local else []
     done = subprocess.run(
-        ["openclaw", "agent", "--local", "--session-key", session, "--json", "--message", message],
+        ["openclaw", "agent", *where, "--session-key", session, "--json", "--message", message],
         cwd=home,
         capture_output=True,
         text=True,
@@ -138,3 +146,88 @@ def test_a_fact_stated_in_one_session_is_recalled_in_another(
     assert listed.returncode == 0, listed.stderr[-2000:]
     plugins = json.loads(listed.stdout[listed.stdout.find("{") :])["plugins"]
     assert PLUGIN_ID not in [plugin["id"] for plugin in plugins]
+
+
+def _workers(home: Path) -> list[int]:
+    """The memory_openclaw.worker processes running with this test's HOME."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+            environ = (entry / "environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"memory_openclaw.worker" in argv and f"HOME={home}".encode() in environ:
+            found.append(int(entry.name))
+    return found
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def _gateway(home: Path, port: int) -> Iterator[None]:
+    log = (home / "gateway.log").open("w")
+    gateway = subprocess.Popen(
+        ["openclaw", "gateway", "run", "--bind", "loopback", "--port", str(port), "--auth", "token"],
+        cwd=home,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + _TURN_TIMEOUT_S
+        while time.monotonic() < deadline and gateway.poll() is None:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            raise AssertionError("the gateway did not listen: " + (home / "gateway.log").read_text()[-2000:])
+        yield
+    finally:
+        gateway.send_signal(signal.SIGTERM)
+        try:
+            gateway.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            gateway.kill()
+            gateway.wait(timeout=30)
+        log.close()
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="counts worker processes through /proc")
+def test_the_gateway_serves_every_turn_from_one_worker(
+    home: Path, openclaw_bin: Path, mock_model: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMORY_URL", f"sqlite:///{tmp_path / 'memory.db'}")
+    monkeypatch.setenv("MEMORY_PROJECT", "e2e/openclaw-gateway")
+    monkeypatch.setenv("OPENCLAW_GATEWAY_TOKEN", secrets.token_hex(16))
+    port = _free_port()
+    _write_model_config(home, mock_model.base_url, gateway={"mode": "local", "port": port})
+    installed = _memory("install", "openclaw")
+    assert installed.returncode == 0, installed.stderr
+
+    with _gateway(home, port):
+        _turn(home, "gw-first", f"Please remember this for later: {FACT}.", local=False)
+        deadline = time.monotonic() + _CAPTURE_WAIT_S
+        while not _captured("6543") and time.monotonic() < deadline:
+            time.sleep(0.25)
+        assert _captured("6543"), "the first gateway turn was not captured"
+        before = len(mock_model.requests)
+        question = "Which port does the staging database listen on?"
+        _turn(home, "gw-second", question, local=False)
+        message = mock_model.message_with(question, since=before)
+        assert message is not None
+        assert "6543" in message
+        # Both turns, recall and capture, went to the one worker the gateway started.
+        assert len(_workers(home)) == 1
+
+    deadline = time.monotonic() + 30
+    while _workers(home) and time.monotonic() < deadline:
+        time.sleep(0.25)
+    assert _workers(home) == [], "the worker outlived the gateway"
