@@ -212,3 +212,13 @@ def test_a_new_store_with_a_few_memories_still_recalls(store: SQLiteStore) -> No
     _put(store, make_record("deploy", "Deploys go through the release workflow on tags.", session_id="s2"))
     assert _ids(store, "how do deploys work?") == ["deploy"]
     assert _ids(store, "what is the capital of France?") == []
+
+
+def test_excerpts_find_words_inside_identifiers_and_numbers() -> None:
+    filler = "Unrelated words about other things. " * 30
+    text = filler + "Then HTTPServer.handleRequest timed out after 2048 ms on port 8080. " + filler
+    shown = excerpt(text, {"request": 4.0, "2048": 5.0, "server": 2.0})
+    assert "HTTPServer.handleRequest timed out after 2048 ms" in shown
+    # A query word inside a longer word ("latest" holds "test") is not a match.
+    decoy = "the latest build " * 60 + "one failing test here " + "the latest build " * 60
+    assert "one failing test here" in excerpt(decoy, {"test": 3.0})
