@@ -72,7 +72,7 @@ store with one author it lifts every record alike, so it changes nothing there."
 _STANDING_STEP = 0.05
 _STANDING_CAP = 4
 """Each `acted` adds 5% to a record's score, up to four of them."""
-_FLOOR_RARITY = 0.6
+_FLOOR_RARITY = 0.5
 """Sum of matched terms' rarity (idf over the scope's largest possible idf) a hit needs."""
 _FLOOR_SHARE = 0.2
 """A hit must score at least this share of the best hit's score (with the floor on)."""
