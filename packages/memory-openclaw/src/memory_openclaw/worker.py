@@ -9,8 +9,11 @@ imported before the first request arrives.
 Protocol, one JSON object per line each way: `{"id": n, "payload": {...}}` in (a payload as
 `memory_openclaw.adapter` documents it), `{"id": n, "out": "..."}` out, in order, for every
 request (`out` is exactly what `python -m memory_openclaw.hook` would print: "" or
-`{"appendContext": ...}`). Each payload is handled by `memory_core.hook.run`, exactly as a
-hook process handles one: configuration read afresh, a fresh service, never raises.
+`{"appendContext": ...}`). Each payload is handled by `memory_core.hook.run`, as a hook
+process handles one, over one long-lived `MemoryService` (the engine and the store connection
+stay open; after a store outage it backs off and reconnects instead of giving up, and every
+call is still bounded by the store timeout), refreshed before each request. `run` never raises.
+The configuration is read once, from the environment OpenClaw gave the worker.
 
 Lifetime: the worker reads until stdin closes, answers what it read, and exits 0. When
 OpenClaw exits first (an `openclaw agent --local` run ends right after its capture), the
@@ -23,35 +26,58 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
+from memory_core.config import Config
 from memory_core.hook import run
 
 from memory_openclaw.adapter import OpenClawAdapter
+
+if TYPE_CHECKING:
+    from memory_core.service import MemoryService
 
 __all__ = ["serve", "main"]
 
 _ENGINE = ("memory_core.service", "memory_core.store", "memory_core.firewall", "memory_core.retriever")
 
 
+def _service() -> MemoryService | None:
+    try:
+        from memory_core.service import MemoryService
+
+        return MemoryService(Config.from_env(), long_lived=True)
+    except Exception:  # noqa: BLE001 - then each request builds its own, and logs why
+        return None
+
+
 def serve(requests: BinaryIO, answers: BinaryIO) -> None:
     """Answer each request line of `requests` on `answers` until end of input."""
     adapter = OpenClawAdapter()
+    service = _service()
     deliver = True
-    for line in requests:
-        try:
-            request = json.loads(line)
-            request_id, payload = request["id"], request["payload"]
-        except (ValueError, TypeError, KeyError):
-            continue
-        out = run(adapter, json.dumps(payload).encode("utf-8"))
-        if not deliver:
-            continue
-        try:
-            answers.write(json.dumps({"id": request_id, "out": out}).encode("utf-8") + b"\n")
-            answers.flush()
-        except OSError:
-            deliver = False  # OpenClaw is gone: keep handling the captures it sent, quietly
+    try:
+        for line in requests:
+            try:
+                request = json.loads(line)
+                request_id, payload = request["id"], request["payload"]
+            except (ValueError, TypeError, KeyError):
+                continue
+            raw = json.dumps(payload).encode("utf-8")
+            if service is None:
+                out = run(adapter, raw)
+            else:
+                service.refresh()
+                out = run(adapter, raw, config=service.config, service=service)
+            if not deliver:
+                continue
+            try:
+                answers.write(json.dumps({"id": request_id, "out": out}).encode("utf-8") + b"\n")
+                answers.flush()
+            except OSError:
+                deliver = False  # OpenClaw is gone: keep handling the captures it sent, quietly
+    finally:
+        if service is not None:
+            service.close()
 
 
 def _warm_up() -> None:
