@@ -85,3 +85,28 @@ def test_captures_already_sent_are_stored_after_openclaw_is_gone(recorded: Any, 
         check=False,
     ).stdout
     assert "Miso" in json.loads(out)["appendContext"]
+
+
+def test_a_capture_the_store_cannot_take_is_spooled_and_stored_later(
+    recorded: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memory_core.config import Config
+    from memory_core.testing.servers import closed_port
+
+    with closed_port() as (host, port):
+        monkeypatch.setenv("MEMORY_URL", f"redis://{host}:{port}/5")
+        answers = io.BytesIO()
+        serve(io.BytesIO(_lines({"id": 1, "payload": recorded("plugin/turn1.agent_end.json")})), answers)
+    assert json.loads(answers.getvalue()) == {"id": 1, "out": ""}
+    assert "Miso" in Config.from_env().spool_path.read_text()
+
+    # The store is back (here: the embedded one): the next capture writes the spooled turn first.
+    monkeypatch.setenv("MEMORY_URL", f"sqlite:///{tmp_path / 'back.db'}")
+    later = recorded("plugin/turn1.agent_end.json")
+    later["ctx"]["runId"] = "a-later-run"
+    later["prompt"] = "Unrelated: the build uses make."
+    later["event"]["messages"][-1]["content"] = [{"type": "text", "text": "OK."}]
+    answers = io.BytesIO()
+    serve(io.BytesIO(_lines({"id": 2, "payload": later}, {"id": 3, "payload": _question(recorded)})), answers)
+    last = json.loads(answers.getvalue().splitlines()[-1])
+    assert "my cat is called Miso" in json.loads(last["out"])["appendContext"]
