@@ -279,10 +279,9 @@ function request(settings: Settings, payload: Obj, capture: boolean, logger?: Lo
   const line = JSON.stringify({ id, payload }) + "\n";
   return new Promise((resolve) => {
     if (capture) {
-      while (worker.pending.size >= MAX_PENDING) {
-        const oldest = worker.pending.keys().next().value;
-        if (oldest === undefined) break;
-        worker.pending.get(oldest)?.resolve("");
+      const captures = [...worker.pending].filter(([, pending]) => pending.capture);
+      // Beyond this many unconfirmed captures the worker cannot take anything: drop the oldest.
+      for (const [oldest] of captures.slice(0, Math.max(0, captures.length - MAX_PENDING + 1))) {
         worker.pending.delete(oldest);
       }
       worker.pending.set(id, { resolve, line, capture, sentAt: Date.now() });
