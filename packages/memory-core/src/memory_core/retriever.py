@@ -56,6 +56,7 @@ _CONTEXT: tuple[tuple[int, float], ...] = ((-2, 0.15), (-1, 0.3), (1, 0.15), (2,
 """(offset in the session, share of that turn's score a record gains): a record may be the reply
 to the turn before it, and the turn after it may say what it meant."""
 _COVER_OFFSETS: tuple[int, ...] = (-3, -2, -1, 1, 2, 3)
+_FETCH_OFFSETS = tuple(sorted({o for o, _ in _CONTEXT} | set(_COVER_OFFSETS)))
 NEIGHBOUR_SPAN = max(max(abs(o) for o, _ in _CONTEXT), *(abs(o) for o in _COVER_OFFSETS))
 """Recall reads the turns up to this many positions before and after its best candidates
 (`session_records`); a server store that prefetches neighbours should fetch this far."""
@@ -80,8 +81,13 @@ _POOL_LEAST = 20
 _POOL_PER_ITEM = 2
 _POOL_ROUNDS = 4
 """Candidates looked at in depth (fetched, given context): `max(_POOL_LEAST, limit *
-_POOL_PER_ITEM)`, doubled when filters leave too few, at most `_POOL_ROUNDS` times. The best
-`limit` of them lend context to their neighbours. A deeper pool changed no LoCoMo figure."""
+_POOL_PER_ITEM)`, doubled when filters leave too few, at most `_POOL_ROUNDS` times. A deeper
+pool changed no LoCoMo figure."""
+_LENDERS_LEAST = 5
+_LENDERS_PER_ITEM = 0.5
+"""The best `max(_LENDERS_LEAST, limit * _LENDERS_PER_ITEM)` candidates have their session
+neighbours read and lend them context: about as many as a block shows. Each costs one
+`session_records` query (a round trip on a server store)."""
 _DATE_BOOSTS: dict[str | None, float] = {"day": 1.0, "month": 0.3}
 """Score share a record gains when its date is the day the query names ("on October 13"), or
 in the month it names ("in May 2023")."""
@@ -208,35 +214,33 @@ class Retriever:
     ) -> tuple[list[Hit], int]:
         """Hits from the pool and its session neighbours, and how many the filters (not the floor) removed."""
         records = {r.id: r for r in self.store.get(pool_ids)}
-        by_position: dict[tuple[str, str, int], Record] = {}
+        # Each session's fetched turns by position: (scope, session id) -> {seq: record}.
+        sessions: dict[tuple[str, str], dict[int, Record]] = {}
         for record in records.values():
             if record.session_id is not None:
-                by_position[(str(record.scope), record.session_id, record.seq)] = record
+                sessions.setdefault((str(record.scope), record.session_id), {})[record.seq] = record
         # With the floor on, a turn lends context only if its share could lift a neighbour past the
         # floor; reading the neighbours of weaker turns would cost a query each and change nothing.
         best_own = scores[pool_ids[0]] if pool_ids else 0.0
         lend_from = _FLOOR_SHARE * best_own / max(w for _, w in _CONTEXT) if floor else 0.0
-        lenders = set(pool_ids[:limit])
+        lenders = set(pool_ids[: max(_LENDERS_LEAST, int(limit * _LENDERS_PER_ITEM))])
         wanted: dict[tuple[str, str], tuple[Scope, set[int]]] = {}
         for record in list(records.values()):
             if record.session_id is None or record.id not in lenders or scores.get(record.id, 0.0) < lend_from:
                 continue
-            for offset in sorted({o for o, _ in _CONTEXT} | set(_COVER_OFFSETS)):
+            place = (str(record.scope), record.session_id)
+            known = sessions[place]
+            for offset in _FETCH_OFFSETS:
                 seq = record.seq + offset
-                if seq >= 0 and (str(record.scope), record.session_id, seq) not in by_position:
-                    entry = wanted.setdefault((str(record.scope), record.session_id), (record.scope, set()))
-                    entry[1].add(seq)
-        for key in sorted(wanted):
-            scope, seqs = wanted[key]
-            for neighbour in self.store.session_records(scope, key[1], sorted(seqs)):
-                by_position.setdefault((key[0], key[1], neighbour.seq), neighbour)
+                if seq >= 0 and seq not in known:
+                    wanted.setdefault(place, (record.scope, set()))[1].add(seq)
+        for place in sorted(wanted):
+            scope, seqs = wanted[place]
+            known = sessions[place]
+            for neighbour in self.store.session_records(scope, place[1], sorted(seqs)):
+                known.setdefault(neighbour.seq, neighbour)
                 records.setdefault(neighbour.id, neighbour)
-
-        session_best: dict[tuple[str, str], float] = {}
-        for record in records.values():
-            if record.session_id is not None:
-                place = (str(record.scope), record.session_id)
-                session_best[place] = max(session_best.get(place, 0.0), scores.get(record.id, 0.0))
+        session_best = {place: max(scores.get(r.id, 0.0) for r in turns.values()) for place, turns in sessions.items()}
 
         # (record, score, support): support is the rarity of the query terms it matches, with context.
         candidates: list[tuple[Record, float, float]] = []
@@ -248,24 +252,24 @@ class Retriever:
             score = scores.get(record.id, 0.0)
             support = rarity.get(record.id, 0.0)
             if record.session_id is not None:
-                scope_name = str(record.scope)
+                place = (str(record.scope), record.session_id)
+                turns = sessions[place]
                 window = set(matched.get(record.id, ()))
                 for offset, weight in _CONTEXT:
-                    other = by_position.get((scope_name, record.session_id, record.seq + offset))
+                    other = turns.get(record.seq + offset)
                     if other is not None and other.id != record.id:
                         score += weight * scores.get(other.id, 0.0)
                         support += weight * rarity.get(other.id, 0.0)
                 for offset in _COVER_OFFSETS:
-                    other = by_position.get((scope_name, record.session_id, record.seq + offset))
+                    other = turns.get(record.seq + offset)
                     if other is not None:
                         window.update(matched.get(other.id, ()))
-                place = (scope_name, record.session_id)
-                score += _SESSION_WEIGHT * session_best.get(place, 0.0)
+                score += _SESSION_WEIGHT * session_best[place]
                 score += _WINDOW_COVER * sum(weights[t] for t in window)
-                if _AUTHOR_BOOST and record.author and _names(record.author, author_terms) & asked:
-                    score *= 1.0 + _AUTHOR_BOOST
             if score <= 0.0:
                 continue
+            if _AUTHOR_BOOST and record.author and _names(record.author, author_terms) & asked:
+                score *= 1.0 + _AUTHOR_BOOST
             score *= 1.0 + _STANDING_STEP * min(record.standing, _STANDING_CAP)
             if dates:
                 score *= 1.0 + _DATE_BOOSTS.get(date_match(record.created_at, dates), 0.0)
