@@ -187,6 +187,9 @@ def _fresh(payload: dict[str, Any]) -> dict[str, Any]:
     for key in ("session_id", "prompt_id", "turn_id"):
         if key in out:
             out[key] = str(uuid.uuid4())
+    ctx = out.get("ctx")
+    if isinstance(ctx, dict):  # OpenClaw carries its ids in the hook's context
+        out["ctx"] = {**ctx, **{k: str(uuid.uuid4()) for k in ("sessionId", "runId") if k in ctx}}
     return out
 
 

@@ -274,7 +274,7 @@ class MemoryService:
         from memory_core.retriever import render_block
 
         hits = self._guard(
-            lambda: self.retriever.rank(query, self.scopes(cwd), limit=self.config.max_items * 2, exclude=exclude)
+            lambda: self.retriever.rank(query, self.scopes(cwd), limit=self.config.max_items, exclude=exclude)
         )
         text, kept = render_block(hits, max_tokens=self.config.max_tokens, max_items=self.config.max_items)
         now = self.clock()
