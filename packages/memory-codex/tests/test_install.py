@@ -336,9 +336,7 @@ def test_a_moved_interpreter_updates_our_mcp_entry_and_keeps_what_the_user_added
     assert (read(codex_home / "config.toml") or "").startswith("# mine\n[mcp_servers.memory]\n")
 
 
-def test_the_mcp_server_gets_the_memory_settings_codex_withholds(
-    codex_home: Path, project: Path
-) -> None:
+def test_the_mcp_server_gets_the_memory_settings_codex_withholds(codex_home: Path, project: Path) -> None:
     # Codex passes an MCP server only a short list of variables plus `env_vars`: without them a
     # user's MEMORY_URL reaches the hooks but not the tools, which would use another store.
     pytest.importorskip("memory_mcp", reason="the MCP entry is only written when memory-mcp is installed")
