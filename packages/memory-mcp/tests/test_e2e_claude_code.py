@@ -14,15 +14,14 @@ import json
 import os
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 from memory_core.service import MemoryService
 from memory_core.testing.harness_programs import HarnessInstallError, npm_package
+from memory_core.testing.mock_models import MockMessagesAPI
 from memory_core.testing.requirements import require
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -32,138 +31,9 @@ _RUN_TIMEOUT_S = 180
 _NOTE = "The nightly job rotates the Grafana API keys at 03:00 UTC."
 
 
-class ScriptedModel:
-    """`POST /v1/messages` (streamed or not). A request that offers tools gets the next step of
-    `script` (a tool call) until the script is done, then a final text; any other request (Claude
-    Code's side calls) gets "OK.". Step n is chosen by how many tool calls the conversation holds.
-    """
-
-    def __init__(self, script: list[tuple[str, dict[str, Any]]]) -> None:
-        self.script = script
-        self.requests: list[dict[str, Any]] = []
-        self._lock = threading.Lock()
-        model = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-            def do_POST(self) -> None:
-                if not self.path.startswith("/v1/messages") or "count_tokens" in self.path:
-                    self.send_error(404)
-                    return
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))) or b"{}")
-                with model._lock:
-                    model.requests.append(body)
-                model._reply(self, body)
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    @property
-    def url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
-
-    def tool_results(self) -> dict[str, Any]:
-        """Each tool call's name mapped to the result Claude Code sent back for it (the last seen)."""
-        results: dict[str, Any] = {}
-        with self._lock:
-            bodies = list(self.requests)
-        for body in bodies:
-            names: dict[str, str] = {}
-            for message in body.get("messages", []):
-                content = message.get("content")
-                if not isinstance(content, list):
-                    continue
-                for block in content:
-                    if block.get("type") == "tool_use":
-                        names[block["id"]] = block["name"]
-                    elif block.get("type") == "tool_result" and block.get("tool_use_id") in names:
-                        results[names[block["tool_use_id"]]] = block
-        return results
-
-    def _step(self, body: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
-        if not body.get("tools"):
-            return None
-        calls = sum(
-            1
-            for message in body.get("messages", [])
-            if message.get("role") == "assistant" and isinstance(message.get("content"), list)
-            for block in message["content"]
-            if block.get("type") == "tool_use"
-        )
-        return self.script[calls] if calls < len(self.script) else None
-
-    def _reply(self, handler: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
-        step = self._step(body)
-        calls = len(self.requests)
-        if step is None:
-            block: dict[str, Any] = {"type": "text", "text": "Done." if body.get("tools") else "OK."}
-            stop = "end_turn"
-        else:
-            block = {"type": "tool_use", "id": f"toolu_mock{calls:06d}", "name": step[0], "input": step[1]}
-            stop = "tool_use"
-        model = body.get("model", "mock-model")
-        usage = {"input_tokens": 10, "output_tokens": 5}
-        if not body.get("stream"):
-            message = {
-                "id": f"msg_mock{calls}",
-                "type": "message",
-                "role": "assistant",
-                "model": model,
-                "content": [block],
-                "stop_reason": stop,
-                "stop_sequence": None,
-                "usage": usage,
-            }
-            payload = json.dumps(message).encode()
-            handler.send_response(200)
-            handler.send_header("Content-Type", "application/json")
-            handler.send_header("Content-Length", str(len(payload)))
-            handler.end_headers()
-            handler.wfile.write(payload)
-            return
-        if block["type"] == "text":
-            start = {"type": "text", "text": ""}
-            delta = {"type": "text_delta", "text": block["text"]}
-        else:
-            start = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
-            delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
-        head = {
-            "id": f"msg_mock{calls}",
-            "type": "message",
-            "role": "assistant",
-            "model": model,
-            "content": [],
-            "stop_reason": None,
-            "stop_sequence": None,
-            "usage": {"input_tokens": 10, "output_tokens": 1},
-        }
-        events = [
-            ("message_start", {"type": "message_start", "message": head}),
-            ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": start}),
-            ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}),
-            ("content_block_stop", {"type": "content_block_stop", "index": 0}),
-            (
-                "message_delta",
-                {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None}, "usage": usage},
-            ),
-            ("message_stop", {"type": "message_stop"}),
-        ]
-        handler.send_response(200)
-        handler.send_header("Content-Type", "text/event-stream")
-        handler.send_header("Cache-Control", "no-cache")
-        handler.end_headers()
-        for name, data in events:
-            handler.wfile.write(f"event: {name}\ndata: {json.dumps(data)}\n\n".encode())
-            handler.wfile.flush()
-
-
 @pytest.fixture
-def scripted_model() -> Iterator[ScriptedModel]:
-    model = ScriptedModel(
+def scripted_model() -> Iterator[MockMessagesAPI]:
+    model = MockMessagesAPI(
         [
             ("ToolSearch", {"query": "select:mcp__memory__memory_save"}),
             ("mcp__memory__memory_save", {"content": _NOTE}),
@@ -171,12 +41,8 @@ def scripted_model() -> Iterator[ScriptedModel]:
             ("mcp__memory__memory_search", {"query": "Grafana API keys rotate"}),
         ]
     )
-    model._thread.start()
-    try:
+    with model:
         yield model
-    finally:
-        model._server.shutdown()
-        model._server.server_close()
 
 
 @pytest.fixture(scope="session")
@@ -205,7 +71,7 @@ def _text(result: dict[str, Any]) -> str:
 
 
 def test_claude_code_saves_and_searches_through_the_memory_tools(
-    claude_bin: Path, scripted_model: ScriptedModel, workspace: Any
+    claude_bin: Path, scripted_model: MockMessagesAPI, workspace: Any
 ) -> None:
     env = workspace.env | {
         "PATH": os.pathsep.join([str(claude_bin.parent), "/usr/bin", "/bin"]),

@@ -1,0 +1,277 @@
+"""Mock model APIs for end-to-end tests: the real harness program talks to one of these instead of a model.
+
+One server per wire format, all on 127.0.0.1 at an ephemeral port:
+
+- `MockMessagesAPI`: Anthropic Messages, `POST /v1/messages` (Claude Code).
+
+What every one promises:
+
+- It keeps every request body it accepted, in arrival order (`requests`, a copy); a request to
+  any other path gets a 404 and is not kept. A body over 64 MiB is cut there (and is then not
+  JSON: the request fails loudly rather than being half-kept).
+- It answers streamed (SSE, as the harness asks with `"stream": true`) or whole, with the event
+  sequence and usage the real API sends, so the harness finishes its turn normally.
+- Plain replies are fixed by the class's docstring (Messages: `reply_text`, a prompt
+  "remember that X" gets "Noted: X.", anything else "OK."). A `script` of tool calls, where a
+  test needs the model to call tools, is played in order on requests that offer tools, then
+  "Done." (see each class).
+- Every wait is bounded: `stop()` (or leaving the `with` block) shuts the server
+  down, closes its socket and joins its thread with a time limit.
+
+Use it as a context manager (`with MockMessagesAPI() as model: ...`) or `start()` / `stop()`.
+It fails only loudly: a body that is not JSON raises in the handler thread, the connection drops
+without an answer, and the harness's error is what the test's own assertions then report.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterable, Sequence
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, Self
+
+__all__ = [
+    "MockMessagesAPI",
+    "ToolCall",
+    "reply_text",
+    "MODEL",
+]
+
+MODEL = "mock-model"
+"""The model name a mock answers with when a request names none."""
+
+ToolCall = tuple[str, dict[str, Any]]
+"""One scripted step: the tool's name and its arguments."""
+
+_MAX_BODY = 64 * 1024 * 1024
+_STOP_JOIN_S = 5.0
+_REMEMBER = "remember that "
+
+
+def reply_text(prompt: str) -> str:
+    """The plain reply to a prompt: "remember that X" gets "Noted: X.", anything else "OK."."""
+    prompt = prompt.strip()
+    return f"Noted: {prompt[len(_REMEMBER) :]}." if prompt.startswith(_REMEMBER) else "OK."
+
+
+class _MockServer:
+    """The HTTP part every mock shares: bind, record, route, answer, stop."""
+
+    _post_suffix = ""
+    """The path (without a trailing slash) a POST must end with to be answered."""
+
+    _protocol = "HTTP/1.0"
+    """HTTP/1.0 closes the connection after each answer; a subclass whose client keeps connections says 1.1."""
+
+    def __init__(self) -> None:
+        self._requests: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+        mock = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = mock._protocol
+
+            def log_message(self, format: str, *args: Any) -> None:
+                return  # the harness's own output is what a failing test shows
+
+            def do_GET(self) -> None:
+                mock._get(self)
+
+            def do_POST(self) -> None:
+                length = min(int(self.headers.get("Content-Length") or 0), _MAX_BODY)
+                raw = self.rfile.read(length) if length else b""
+                if (
+                    not self.path.split("?", 1)[0].rstrip("/").endswith(mock._post_suffix)
+                ):  # Claude Code adds ?beta=true
+                    self.send_error(404)
+                    return
+                body = json.loads(raw or b"{}")
+                with mock._lock:
+                    mock._requests.append(body)
+                    ident = len(mock._requests)
+                mock._reply(self, body, ident)
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, kwargs={"poll_interval": 0.1}, daemon=True)
+
+    @property
+    def url(self) -> str:
+        """`http://127.0.0.1:PORT`, without `/v1` (what Claude Code's ANTHROPIC_BASE_URL takes)."""
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    @property
+    def base_url(self) -> str:
+        """`http://127.0.0.1:PORT/v1` (what OpenAI-style clients take as their base URL)."""
+        return f"{self.url}/v1"
+
+    @property
+    def requests(self) -> list[dict[str, Any]]:
+        """Every request body kept so far, oldest first (a copy)."""
+        with self._lock:
+            return list(self._requests)
+
+    def start(self) -> Self:
+        """Serve in a daemon thread; returns self."""
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving, close the socket, and wait (bounded) for the thread to end."""
+        if self._thread.is_alive():
+            self._server.shutdown()
+            self._thread.join(timeout=_STOP_JOIN_S)
+        self._server.server_close()
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _get(self, handler: BaseHTTPRequestHandler) -> None:
+        handler.send_error(404)
+
+    def _reply(self, handler: BaseHTTPRequestHandler, body: dict[str, Any], ident: int) -> None:
+        raise NotImplementedError
+
+
+def _send_json(handler: BaseHTTPRequestHandler, value: object) -> None:
+    payload = json.dumps(value).encode()
+    handler.send_response(200)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(payload)))
+    handler.end_headers()
+    handler.wfile.write(payload)
+
+
+def _send_sse(handler: BaseHTTPRequestHandler, events: Iterable[tuple[str | None, object]], *, done: bool) -> None:
+    """Send `(event name or None, data)` pairs as one SSE body with a length; `done` adds `data: [DONE]`."""
+    parts = [(f"event: {name}\n" if name else "") + f"data: {json.dumps(data)}\n\n" for name, data in events]
+    if done:
+        parts.append("data: [DONE]\n\n")
+    payload = "".join(parts).encode()
+    handler.send_response(200)
+    handler.send_header("Content-Type", "text/event-stream")
+    handler.send_header("Cache-Control", "no-cache")
+    handler.send_header("Content-Length", str(len(payload)))
+    handler.end_headers()
+    handler.wfile.write(payload)
+
+
+# -- Anthropic Messages ------------------------------------------------------------------------
+
+
+class MockMessagesAPI(_MockServer):
+    """Anthropic Messages: `POST /v1/messages` (`count_tokens` is a 404, as Claude Code tolerates).
+
+    A request that offers tools gets the next step of `script` as a `tool_use` block, step n
+    chosen by how many `tool_use` blocks the conversation already holds; once the script is
+    done it gets "Done.". Every other request (no script, or Claude Code's side calls without
+    tools) gets `reply_text` of its latest user prompt, system reminders left out.
+    """
+
+    _post_suffix = "/v1/messages"
+
+    def __init__(self, script: Sequence[ToolCall] = ()) -> None:
+        super().__init__()
+        self.script = list(script)
+
+    def requests_with(self, text: str) -> list[str]:
+        """The bodies (as JSON text) of the requests whose JSON holds `text` (JSON-escaped)."""
+        needle = json.dumps(text, ensure_ascii=False)[1:-1]
+        bodies = [json.dumps(body, ensure_ascii=False) for body in self.requests]
+        return [body for body in bodies if needle in body]
+
+    def tool_results(self) -> dict[str, dict[str, Any]]:
+        """Each called tool's name mapped to the `tool_result` block Claude Code sent back (the last seen)."""
+        results: dict[str, dict[str, Any]] = {}
+        for body in self.requests:
+            names: dict[str, str] = {}
+            for block in _anthropic_blocks(body):
+                if block.get("type") == "tool_use":
+                    names[block["id"]] = block["name"]
+                elif block.get("type") == "tool_result" and block.get("tool_use_id") in names:
+                    results[names[block["tool_use_id"]]] = block
+        return results
+
+    def _step(self, body: dict[str, Any]) -> ToolCall | None:
+        if not self.script or not body.get("tools"):
+            return None
+        calls = sum(
+            1
+            for message in body.get("messages", [])
+            if message.get("role") == "assistant"
+            for block in _content_list(message)
+            if block.get("type") == "tool_use"
+        )
+        return self.script[calls] if calls < len(self.script) else None
+
+    def _reply(self, handler: BaseHTTPRequestHandler, body: dict[str, Any], ident: int) -> None:
+        step = self._step(body)
+        block: dict[str, Any]
+        if step is not None:
+            block = {"type": "tool_use", "id": f"toolu_mock{ident:06d}", "name": step[0], "input": step[1]}
+            stop = "tool_use"
+        else:
+            scripted_end = bool(self.script and body.get("tools"))
+            block = {"type": "text", "text": "Done." if scripted_end else reply_text(_anthropic_prompt(body))}
+            stop = "end_turn"
+        model = body.get("model", MODEL)
+        usage = {"input_tokens": 10, "output_tokens": 5}
+        head = {
+            "id": f"msg_mock{ident}",
+            "type": "message",
+            "role": "assistant",
+            "model": model,
+            "content": [],
+            "stop_reason": None,
+            "stop_sequence": None,
+        }
+        if not body.get("stream"):
+            _send_json(handler, {**head, "content": [block], "stop_reason": stop, "usage": usage})
+            return
+        if block["type"] == "text":
+            start: dict[str, Any] = {"type": "text", "text": ""}
+            delta: dict[str, Any] = {"type": "text_delta", "text": block["text"]}
+        else:
+            start = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
+            delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
+        events: list[tuple[str | None, object]] = [
+            ("message_start", {"type": "message_start", "message": {**head, "usage": {**usage, "output_tokens": 1}}}),
+            ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": start}),
+            ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}),
+            ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+            (
+                "message_delta",
+                {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None}, "usage": usage},
+            ),
+            ("message_stop", {"type": "message_stop"}),
+        ]
+        _send_sse(handler, events, done=False)
+
+
+def _content_list(message: dict[str, Any]) -> list[dict[str, Any]]:
+    content = message.get("content")
+    return [block for block in content if isinstance(block, dict)] if isinstance(content, list) else []
+
+
+def _anthropic_blocks(body: dict[str, Any]) -> list[dict[str, Any]]:
+    return [block for message in body.get("messages", []) for block in _content_list(message)]
+
+
+def _anthropic_prompt(body: dict[str, Any]) -> str:
+    """The latest user prompt: the last text block of the last user message with one, system reminders left out."""
+    for message in reversed(body.get("messages", [])):
+        if message.get("role") != "user":
+            continue
+        content = message.get("content")
+        if isinstance(content, str):
+            return content
+        texts = [str(block.get("text", "")) for block in _content_list(message) if block.get("type") == "text"]
+        texts = [text for text in texts if not text.startswith("<system-reminder>")]
+        if texts:
+            return texts[-1]
+    return ""
