@@ -3,20 +3,25 @@
 One server per wire format, all on 127.0.0.1 at an ephemeral port:
 
 - `MockMessagesAPI`: Anthropic Messages, `POST /v1/messages` (Claude Code).
+- `MockResponsesAPI`: OpenAI Responses, `POST /v1/responses` (Codex).
 
 What every one promises:
 
 - It keeps every request body it accepted, in arrival order (`requests`, a copy); a request to
   any other path gets a 404 and is not kept. A body over 64 MiB is cut there (and is then not
   JSON: the request fails loudly rather than being half-kept).
-- It answers streamed (SSE, as the harness asks with `"stream": true`) or whole, with the event
-  sequence and usage the real API sends, so the harness finishes its turn normally.
+- It answers streamed (SSE, as the harness asks with `"stream": true`; the Responses API always
+  streams) or whole, with the event sequence and usage the real API sends, so the harness
+  finishes its turn normally.
 - Plain replies are fixed by the class's docstring (Messages: `reply_text`, a prompt
   "remember that X" gets "Noted: X.", anything else "OK."). A `script` of tool calls, where a
   test needs the model to call tools, is played in order on requests that offer tools, then
   "Done." (see each class).
-- Every wait is bounded: `stop()` (or leaving the `with` block) shuts the server
+- Every wait is bounded: the one pause it makes (a Responses script waiting for MCP tools to
+  appear) has a count and a length, and `stop()` (or leaving the `with` block) shuts the server
   down, closes its socket and joins its thread with a time limit.
+
+`codex_config(base_url)` is the offline Codex configuration that points at a `MockResponsesAPI`.
 
 Use it as a context manager (`with MockMessagesAPI() as model: ...`) or `start()` / `stop()`.
 It fails only loudly: a body that is not JSON raises in the handler thread, the connection drops
@@ -27,15 +32,21 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Iterable, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
 
 __all__ = [
     "MockMessagesAPI",
+    "MockResponsesAPI",
     "ToolCall",
     "reply_text",
+    "responses_messages",
+    "responses_user_texts",
+    "messages_after",
     "MODEL",
+    "codex_config",
 ]
 
 MODEL = "mock-model"
@@ -275,3 +286,195 @@ def _anthropic_prompt(body: dict[str, Any]) -> str:
         if texts:
             return texts[-1]
     return ""
+
+
+# -- OpenAI Responses --------------------------------------------------------------------------
+
+
+class MockResponsesAPI(_MockServer):
+    """OpenAI Responses: `POST /v1/responses`, always streamed (SSE), as Codex asks.
+
+    Without a `script`, every request gets one assistant message, "Noted: <latest user prompt>."
+    ("Noted." when there is none). With one, a request without tools gets "OK."; one with tools,
+    while the `namespace`'s tools are not yet loaded (no `tool_search_output` names it), gets a
+    `tool_search` call: Codex starts its MCP servers while the turn begins, so the search can come
+    back empty and is asked again, at most `search_tries` times, `search_pause_s` apart, before
+    the mock gives up with a message saying so. Then the script's calls, in the `namespace`, step
+    n chosen by how many `function_call` items the input holds; then "Done.".
+    """
+
+    _post_suffix = "/responses"
+    _protocol = "HTTP/1.1"  # as Codex's client (reqwest) was recorded talking to the real API
+
+    def __init__(
+        self,
+        script: Sequence[ToolCall] = (),
+        *,
+        namespace: str = "",
+        search_tries: int = 20,
+        search_pause_s: float = 1.0,
+    ) -> None:
+        super().__init__()
+        self.script = list(script)
+        self.namespace = namespace
+        self.search_tries = search_tries
+        self.search_pause_s = search_pause_s
+
+    def request_for(self, prompt: str) -> dict[str, Any]:
+        """The (last) request whose latest user message is `prompt`; an AssertionError when none is."""
+        found = [
+            body for body in self.requests if (texts := responses_user_texts(body)) and texts[-1].strip() == prompt
+        ]
+        assert found, f"the model never received {prompt!r}"
+        return found[-1]
+
+    def outputs(self) -> dict[str, str]:
+        """Each called tool's name (in the `namespace`) mapped to the output Codex sent back for its call."""
+        names: dict[str, str] = {}
+        found: dict[str, str] = {}
+        for body in self.requests:
+            for item in body.get("input", []):
+                if item.get("type") == "function_call" and item.get("namespace") == self.namespace:
+                    names[item["call_id"]] = item["name"]
+                elif item.get("type") == "function_call_output" and item.get("call_id") in names:
+                    output = item.get("output")
+                    found[names[item["call_id"]]] = output if isinstance(output, str) else json.dumps(output)
+        return found
+
+    def _reply(self, handler: BaseHTTPRequestHandler, body: dict[str, Any], ident: int) -> None:
+        item = self._next_item(body, ident) if self.script else None
+        if item is None:
+            prompts = responses_user_texts(body)
+            item = _responses_message(f"Noted: {prompts[-1].strip()}." if prompts else "Noted.", ident)
+        usage = {
+            "input_tokens": 100,
+            "input_tokens_details": {"cached_tokens": 0},
+            "output_tokens": 10,
+            "output_tokens_details": {"reasoning_tokens": 0},
+            "total_tokens": 110,
+        }
+        response = {"id": f"resp_{ident}", "object": "response", "status": "in_progress", "output": []}
+        events: list[dict[str, Any]] = [
+            {"type": "response.created", "response": response},
+            {"type": "response.output_item.added", "output_index": 0, "item": item},
+        ]
+        if item["type"] == "message":
+            text = item["content"][0]["text"]
+            delta = {"item_id": item["id"], "output_index": 0, "content_index": 0, "delta": text}
+            events.append({"type": "response.output_text.delta", **delta})
+        events += [
+            {"type": "response.output_item.done", "output_index": 0, "item": item},
+            {"type": "response.completed", "response": dict(response, status="completed", output=[item], usage=usage)},
+        ]
+        _send_sse(handler, [(event["type"], event) for event in events], done=False)
+
+    def _tools_loaded(self, body: dict[str, Any]) -> bool:
+        return any(
+            item.get("type") == "tool_search_output"
+            and any(tool.get("name") == self.namespace for tool in item.get("tools") or [])
+            for item in body.get("input", [])
+        )
+
+    def _next_item(self, body: dict[str, Any], ident: int) -> dict[str, Any]:
+        items = body.get("input", [])
+        if not body.get("tools"):
+            return _responses_message("OK.", ident)
+        if self.namespace and not self._tools_loaded(body):
+            searches = sum(1 for item in items if item.get("type") == "tool_search_call")
+            if searches >= self.search_tries:
+                return _responses_message(f"The {self.namespace} tools never appeared.", ident)
+            if searches:
+                time.sleep(self.search_pause_s)  # the MCP server is still starting
+            return {
+                "type": "tool_search_call",
+                "id": f"tsc_mock{ident}",
+                "call_id": f"call_mock{ident}",
+                "status": "completed",
+                "execution": "client",
+                "arguments": {"query": " ".join(name.replace("_", " ") for name, _ in self.script)},
+            }
+        calls = sum(1 for item in items if item.get("type") == "function_call")
+        if calls >= len(self.script):
+            return _responses_message("Done.", ident)
+        name, arguments = self.script[calls]
+        call = {
+            "type": "function_call",
+            "id": f"fc_mock{ident}",
+            "call_id": f"call_mock{ident}",
+            "status": "completed",
+            "name": name,
+            "arguments": json.dumps(arguments),
+        }
+        return {**call, "namespace": self.namespace} if self.namespace else call
+
+
+def _responses_message(text: str, ident: int) -> dict[str, Any]:
+    return {
+        "type": "message",
+        "id": f"msg_{ident}",
+        "role": "assistant",
+        "status": "completed",
+        "content": [{"type": "output_text", "text": text, "annotations": []}],
+    }
+
+
+def responses_messages(body: dict[str, Any]) -> list[tuple[str, str]]:
+    """(role, text) of every message item in a Responses request's `input`, in order."""
+    found = []
+    for item in body.get("input", []):
+        if isinstance(item, dict) and item.get("type") == "message":
+            content = item.get("content")
+            text = content if isinstance(content, str) else "".join(p.get("text", "") for p in content or [])
+            found.append((str(item.get("role")), text))
+    return found
+
+
+def responses_user_texts(body: dict[str, Any]) -> list[str]:
+    """The text of every user message in a Responses request, in order."""
+    return [text for role, text in responses_messages(body) if role == "user"]
+
+
+def messages_after(body: dict[str, Any], prompt: str) -> list[tuple[str, str]]:
+    """(role, text) of the messages after the last user message `prompt`: where Codex puts hook context."""
+    messages = responses_messages(body)
+    for index in range(len(messages) - 1, -1, -1):
+        role, text = messages[index]
+        if role == "user" and text.strip() == prompt:
+            return messages[index + 1 :]
+    raise AssertionError(f"no user message {prompt!r}")
+
+
+# -- harness settings that point at a mock ---------------------------------------------------
+
+
+def codex_config(base_url: str) -> str:
+    """A `config.toml` for an offline Codex talking to a `MockResponsesAPI` at `base_url`.
+
+    As the recorded runbook sets it: a custom provider (key from `MOCK_OPENAI_API_KEY`, no
+    retries, so a failing mock fails the turn at once), approvals never asked, a read-only
+    sandbox, analytics and plugin sync off. A test appends its own tables (e.g. MCP servers).
+    """
+    return "\n".join(
+        [
+            "# offline Codex for an end-to-end test",
+            'model = "gpt-5.5"',
+            'model_provider = "mock"',
+            'approval_policy = "never"',
+            'sandbox_mode = "read-only"',
+            "",
+            "[model_providers.mock]",
+            'name = "Mock Responses API"',
+            f'base_url = "{base_url}"',
+            'env_key = "MOCK_OPENAI_API_KEY"',
+            'wire_api = "responses"',
+            "request_max_retries = 0",
+            "stream_max_retries = 0",
+            "",
+            "[analytics]",
+            "enabled = false",
+            "",
+            "[features]",
+            "plugins = false",
+            "",
+        ]
+    )
