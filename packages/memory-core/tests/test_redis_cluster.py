@@ -103,3 +103,19 @@ def test_recall_round_trips_do_not_grow_with_the_scope(empty_cluster: str) -> No
     large = recall_cost()
     store.close()
     assert large == small
+
+
+def test_scope_keys_and_authors_with_braces_colons_and_unicode_work_on_a_cluster(empty_cluster: str) -> None:
+    store = RedisStore.from_url(empty_cluster)
+    scopes = [Scope("project", "gitlab.com/a}b{c"), Scope("project", "ünïcode/项目:main"), Scope("user", "Zoë O'Brien")]
+    for n, scope in enumerate(scopes):
+        record = make_record(f"odd-{n}", f"retry policy {n}", scope=scope, author="Zoë O'Brien", session_id="s:{1}")
+        assert store.put(record, {"retry": 1, "polici": 1})
+    assert store.count(scopes) == 3
+    assert store.postings(scopes, ["retry"])["retry"].df == 3
+    assert [r.id for r in store.scan(scopes, author="Zoë O'Brien")] == ["odd-0", "odd-1", "odd-2"]
+    assert [r.scope for r in store.get(["odd-2", "odd-0"])] == [scopes[2], scopes[0]]
+    assert [r.id for r in store.session_records(scopes[1], "s:{1}", [0])] == ["odd-1"]
+    assert store.delete(["odd-0", "odd-1", "odd-2"]) == 3
+    assert store.index_stats(scopes).documents == 0
+    store.close()
