@@ -8,8 +8,13 @@ Promises:
   returns empty results and creates nothing.
 - A record id is claimed once: two writers putting the same turn at once both run
   `INSERT ... ON CONFLICT DO NOTHING`, and exactly one of them gets True.
-- Recall costs one statement per call (`index_stats`, `postings`, `get`, `session_records`),
-  on one connection in autocommit mode; writes are one transaction each.
+- Recall costs one statement per call (`index_stats`, `postings`, `get`), on one connection
+  in autocommit mode; `get` also brings each record's session neighbours, so recall's
+  `session_records` calls are answered without a statement (`_neighbours`). Writes are one
+  transaction each, sent in pipeline mode. Records are committed durably; session state,
+  counters and metadata do not wait for the WAL flush.
+- Text compared or ordered (ids, scope names, terms) uses the "C" collation: the same order
+  as the embedded store whatever the database's locale.
 - Every wait, connecting included, is bounded by `timeout` (1 s on the hook path), with no
   retry (`_pg_connect`).
 
