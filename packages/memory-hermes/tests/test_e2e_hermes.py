@@ -21,13 +21,13 @@ from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
+from memory_core.testing.mock_models import MODEL, MockChatAPI
 from memory_core.testing.requirements import require
 from memory_hermes import PLUGIN_NAME
 from memory_hermes.install import MCP_SERVER_NAME
 from memory_hermes.yamltext import plugin_enabled
 
 from .hermes_program import cached_hermes, imports, make_overlay
-from .mock_chat import MODEL, MockChatAPI
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -48,11 +48,8 @@ plugins:
 
 @pytest.fixture
 def mock_model() -> Iterator[MockChatAPI]:
-    api = MockChatAPI().start()
-    try:
+    with MockChatAPI() as api:
         yield api
-    finally:
-        api.stop()
 
 
 @pytest.fixture
@@ -119,7 +116,7 @@ def test_hermes_recalls_a_fact_from_an_earlier_session_and_uninstall_restores_ev
     (home / ".hermes").mkdir(parents=True)
     project.mkdir()
     config = home / ".hermes" / "config.yaml"
-    original = _USER_CONFIG.format(model=MODEL, url=mock_model.url)
+    original = _USER_CONFIG.format(model=MODEL, url=mock_model.base_url)
     config.write_text(original, encoding="utf-8")
     env = _env(home, hermes, tmp_path)
     python = hermes / "bin" / "python"
@@ -195,7 +192,7 @@ def test_hermes_runs_the_registered_mcp_server_and_its_tools_read_the_plugins_st
     home, project = tmp_path / "home", tmp_path / "project"
     (home / ".hermes").mkdir(parents=True)
     project.mkdir()
-    (home / ".hermes" / "config.yaml").write_text(_USER_CONFIG.format(model=MODEL, url=mock_model.url))
+    (home / ".hermes" / "config.yaml").write_text(_USER_CONFIG.format(model=MODEL, url=mock_model.base_url))
     env = _env(home, hermes, tmp_path)
     memory = [sys.executable, "-m", "memory_core.cli"]
     installed = _run([*memory, "install", "hermes"], cwd=project, env=env)

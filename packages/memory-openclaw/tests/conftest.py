@@ -11,16 +11,14 @@ from __future__ import annotations
 import json
 import os
 import sys
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 from memory_core.testing.harness_programs import HarnessInstallError, node24, npm_package
+from memory_core.testing.mock_models import MockChatAPI
 from memory_core.testing.requirements import require
 
 OPENCLAW_VERSION = "2026.9.6"
@@ -93,115 +91,7 @@ def openclaw_bin(openclaw_prefix: Path, node_bin: Path, home: Path, monkeypatch:
     return openclaw_prefix / "node_modules" / ".bin" / "openclaw"
 
 
-class MockChatCompletions:
-    """A stand-in for an OpenAI-compatible model on 127.0.0.1: `POST /v1/chat/completions`.
-
-    Streams (SSE, with a usage chunk) or answers whole, as asked. It keeps every request body.
-    The reply to a prompt holding "remember" is "Noted."; to anything else, "OK.".
-    """
-
-    def __init__(self) -> None:
-        self.requests: list[dict[str, Any]] = []
-        self._lock = threading.Lock()
-        mock = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-            def do_GET(self) -> None:
-                self.send_error(404)
-
-            def do_POST(self) -> None:
-                if not self.path.rstrip("/").endswith("/chat/completions"):
-                    self.send_error(404)
-                    return
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))) or b"{}")
-                with mock._lock:
-                    mock.requests.append(body)
-                mock._reply(self, body)
-
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
-
-    @property
-    def base_url(self) -> str:
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}/v1"
-
-    def start(self) -> MockChatCompletions:
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._server.shutdown()
-        self._server.server_close()
-
-    def message_with(self, text: str, *, since: int = 0) -> str | None:
-        """The first user message holding `text` in the requests from index `since` on."""
-        with self._lock:
-            bodies = self.requests[since:]
-        for body in bodies:
-            for message in self.user_texts(body):
-                if text in message:
-                    return message
-        return None
-
-    @staticmethod
-    def user_texts(body: dict[str, Any]) -> list[str]:
-        """The text of every user message of a request (OpenClaw adds internal-context ones)."""
-        texts = []
-        for message in body.get("messages", []):
-            if message.get("role") != "user":
-                continue
-            content = message.get("content")
-            if isinstance(content, str):
-                texts.append(content)
-            else:
-                texts.append("\n".join(b.get("text", "") for b in content or [] if isinstance(b, dict)))
-        return texts
-
-    def _reply(self, handler: BaseHTTPRequestHandler, body: dict[str, Any]) -> None:
-        text = "Noted." if any("remember" in t.lower() for t in self.user_texts(body)[-2:]) else "OK."
-        model = body.get("model", "mock-model")
-        usage = {"prompt_tokens": 100, "completion_tokens": 5, "total_tokens": 105}
-        if not body.get("stream"):
-            whole = {
-                "id": "chatcmpl-mock",
-                "object": "chat.completion",
-                "created": int(time.time()),
-                "model": model,
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-                "usage": usage,
-            }
-            payload = json.dumps(whole).encode()
-            handler.send_response(200)
-            handler.send_header("Content-Type", "application/json")
-            handler.send_header("Content-Length", str(len(payload)))
-            handler.end_headers()
-            handler.wfile.write(payload)
-            return
-        base = {"id": "chatcmpl-mock", "object": "chat.completion.chunk", "created": int(time.time()), "model": model}
-        chunks = [
-            {**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": text}, "finish_reason": None}]},
-            {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
-            {**base, "choices": [], "usage": usage},
-        ]
-        handler.send_response(200)
-        handler.send_header("Content-Type", "text/event-stream")
-        handler.send_header("Cache-Control", "no-cache")
-        handler.end_headers()
-        for chunk in chunks:
-            handler.wfile.write(f"data: {json.dumps(chunk)}\n\n".encode())
-        handler.wfile.write(b"data: [DONE]\n\n")
-        handler.wfile.flush()
-
-
 @pytest.fixture
-def mock_model() -> Iterator[MockChatCompletions]:
-    server = MockChatCompletions().start()
-    try:
+def mock_model() -> Iterator[MockChatAPI]:
+    with MockChatAPI() as server:
         yield server
-    finally:
-        server.stop()

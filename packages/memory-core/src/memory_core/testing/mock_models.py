@@ -1,9 +1,11 @@
 """Mock model APIs for end-to-end tests: the real harness program talks to one of these instead of a model.
 
-One server per wire format, all on 127.0.0.1 at an ephemeral port:
+Three wire formats, one server each, all on 127.0.0.1 at an ephemeral port:
 
 - `MockMessagesAPI`: Anthropic Messages, `POST /v1/messages` (Claude Code).
 - `MockResponsesAPI`: OpenAI Responses, `POST /v1/responses` (Codex).
+- `MockChatAPI`: OpenAI chat completions, `POST /v1/chat/completions`, plus `GET /v1/models`
+  (Hermes, OpenClaw).
 
 What every one promises:
 
@@ -13,7 +15,7 @@ What every one promises:
 - It answers streamed (SSE, as the harness asks with `"stream": true`; the Responses API always
   streams) or whole, with the event sequence and usage the real API sends, so the harness
   finishes its turn normally.
-- Plain replies are fixed by the class's docstring (Messages: `reply_text`, a prompt
+- Plain replies are fixed by the class's docstring (Messages and chat: `reply_text`, a prompt
   "remember that X" gets "Noted: X.", anything else "OK."). A `script` of tool calls, where a
   test needs the model to call tools, is played in order on requests that offer tools, then
   "Done." (see each class).
@@ -38,6 +40,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Self
 
 __all__ = [
+    "MockChatAPI",
     "MockMessagesAPI",
     "MockResponsesAPI",
     "ToolCall",
@@ -50,7 +53,7 @@ __all__ = [
 ]
 
 MODEL = "mock-model"
-"""The model name a mock answers with when a request names none."""
+"""The model name `MockChatAPI` lists under `GET /v1/models`, and any mock names when a request names none."""
 
 ToolCall = tuple[str, dict[str, Any]]
 """One scripted step: the tool's name and its arguments."""
@@ -442,6 +445,117 @@ def messages_after(body: dict[str, Any], prompt: str) -> list[tuple[str, str]]:
         if role == "user" and text.strip() == prompt:
             return messages[index + 1 :]
     raise AssertionError(f"no user message {prompt!r}")
+
+
+# -- OpenAI chat completions -------------------------------------------------------------------
+
+
+class MockChatAPI(_MockServer):
+    """OpenAI chat completions: `POST /v1/chat/completions`, streamed (SSE, with the usage chunk) or
+    whole; `GET /v1/models` lists `MODEL`; any other path is a 404 (Hermes tolerates it for probes).
+
+    The reply reads the first paragraph of the last user message (Hermes appends a plugin's
+    context after a blank line): "search memory for X" gets a call of the offered tool whose
+    name ends in `memory_search`, with `{"query": X}`, and once that tool's result is back,
+    "Found it."; anything else gets `reply_text`.
+    """
+
+    _post_suffix = "/chat/completions"
+
+    def user_messages_with(self, text: str) -> list[str]:
+        """The last user message of each request whose last user message holds `text`."""
+        found = [_chat_user_texts(body)[-1:] for body in self.requests]
+        return [texts[0] for texts in found if texts and text in texts[0]]
+
+    def message_with(self, text: str, *, since: int = 0) -> str | None:
+        """The first user message (any, not only the last) holding `text` in the requests from index `since` on."""
+        for body in self.requests[since:]:
+            for message in _chat_user_texts(body):
+                if text in message:
+                    return message
+        return None
+
+    def tool_names(self) -> set[str]:
+        """Every tool name offered in any request so far."""
+        return {name for body in self.requests for name in _chat_tool_names(body)}
+
+    def tool_results(self) -> list[str]:
+        """The content of every tool result message the mock has been sent."""
+        return [
+            str(message.get("content"))
+            for body in self.requests
+            for message in body.get("messages", [])
+            if message.get("role") == "tool"
+        ]
+
+    def _get(self, handler: BaseHTTPRequestHandler) -> None:
+        if handler.path.rstrip("/") != "/v1/models":
+            handler.send_error(404)
+            return
+        _send_json(handler, {"object": "list", "data": [{"id": MODEL, "object": "model", "owned_by": "mock"}]})
+
+    def _reply(self, handler: BaseHTTPRequestHandler, body: dict[str, Any], ident: int) -> None:
+        texts = _chat_user_texts(body)
+        said = texts[-1].split("\n\n", 1)[0].strip() if texts else ""
+        call = _search_call(body, said)
+        if call is not None:
+            text = ""
+        elif said.startswith("search memory for "):
+            text = "Found it."
+        else:
+            text = reply_text(said)
+        usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
+        base = {"id": f"chatcmpl-mock{ident}", "created": int(time.time()), "model": body.get("model", MODEL)}
+        finish = "tool_calls" if call is not None else "stop"
+        if not body.get("stream"):
+            message: dict[str, Any] = {"role": "assistant", "content": text or None}
+            if call is not None:
+                message["tool_calls"] = [call]
+            choice = {"index": 0, "message": message, "finish_reason": finish}
+            _send_json(handler, {**base, "object": "chat.completion", "choices": [choice], "usage": usage})
+            return
+        chunk = {**base, "object": "chat.completion.chunk"}
+        delta: dict[str, Any] = {"role": "assistant", "content": text}
+        if call is not None:
+            delta = {"role": "assistant", "tool_calls": [{"index": 0, **call}]}
+        events: list[tuple[str | None, object]] = [
+            (None, {**chunk, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}),
+            (None, {**chunk, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]}),
+            (None, {**chunk, "choices": [], "usage": usage}),
+        ]
+        _send_sse(handler, events, done=True)
+
+
+def _chat_tool_names(body: dict[str, Any]) -> list[str]:
+    return [tool["function"]["name"] for tool in body.get("tools", []) if "function" in tool]
+
+
+def _search_call(body: dict[str, Any], said: str) -> dict[str, Any] | None:
+    """The tool call that answers "search memory for X", unless its result is already back."""
+    messages = body.get("messages", [])
+    if not said.startswith("search memory for ") or (messages and messages[-1].get("role") == "tool"):
+        return None
+    search = next((name for name in _chat_tool_names(body) if name.endswith("memory_search")), None)
+    if search is None:
+        return None
+    arguments = json.dumps({"query": said[len("search memory for ") :]})
+    return {"id": "call_mock_1", "type": "function", "function": {"name": search, "arguments": arguments}}
+
+
+def _chat_user_texts(body: dict[str, Any]) -> list[str]:
+    """The text of every user message of a chat request, in order (parts joined by newlines)."""
+    texts = []
+    for message in body.get("messages", []):
+        if message.get("role") != "user":
+            continue
+        content = message.get("content")
+        if isinstance(content, str):
+            texts.append(content)
+        elif isinstance(content, list):
+            texts.append("\n".join(str(part.get("text", "")) for part in content if isinstance(part, dict)))
+        else:
+            texts.append("")
+    return texts
 
 
 # -- harness settings that point at a mock ---------------------------------------------------
