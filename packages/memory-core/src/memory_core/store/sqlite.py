@@ -379,6 +379,10 @@ class SQLiteStore:
         if before is not None:
             where.append("created_at < ?")
             params.append(before)
+        # Without statistics SQLite prefers the time index (it saves the sort) and reads the
+        # whole scope to find one session: 40 ms a capture at 100,000 records. A session is a
+        # few hundred rows at most, so its own index and a sort are always the better plan.
+        index = "INDEXED BY records_by_session" if session_id is not None and names is not None else ""
         cursor: tuple[float, str] | None = None
         while True:
             page_where = list(where)
@@ -388,7 +392,7 @@ class SQLiteStore:
                 page_params.extend([cursor[0], cursor[0], cursor[1]])
             clause = f"WHERE {' AND '.join(page_where)}" if page_where else ""
             rows = self._read(
-                f"SELECT {RECORD_COLUMNS} FROM records {clause} ORDER BY created_at, id LIMIT {SCAN_PAGE}",  # noqa: S608
+                f"SELECT {RECORD_COLUMNS} FROM records {index} {clause} ORDER BY created_at, id LIMIT {SCAN_PAGE}",  # noqa: S608
                 page_params,
             )
             for row in rows:
