@@ -12,9 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from memory_core.testing.harness_programs import HarnessInstallError, npm_package
+from memory_core.testing.harness_programs import npm_program
 from memory_core.testing.mock_models import MockMessagesAPI
-from memory_core.testing.requirements import require
 
 
 @pytest.fixture
@@ -48,11 +47,4 @@ CLAUDE_CODE_VERSION = "2.1.332"
 @pytest.fixture(scope="session")
 def claude_bin() -> Path:
     """The real `claude` program, installed once into the harness cache (fails under CI if it cannot be)."""
-    try:
-        prefix = npm_package("@anthropic-ai/claude-code", CLAUDE_CODE_VERSION)
-    except HarnessInstallError as exc:
-        require(False, f"@anthropic-ai/claude-code@{CLAUDE_CODE_VERSION} ({exc})")
-        raise
-    binary = prefix / "node_modules" / ".bin" / "claude"
-    require(binary.exists(), f"the claude binary in {prefix}")
-    return binary
+    return npm_program("@anthropic-ai/claude-code", CLAUDE_CODE_VERSION, "claude")

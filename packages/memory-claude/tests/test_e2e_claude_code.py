@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from memory_claude.harness import ClaudeHarness
 from memory_core.installing import apply_plan
+from memory_core.testing.mock_models import claude_code_env
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -35,13 +36,7 @@ def _env(home: Path, claude_bin: Path, model_url: str) -> dict[str, str]:
             "HOME": str(home),
             # claude, then this venv's scripts (memory-claude-hook, memory-mcp), then the system.
             "PATH": os.pathsep.join([str(claude_bin.parent), str(Path(sys.executable).parent), "/usr/bin", "/bin"]),
-            "ANTHROPIC_BASE_URL": model_url,
-            "ANTHROPIC_API_KEY": "dummy",
-            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-            "DISABLE_TELEMETRY": "1",
-            "DISABLE_AUTOUPDATER": "1",
-            "DISABLE_ERROR_REPORTING": "1",
-            "NO_PROXY": "127.0.0.1,localhost",
+            **claude_code_env(model_url),
         }
     )
     return env

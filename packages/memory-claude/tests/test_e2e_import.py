@@ -18,6 +18,7 @@ import pytest
 from memory_core.config import Config
 from memory_core.render import HEADER
 from memory_core.service import MemoryService
+from memory_core.testing.mock_models import claude_code_env
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -32,13 +33,7 @@ def _env(tmp_path: Path, claude_bin: Path, model_url: str) -> dict[str, str]:
         {
             "HOME": str(tmp_path / "home"),
             "PATH": os.pathsep.join([str(claude_bin.parent), str(Path(sys.executable).parent), "/usr/bin", "/bin"]),
-            "ANTHROPIC_BASE_URL": model_url,
-            "ANTHROPIC_API_KEY": "dummy",
-            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-            "DISABLE_TELEMETRY": "1",
-            "DISABLE_AUTOUPDATER": "1",
-            "DISABLE_ERROR_REPORTING": "1",
-            "NO_PROXY": "127.0.0.1,localhost",
+            **claude_code_env(model_url),
             "MEMORY_URL": f"sqlite:///{tmp_path / 'memory.db'}",
             "MEMORY_STATE_DIR": str(tmp_path / "state"),
             "MEMORY_PROJECT": "git:example.com/acme/build",

@@ -12,8 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from memory_core.testing.harness_programs import HarnessInstallError, npm_package
-from memory_core.testing.requirements import require
+from memory_core.testing.harness_programs import npm_program
 
 CODEX_VERSION = "0.171.0"
 """The Codex release the recorded payloads and the trust hash come from."""
@@ -47,14 +46,7 @@ def project(tmp_path: Path) -> Path:
 @pytest.fixture(scope="session")
 def codex_bin() -> Path:
     """The real `codex` executable, installed once into the harness cache."""
-    try:
-        prefix = npm_package("@openai/codex", CODEX_VERSION)
-    except HarnessInstallError as exc:
-        require(False, f"@openai/codex@{CODEX_VERSION} from the npm registry ({exc})")
-        raise
-    binary = prefix / "node_modules" / ".bin" / "codex"
-    require(binary.exists(), f"the codex executable in {prefix}")
-    return binary
+    return npm_program("@openai/codex", CODEX_VERSION, "codex")
 
 
 @pytest.fixture

@@ -20,9 +20,8 @@ from typing import Any
 
 import pytest
 from memory_core.service import MemoryService
-from memory_core.testing.harness_programs import HarnessInstallError, npm_package
-from memory_core.testing.mock_models import MockMessagesAPI
-from memory_core.testing.requirements import require
+from memory_core.testing.harness_programs import npm_program
+from memory_core.testing.mock_models import MockMessagesAPI, claude_code_env
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -47,14 +46,7 @@ def scripted_model() -> Iterator[MockMessagesAPI]:
 
 @pytest.fixture(scope="session")
 def claude_bin() -> Path:
-    try:
-        prefix = npm_package("@anthropic-ai/claude-code", CLAUDE_CODE_VERSION)
-    except HarnessInstallError as exc:
-        require(False, f"@anthropic-ai/claude-code@{CLAUDE_CODE_VERSION} ({exc})")
-        raise
-    binary = prefix / "node_modules" / ".bin" / "claude"
-    require(binary.exists(), f"the claude binary in {prefix}")
-    return binary
+    return npm_program("@anthropic-ai/claude-code", CLAUDE_CODE_VERSION, "claude")
 
 
 def _run(argv: list[str], *, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
@@ -75,13 +67,7 @@ def test_claude_code_saves_and_searches_through_the_memory_tools(
 ) -> None:
     env = workspace.env | {
         "PATH": os.pathsep.join([str(claude_bin.parent), "/usr/bin", "/bin"]),
-        "ANTHROPIC_BASE_URL": scripted_model.url,
-        "ANTHROPIC_API_KEY": "dummy",
-        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-        "DISABLE_TELEMETRY": "1",
-        "DISABLE_AUTOUPDATER": "1",
-        "DISABLE_ERROR_REPORTING": "1",
-        "NO_PROXY": "127.0.0.1,localhost",
+        **claude_code_env(scripted_model.url),
     }
     claude = str(claude_bin)
     _run(

@@ -24,9 +24,8 @@ from typing import Any
 
 import pytest
 from memory_core.service import MemoryService
-from memory_core.testing.harness_programs import HarnessInstallError, npm_package
+from memory_core.testing.harness_programs import npm_program
 from memory_core.testing.mock_models import MockResponsesAPI, codex_config
-from memory_core.testing.requirements import require
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -50,14 +49,7 @@ def scripted_model() -> Iterator[MockResponsesAPI]:
 
 @pytest.fixture(scope="session")
 def codex_bin() -> Path:
-    try:
-        prefix = npm_package("@openai/codex", CODEX_VERSION)
-    except HarnessInstallError as exc:
-        require(False, f"@openai/codex@{CODEX_VERSION} from the npm registry ({exc})")
-        raise
-    binary = prefix / "node_modules" / ".bin" / "codex"
-    require(binary.exists(), f"the codex executable in {prefix}")
-    return binary
+    return npm_program("@openai/codex", CODEX_VERSION, "codex")
 
 
 def _config(model_url: str) -> str:

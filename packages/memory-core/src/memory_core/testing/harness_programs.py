@@ -8,7 +8,8 @@ trusted. Installs are serialised with a lock file, because pytest workers or two
 ask at once.
 
 Failure: `HarnessInstallError` with the installer's last output lines. Tests turn that into
-a failure under CI and a skip elsewhere (`memory_core.testing.requirements.require`).
+a failure under CI and a skip elsewhere (`memory_core.testing.requirements.require`);
+`npm_program` does that for a fixture and returns the program's executable.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["HarnessInstallError", "cache_root", "npm_package", "pip_package", "node24"]
+__all__ = ["HarnessInstallError", "cache_root", "npm_package", "npm_program", "pip_package", "node24"]
 
 _INSTALL_TIMEOUT_S = 900
 _DONE_MARKER = ".installed"
@@ -90,6 +91,25 @@ def npm_package(package: str, version: str, *, name: str | None = None) -> Path:
         _run([npm, "install", "--no-audit", "--no-fund", "--loglevel=error", f"{package}@{version}"], cwd=folder)
         (folder / _DONE_MARKER).write_text(f"{package}@{version}\n")
     return folder
+
+
+def npm_program(package: str, version: str, executable: str) -> Path:
+    """The `executable` of npm `package@version` (its `node_modules/.bin` entry), installed on first use.
+
+    For a test fixture: a package that cannot be installed, or that has no such executable, is
+    a `memory_core.testing.requirements.require` failure naming it (fails under CI, skips
+    elsewhere).
+    """
+    from memory_core.testing.requirements import require
+
+    try:
+        prefix = npm_package(package, version)
+    except HarnessInstallError as exc:
+        require(False, f"{package}@{version} from the npm registry ({exc})")
+        raise
+    found = prefix / "node_modules" / ".bin" / executable
+    require(found.exists(), f"the {executable} executable in {prefix}")
+    return found
 
 
 def pip_package(requirement: str, version_key: str, *, name: str) -> Path:

@@ -23,7 +23,8 @@ What every one promises:
   appear) has a count and a length, and `stop()` (or leaving the `with` block) shuts the server
   down, closes its socket and joins its thread with a time limit.
 
-`codex_config(base_url)` is the offline Codex configuration that points at a `MockResponsesAPI`.
+`codex_config(base_url)` is the offline Codex configuration that points at a `MockResponsesAPI`;
+`claude_code_env(url)` the environment that points Claude Code at a `MockMessagesAPI`.
 
 Use it as a context manager (`with MockMessagesAPI() as model: ...`) or `start()` / `stop()`.
 It fails only loudly: a body that is not JSON raises in the handler thread, the connection drops
@@ -50,6 +51,7 @@ __all__ = [
     "messages_after",
     "MODEL",
     "codex_config",
+    "claude_code_env",
 ]
 
 MODEL = "mock-model"
@@ -592,3 +594,20 @@ def codex_config(base_url: str) -> str:
             "",
         ]
     )
+
+
+def claude_code_env(url: str) -> dict[str, str]:
+    """Environment variables that point Claude Code at a `MockMessagesAPI` at `url` and keep it offline.
+
+    A dummy API key, no telemetry, auto-update, error reports or other non-essential traffic,
+    and loopback exempt from any proxy. A test adds HOME, PATH and its memory settings.
+    """
+    return {
+        "ANTHROPIC_BASE_URL": url,
+        "ANTHROPIC_API_KEY": "dummy",
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_TELEMETRY": "1",
+        "DISABLE_AUTOUPDATER": "1",
+        "DISABLE_ERROR_REPORTING": "1",
+        "NO_PROXY": "127.0.0.1,localhost",
+    }
