@@ -12,12 +12,11 @@ from __future__ import annotations
 import json
 import shlex
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 from memory_core.harness import InstallStatus
-from memory_core.installing import read_text_or_none
+from memory_core.installing import command_imports, read_text_or_none
 
 from memory_claude import mcp_config, settings
 from memory_claude.commands import HOOK_MODULE, HOOK_SCRIPT, MCP_MODULE, MCP_SCRIPT, MCP_SERVER_NAME
@@ -43,13 +42,7 @@ def _read(path: Path) -> tuple[dict[str, Any] | None, str]:
 
 def _imports(python: str, module: str) -> bool:
     """Whether `python` imports `module` (and so everything it needs); importing runs no hook."""
-    try:
-        done = subprocess.run(
-            [python, "-c", f"import {module}"], capture_output=True, timeout=_PROBE_TIMEOUT_S, check=False
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return done.returncode == 0
+    return command_imports(python, module, timeout=_PROBE_TIMEOUT_S)[0]
 
 
 def _script_python(script: str) -> str | None:

@@ -34,7 +34,6 @@ import json
 import os
 import shlex
 import shutil
-import subprocess
 import sys
 import tomllib
 from collections.abc import Mapping
@@ -45,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_core.harness import InstallStatus
-from memory_core.installing import FileEdit, InstallPlan, Step
+from memory_core.installing import FileEdit, InstallPlan, Step, command_imports
 
 from memory_codex import _jsonedit, _tomledit
 from memory_codex.errors import ConfigFileError, MemoryCodexError
@@ -502,10 +501,4 @@ def _command_runs(command: str | None, environ: Mapping[str, str]) -> bool | Non
         return shutil.which(argv[0], path=environ.get("PATH")) is not None
     if not os.access(argv[0], os.X_OK):
         return False
-    try:
-        done = subprocess.run(
-            [argv[0], "-c", f"import {_HOOK_MODULE}"], capture_output=True, timeout=_IMPORT_CHECK_TIMEOUT_S, check=False
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return done.returncode == 0
+    return command_imports(argv[0], _HOOK_MODULE, timeout=_IMPORT_CHECK_TIMEOUT_S)[0]

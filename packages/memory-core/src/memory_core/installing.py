@@ -16,13 +16,14 @@ from __future__ import annotations
 import difflib
 import os
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-__all__ = ["FileEdit", "Step", "InstallPlan", "apply_plan", "read_text_or_none", "atomic_write"]
+__all__ = ["FileEdit", "Step", "InstallPlan", "apply_plan", "read_text_or_none", "atomic_write", "command_imports"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,3 +140,23 @@ def apply_plan(plan: InstallPlan, *, dry_run: bool, out: TextIO) -> bool:
     for note in plan.notes:
         out.write(f"note: {note}\n")
     return changed
+
+
+def command_imports(python: str, module: str, *, timeout: float = 20.0) -> tuple[bool, str]:
+    """Whether the interpreter `python` imports `module` (and so everything it needs), and if not, why.
+
+    What a status or doctor check asks of an installed hook or server command: it runs
+    `python -c "import <module>"` (importing a hook module runs no hook) and waits at most
+    `timeout` seconds. Returns `(True, "")`, or `(False, reason)` with a one-line reason: the
+    interpreter did not start, did not finish in time, or the last line of what it printed.
+    """
+    try:
+        done = subprocess.run([python, "-c", f"import {module}"], capture_output=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return False, f"{python} did not import {module} within {timeout:g} s"
+    except OSError as exc:
+        return False, f"{python} did not run: {exc}"
+    if done.returncode == 0:
+        return True, ""
+    lines = done.stderr.decode(errors="replace").strip().splitlines()
+    return False, lines[-1] if lines else f"{python} exited {done.returncode} importing {module}"

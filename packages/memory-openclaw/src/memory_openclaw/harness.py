@@ -19,14 +19,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from memory_core.harness import InstallStatus
-from memory_core.installing import FileEdit, InstallPlan, read_text_or_none
+from memory_core.installing import FileEdit, InstallPlan, command_imports, read_text_or_none
 from memory_core.models import HookEvent, Recall
 
 from memory_openclaw import PLUGIN_ID
@@ -150,13 +149,7 @@ class OpenClawHarness:
 
     @staticmethod
     def _runs(python: str, module: str) -> bool:
-        try:
-            done = subprocess.run(
-                [python, "-c", f"import {module}"], capture_output=True, timeout=_PROBE_TIMEOUT_S, check=False
-            )
-        except (OSError, subprocess.TimeoutExpired):
-            return False
-        return done.returncode == 0
+        return command_imports(python, module, timeout=_PROBE_TIMEOUT_S)[0]
 
     def _project_line(self, data: Mapping[str, Any]) -> str:
         workspace = openclaw_workspace(data, self._environ)
