@@ -89,3 +89,11 @@ def test_a_broken_config_file_does_not_break_anything(tmp_path: Path) -> None:
 )
 def test_display_url_never_shows_a_password(url: str, shown: str) -> None:
     assert display_url(url) == shown
+
+
+def test_the_postgres_schema_can_come_from_the_config_file(tmp_path: Path) -> None:
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "config.toml").write_text('[memory]\npg_schema = "team_memory"\n')
+    config = Config.from_env({"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)})
+    assert config.pg_schema == "team_memory"
+    assert Config.from_env({"HOME": str(tmp_path)}).pg_schema is None

@@ -116,6 +116,7 @@ class Config:
         handoff_ttl: How long a read event's prompt waits for its write event, seconds.
         handoff_keep: Prompts held per session at most.
         mcp_token: Bearer token the HTTP MCP server requires off loopback (`MEMORY_MCP_TOKEN`).
+        pg_schema: The PostgreSQL schema memory uses (`MEMORY_PG_SCHEMA`; None: `memory`).
         warnings: Malformed values that fell back to their defaults, one line each.
     """
 
@@ -135,6 +136,7 @@ class Config:
     handoff_ttl: float = _DEFAULT_HANDOFF_TTL_S
     handoff_keep: int = _DEFAULT_HANDOFF_KEEP
     mcp_token: str | None = None
+    pg_schema: str | None = None
     warnings: tuple[str, ...] = field(default_factory=tuple)
 
     @property
@@ -197,6 +199,7 @@ class Config:
             handoff_ttl=float(number("handoff_ttl", _DEFAULT_HANDOFF_TTL_S, minimum=1, kind=float)),
             handoff_keep=int(number("handoff_keep", _DEFAULT_HANDOFF_KEEP, minimum=1)),
             mcp_token=token,
+            pg_schema=str(values["pg_schema"]).strip() or None if values.get("pg_schema") else None,
             warnings=tuple(warnings),
         )
 

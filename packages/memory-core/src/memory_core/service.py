@@ -114,7 +114,12 @@ class MemoryService:
         if self._store is None:
             from memory_core.store import open_store
 
-            self._store = open_store(self.config.url, timeout=self.config.timeout, allow_db0=self.config.allow_db0)
+            self._store = open_store(
+                self.config.url,
+                timeout=self.config.timeout,
+                allow_db0=self.config.allow_db0,
+                pg_schema=self.config.pg_schema,
+            )
         return self._store
 
     @property

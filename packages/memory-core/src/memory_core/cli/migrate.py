@@ -1,7 +1,8 @@
 """`memory migrate --to URL`: copy every record, counter and firewall count to another store.
 
 Idempotent: running it twice copies nothing twice (records keep their ids; counters are
-copied as the difference already recorded in the target's `migrated.*` metadata).
+copied as the difference since the last run from the same source, which the target keeps in
+its `migrate.counters:<source URL>` metadata).
 """
 
 from __future__ import annotations

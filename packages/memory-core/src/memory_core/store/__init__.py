@@ -11,11 +11,12 @@ from memory_core.store.base import Posting, SessionState, Store, TermPostings
 __all__ = ["Store", "Posting", "TermPostings", "SessionState", "open_store"]
 
 
-def open_store(url: str, *, timeout: float = 1.0, allow_db0: bool = False) -> Store:
+def open_store(url: str, *, timeout: float = 1.0, allow_db0: bool = False, pg_schema: str | None = None) -> Store:
     """Open the store `url` names. Raises `ConfigError` for an unknown scheme or unsafe URL.
 
     `timeout` bounds connecting and every socket read of a server store (the hook path uses
-    1 s). Opening does not touch the network: the first operation does.
+    1 s). `pg_schema` is the configured PostgreSQL schema (a `schema=` in the URL wins).
+    Opening does not touch the network: the first operation does.
     """
     scheme = url.split(":", 1)[0].lower()
     if scheme == "sqlite":
@@ -29,7 +30,7 @@ def open_store(url: str, *, timeout: float = 1.0, allow_db0: bool = False) -> St
     if scheme in ("postgresql", "postgres"):
         from memory_core.store.postgres import PostgresStore
 
-        return PostgresStore.from_url(url, timeout=timeout)
+        return PostgresStore.from_url(url, timeout=timeout, schema=pg_schema)
     raise ConfigError(
         f"MEMORY_URL has an unknown scheme {scheme!r}: use sqlite://, redis://, rediss://, valkey:// or postgresql://"
     )
