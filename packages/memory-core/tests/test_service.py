@@ -323,3 +323,18 @@ def test_status_reports_the_facts_doctor_prints(service: MemoryService) -> None:
     assert status["last_recall"]["injected"][0]["id"]
     assert status["last_capture_at"]
     json.dumps(status)
+
+
+def test_forget_leaves_no_copy_in_the_files_while_another_process_holds_the_store(tmp_path: Path) -> None:
+    svc = MemoryService(_config(tmp_path))
+    record = svc.save("the launch codename is quokka-saffron-lantern")
+    # A worker keeps the database open; the write-ahead log then outlives this process's close.
+    other = MemoryService(_config(tmp_path))
+    assert other.search("codename")
+    assert svc.forget([record.id]) == 1
+    svc.close()
+    files = [p for p in tmp_path.iterdir() if p.name.startswith("memory.db")]
+    assert files
+    for path in files:
+        assert b"quokka-saffron-lantern" not in path.read_bytes(), path.name
+    other.close()

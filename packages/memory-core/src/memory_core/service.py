@@ -537,7 +537,19 @@ class MemoryService:
         unique = sorted(set(targets))
         deleted = self._guard(lambda: self.store.delete(unique))
         self._guard(lambda: self.store.bump({"forgotten": deleted}))
+        self.purge_log()
         return deleted
+
+    def purge_log(self) -> None:
+        """After text was removed, make the store drop its old copies now (the embedded store's
+        write-ahead log). Best effort: a store with no such log has nothing to do.
+        """
+        checkpoint = getattr(self.store, "checkpoint", None)
+        if callable(checkpoint):
+            try:
+                checkpoint(truncate=True)
+            except Exception as exc:  # noqa: BLE001 - the rows are gone; the log empties at the next checkpoint
+                self.logbook.error("purge", exc)
 
     def expand(self, record_id: str, *, radius: int = 1) -> list[Record]:
         """A record with the turns just before and after it in its session, in order."""

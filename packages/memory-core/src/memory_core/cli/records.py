@@ -183,6 +183,8 @@ def cmd_prune(args: argparse.Namespace) -> int:
         print(f"would delete {len(excess)} of {len(records)} records (keeping the newest {keep})")
         return 0
     deleted = svc.store.delete([r.id for r in excess]) if excess else 0
+    if deleted:
+        svc.purge_log()
     print(f"deleted {deleted} of {len(records)} records (kept the newest {keep})")
     return 0
 
@@ -206,6 +208,8 @@ def cmd_scrub(args: argparse.Namespace) -> int:
             svc.store.put(clean, index_terms(clean.text) if clean.searchable else {}, replace=True)
     if not args.dry_run and counts:
         svc.store.bump(counts)
+    if not args.dry_run and changed:
+        svc.purge_log()
     verb = "would redact" if args.dry_run else "redacted"
     print(f"{verb} secrets in {changed} record{'s' if changed != 1 else ''}")
     return 0

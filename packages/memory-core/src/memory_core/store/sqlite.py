@@ -54,6 +54,9 @@ from memory_core.store.base import Posting, SessionState, TermPostings
 
 __all__ = ["SQLiteStore", "SCHEMA_VERSION"]
 
+_WAL_AUTOCHECKPOINT_PAGES = 10_000
+"""About 40 MB of log before an automatic checkpoint (SQLite's default is 1,000 pages)."""
+
 
 class SQLiteStore:
     """The embedded `Store` over one SQLite file. Build it with `SQLiteStore.from_url`.
@@ -103,6 +106,11 @@ class SQLiteStore:
             conn.execute("PRAGMA temp_store = MEMORY")
             conn.execute("PRAGMA cache_size = -16000")
             conn.execute("PRAGMA mmap_size = 268435456")
+            # Fewer, larger checkpoints: at the default (1,000 pages) a capture, which touches
+            # about 70 index pages, paid for a checkpoint every few turns (p95 8.5 ms against
+            # 2 ms at 100,000 records). The worker checkpoints while idle (`checkpoint`), so a
+            # hook rarely meets one at all.
+            conn.execute(f"PRAGMA wal_autocheckpoint = {_WAL_AUTOCHECKPOINT_PAGES}")
             self._migrate(conn)
         except sqlite3.Error as exc:
             conn.close()
@@ -171,6 +179,21 @@ class SQLiteStore:
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
+
+    def checkpoint(self, *, truncate: bool = False) -> None:
+        """Copy the write-ahead log into the database file.
+
+        Long-lived processes call it when idle (without waiting for readers), so that no turn
+        pays for a checkpoint. With `truncate`, after `forget` or `scrub`, it also empties the
+        log file, where old copies of the removed text would otherwise outlive the rows while
+        any other process (a worker) keeps the database open.
+        """
+        mode = "TRUNCATE" if truncate else "PASSIVE"
+        with self._lock:
+            try:
+                self._connect().execute(f"PRAGMA wal_checkpoint({mode})").fetchall()
+            except sqlite3.Error as exc:
+                raise translate(exc, "checkpoint") from exc
 
     def ping(self) -> str:
         """Open the file (creating and migrating it if needed) and return SQLite's version."""
