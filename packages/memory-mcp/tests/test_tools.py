@@ -255,3 +255,25 @@ def test_one_project_cannot_forget_anothers_memory(workspace: Any, runner: Servi
     assert [h["id"] for h in data(call(runner, "memory_search", {"query": "release branch Thursdays"}))] == [
         saved["id"]
     ]
+
+
+def test_search_can_narrow_to_one_author_of_a_shared_store(
+    workspace: Any, runner: ServiceRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMORY_USER", "bob")
+    bob = workspace.service()
+    bob.save("the release branch is cut every Tuesday")
+    bob.close()
+    monkeypatch.setenv("MEMORY_USER", "tester")
+
+    async def session(client: Client) -> tuple[Any, Any, Any]:
+        await client.call_tool("memory_save", {"content": "the release branch needs two approvals"})
+        everyone = await client.call_tool("memory_search", {"query": "release branch"})
+        bobs = await client.call_tool("memory_search", {"query": "release branch", "author": "bob"})
+        mine = await client.call_tool("memory_search", {"query": "release branch", "author": "me"})
+        return data(everyone), data(bobs), data(mine)
+
+    everyone, bobs, mine = drive(runner, session)
+    assert len(everyone) == 2
+    assert [hit["text"] for hit in bobs] == ["the release branch is cut every Tuesday"]
+    assert [hit["text"] for hit in mine] == ["the release branch needs two approvals"]

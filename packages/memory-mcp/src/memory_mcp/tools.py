@@ -56,6 +56,13 @@ SearchScope = Annotated[
     Literal["project", "user"] | None,
     Field(description="Leave out to search both. `project`: only this project's. `user`: only the user's own."),
 ]
+Author = Annotated[
+    str | None,
+    Field(
+        description="Only memories this teammate captured or saved (their user name, MEMORY_USER); "
+        "`me` for your own. Leave out for everyone's: in a team's shared store recall reads them all."
+    ),
+]
 MemoryId = Annotated[
     str,
     Field(min_length=1, description="A memory's `id`, as memory_search gave it or a recalled memory showed it."),
@@ -152,10 +159,14 @@ def register_tools(server: MCPServer[Any], runner: ServiceRunner) -> None:
         except Exception as exc:  # noqa: BLE001 - every failure becomes an error result, by design
             return _error(describe_failure(tool, exc))
 
-    async def memory_search(query: Query, limit: Limit = 10, scope: SearchScope = None) -> CallToolResult:
-        return await call(
-            "memory_search", lambda s: [hit_result(hit) for hit in s.search(query, scope=scope, limit=limit)]
-        )
+    async def memory_search(
+        query: Query, limit: Limit = 10, scope: SearchScope = None, author: Author = None
+    ) -> CallToolResult:
+        def search(s: MemoryService) -> list[dict[str, Any]]:
+            who = s.config.user if author == "me" else author
+            return [hit_result(hit) for hit in s.search(query, scope=scope, limit=limit, author=who)]
+
+        return await call("memory_search", search)
 
     async def memory_save(content: Content, scope: ScopeArg = "project") -> CallToolResult:
         return await call("memory_save", lambda s: saved_result(s.save(content, scope=scope)))
