@@ -43,6 +43,7 @@ from memory_core.tokenizer import index_terms
 from memory_core.worker import stop_worker
 
 _SEED = 20261130
+_CORPUS_VERSION = 2
 _TURNS_PER_SESSION = 24
 
 _MODULES = ["billing", "auth", "ingest", "search", "export", "scheduler", "gateway", "cache", "metrics", "audit"]
@@ -305,7 +306,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     workdir = Path(tempfile.mkdtemp(prefix="memory-bench-"))
     url = args.store or f"sqlite:///{workdir / 'bench.db'}"
-    project = f"bench:latency-{args.records}"
+    # The corpus version is in the key: a named store keeps earlier seeds, and records of an
+    # older generator under the same ids would silently stand in for this one's.
+    project = f"bench:latency-v{_CORPUS_VERSION}-{args.records}"
     try:
         began = time.perf_counter()
         about = seed(url, project, args.records)
