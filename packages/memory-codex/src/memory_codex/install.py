@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_core.harness import InstallStatus
-from memory_core.installing import FileEdit, InstallPlan, Step, command_imports
+from memory_core.installing import FileEdit, InstallPlan, Step, command_imports, read_text_or_none
 
 from memory_codex import _jsonedit, _tomledit
 from memory_codex.errors import ConfigFileError, MemoryCodexError
@@ -92,15 +92,6 @@ class Layout:
     config_file: Path
     hooks_file: Path
     project_root: Path | None
-
-
-def read_text_or_none(path: Path) -> str | None:
-    """A file's exact text (Windows line ends kept, unlike `Path.read_text`), or None when it is absent."""
-    try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            return handle.read()
-    except FileNotFoundError:
-        return None
 
 
 def _codex_home(environ: Mapping[str, str]) -> Path:
