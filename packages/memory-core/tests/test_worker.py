@@ -78,11 +78,12 @@ def _socket(env: dict[str, str]) -> str:
         os.environ.update(saved)
 
 
-def _hook(env: dict[str, str], payload: dict[str, str]) -> subprocess.CompletedProcess[bytes]:
+def _hook(env: dict[str, str], payload: dict[str, str], cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
         [sys.executable, "-m", "memory_testharness.hook"],
         input=json.dumps(payload).encode(),
         env=env,
+        cwd=cwd,
         capture_output=True,
         timeout=30,
         check=False,
@@ -186,3 +187,24 @@ def test_an_idle_worker_exits_and_removes_its_socket(hook_env: dict[str, str]) -
     while os.path.exists(path) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not os.path.exists(path)
+
+
+def test_a_payload_without_cwd_belongs_to_the_hooks_own_project(hook_env: dict[str, str], tmp_path: Path) -> None:
+    env = {k: v for k, v in hook_env.items() if k != "MEMORY_PROJECT"}
+    repos = {}
+    for name in ("payments", "search"):
+        repo = tmp_path / name
+        repo.mkdir()
+        subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+        subprocess.run(["git", "remote", "add", "origin", f"git@example.com:acme/{name}.git"], cwd=repo, check=True)
+        repos[name] = repo
+    fact = {"session": "s1", "turn": "t1"}
+    _hook(env, {"event": "read", **fact, "text": "the ledger listens on port 8443"}, cwd=repos["payments"])
+    _hook(env, {"event": "write", **fact, "text": "noted: 8443"}, cwd=repos["payments"])
+    assert _wait_for(_socket(env))
+    ask = {"event": "read", "turn": "u", "text": "which port does the ledger listen on?"}
+    elsewhere = _hook(env, {**ask, "session": "s2"}, cwd=repos["search"])
+    here = _hook(env, {**ask, "session": "s3"}, cwd=repos["payments"])
+    _stop_worker(env)
+    assert elsewhere.stdout == b"", "the worker resolved the project from the hook's folder, not its own"
+    assert b"8443" in here.stdout

@@ -37,7 +37,7 @@ import sys
 
 __all__ = ["main", "socket_path", "worker_environment"]
 
-PROTOCOL = b"MEMORY1"
+PROTOCOL = b"MEMORY2"
 _CONNECT_TIMEOUT_S = 0.5
 _ANSWER_TIMEOUT_S = 3.0
 """The worker's own store calls time out after `MEMORY_TIMEOUT` (1 s): an answer later than
@@ -94,8 +94,11 @@ def _ask_worker(path: str, adapter: str, settings: bytes, raw: bytes) -> bytes |
         sock.settimeout(_CONNECT_TIMEOUT_S)
         sock.connect(path)
         sock.settimeout(_ANSWER_TIMEOUT_S)
-        header = b"%s %s %d %d\n" % (PROTOCOL, adapter.encode(), len(settings), len(raw))
-        sock.sendall(header + settings + raw)
+        # The hook's own folder goes along: a payload without a cwd belongs to the project the
+        # hook runs in, exactly as when the hook handles the turn itself.
+        here = os.fsencode(os.getcwd())
+        header = b"%s %s %d %d %d\n" % (PROTOCOL, adapter.encode(), len(settings), len(here), len(raw))
+        sock.sendall(header + settings + here + raw)
         sock.shutdown(_socket.SHUT_WR)
         chunks = []
         while True:

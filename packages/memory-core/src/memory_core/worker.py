@@ -66,11 +66,11 @@ class _Worker:
     def answer(self, request: bytes) -> bytes:
         header, _, body = request.partition(b"\n")
         parts = header.split(b" ")
-        if len(parts) != 4 or parts[0] != PROTOCOL:
+        if len(parts) != 5 or parts[0] != PROTOCOL:
             return b"BAD\n"
         adapter_ref = parts[1].decode("ascii", "replace")
-        settings_len, payload_len = int(parts[2]), int(parts[3])
-        if len(body) != settings_len + payload_len:
+        settings_len, cwd_len, payload_len = int(parts[2]), int(parts[3]), int(parts[4])
+        if len(body) != settings_len + cwd_len + payload_len:
             return b"BAD\n"
         if body[:settings_len] != self.settings:
             return b"MISMATCH\n"
@@ -79,7 +79,10 @@ class _Worker:
         adapter = self._adapter(adapter_ref)
         service = self._service(adapter_ref, adapter)
         service.refresh()
-        return b"OK\n" + run(adapter, body[settings_len:], config=service.config, service=service).encode("utf-8")
+        # A payload without a cwd resolves against the hook's folder, not the worker's.
+        service.cwd = os.fsdecode(body[settings_len : settings_len + cwd_len]) or None
+        payload = body[settings_len + cwd_len :]
+        return b"OK\n" + run(adapter, payload, config=service.config, service=service).encode("utf-8")
 
     def _adapter(self, ref: str) -> HookAdapter:
         if ref not in self.adapters:
