@@ -208,3 +208,37 @@ def test_a_payload_without_cwd_belongs_to_the_hooks_own_project(hook_env: dict[s
     _stop_worker(env)
     assert elsewhere.stdout == b"", "the worker resolved the project from the hook's folder, not its own"
     assert b"8443" in here.stdout
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"HOME": "/home/a"},
+        {"HOME": "/home/a", "XDG_CONFIG_HOME": "/cfg"},
+        {"HOME": "/home/a", "MEMORY_CONFIG": "/etc/memory.toml"},
+    ],
+)
+def test_the_client_watches_the_config_file_the_core_reads(env: dict[str, str]) -> None:
+    from memory_core.config import config_home
+    from memory_core.hookclient import _config_file
+
+    expected = env.get("MEMORY_CONFIG") or str(config_home(env) / "config.toml")
+    assert _config_file(env) == expected
+
+
+def test_an_edited_config_file_reaches_the_next_turn(hook_env: dict[str, str], tmp_path: Path) -> None:
+    config = tmp_path / "memory-config.toml"
+    env = {k: v for k, v in hook_env.items() if k != "MEMORY_PROJECT"}
+    env["MEMORY_CONFIG"] = str(config)
+    config.write_text('[memory]\nproject = "team:alpha"\n')
+    _turn(env, "s1", "t1", "the ledger listens on port 8443", "noted: 8443")
+    first = _socket(env)
+    assert _wait_for(first)
+    ask = {"event": "read", "turn": "u", "text": "which port does the ledger listen on?"}
+    assert b"8443" in _hook(env, {**ask, "session": "s2"}).stdout
+    config.write_text('[memory]\nproject = "team:beta-other"\n')
+    moved = _hook(env, {**ask, "session": "s3"})
+    stop_worker(first)
+    _stop_worker(env)
+    assert _socket(env) != first
+    assert moved.stdout == b"", "the new project setting applied at once, not after the old worker idled out"

@@ -47,11 +47,39 @@ _ENV_NAMES = ("HOME", "USER", "LOGNAME")
 _FALSE = ("0", "false", "no", "off")
 
 
+def _config_file(env: dict[str, str] | os._Environ[str]) -> str:
+    """The config file `memory_core.config` reads.
+
+    Spelled out again here, because importing that module (pathlib, dataclasses) would cost a
+    hook the start-up this client exists to save; a test holds the two to the same answer.
+    """
+    if env.get("MEMORY_CONFIG"):
+        return env["MEMORY_CONFIG"]
+    home = env.get("HOME") or os.path.expanduser("~")
+    if env.get("XDG_CONFIG_HOME"):
+        folder = env["XDG_CONFIG_HOME"]
+    elif sys.platform == "darwin":
+        folder = os.path.join(home, "Library", "Preferences")
+    else:
+        folder = os.path.join(home, ".config")
+    return os.path.join(folder, "memory", "config.toml")
+
+
 def worker_environment(environ: dict[str, str] | os._Environ[str] | None = None) -> bytes:
-    """The settings a worker must share with a hook, as sorted `name=value` lines."""
+    """The settings a worker must share with a hook, as sorted `name=value` lines.
+
+    The config file's size and modification time are part of them: a worker reads the file
+    once, so an edited file must lead hooks to a fresh worker, not one with the old settings.
+    """
     env = os.environ if environ is None else environ
     names = sorted(k for k in env if k.startswith(_ENV_PREFIXES) or k in _ENV_NAMES)
-    return "\n".join(f"{k}={env[k]}" for k in names if "\n" not in env[k]).encode("utf-8", "surrogateescape")
+    lines = [f"{k}={env[k]}" for k in names if "\n" not in env[k]]
+    try:
+        info = os.stat(_config_file(env))
+        lines.append(f"config-file={info.st_mtime_ns}:{info.st_size}")
+    except OSError:
+        lines.append("config-file=none")
+    return "\n".join(lines).encode("utf-8", "surrogateescape")
 
 
 def _socket_folder() -> str:
