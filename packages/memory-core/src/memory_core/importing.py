@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from memory_core.atomic import atomic_write
 from memory_core.errors import MemoryCoreError
 from memory_core.service import MemoryService
 
@@ -280,14 +281,8 @@ def load_state(path: Path) -> dict[str, dict[str, Any]]:
 
 
 def _save_state(path: Path, files: dict[str, dict[str, Any]]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump({"version": _STATE_VERSION, "files": files}, handle, sort_keys=True)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
+    state = json.dumps({"version": _STATE_VERSION, "files": files}, sort_keys=True)
+    atomic_write(path, state, folder_mode=0o700)
 
 
 class _Lock:

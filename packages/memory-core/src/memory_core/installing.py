@@ -14,14 +14,14 @@ written stay written; the CLI reports it as one line.
 from __future__ import annotations
 
 import difflib
-import os
 import shutil
 import subprocess
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
+
+from memory_core.atomic import atomic_write
 
 __all__ = ["FileEdit", "Step", "InstallPlan", "apply_plan", "read_text_or_none", "atomic_write", "command_imports"]
 
@@ -90,29 +90,6 @@ def read_text_or_none(path: Path) -> str | None:
             return handle.read()
     except FileNotFoundError:
         return None
-
-
-def atomic_write(path: Path, text: str, *, mode: int = 0o600) -> None:
-    """Write `text` to `path` through a temp file in the same folder and `os.replace`.
-
-    An existing file keeps its permissions; a new one gets `mode`.
-    """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        mode = path.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        pass
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def apply_plan(plan: InstallPlan, *, dry_run: bool, out: TextIO) -> bool:

@@ -85,13 +85,10 @@ class Logbook:
 
     def _bump(self, where: str) -> None:
         try:
+            from memory_core.atomic import atomic_write
+
             counts = self.failures()
             counts[where] = counts.get(where, 0) + 1
-            self.counters_path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            tmp = self.counters_path.with_name(f".{self.counters_path.name}.{os.getpid()}.tmp")
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(counts, handle, sort_keys=True)
-            os.replace(tmp, self.counters_path)
+            atomic_write(self.counters_path, json.dumps(counts, sort_keys=True), folder_mode=0o700)
         except Exception:  # noqa: BLE001, S110 - counting must never fail a turn
             pass

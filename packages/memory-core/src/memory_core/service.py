@@ -18,11 +18,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from memory_core.config import Config, display_url
@@ -446,7 +444,9 @@ class MemoryService:
         if pending == before:
             return
         if pending:
-            _write_private_json(path, pending)
+            from memory_core.atomic import atomic_write
+
+            atomic_write(path, json.dumps(pending), folder_mode=0o700)
         else:
             path.unlink(missing_ok=True)
 
@@ -576,12 +576,3 @@ class MemoryService:
 def _positional_id(prompt: str, response: str) -> str:
     """A turn id for a harness that sent none: the turn's own content, so a retry matches."""
     return "p" + hashlib.sha256(f"{prompt}\0{response}".encode()).hexdigest()[:24]
-
-
-def _write_private_json(path: Path, value: object) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        json.dump(value, handle)
-    os.replace(tmp, path)
