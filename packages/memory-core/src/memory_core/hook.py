@@ -26,17 +26,18 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from memory_core.config import Config
-from memory_core.models import EventKind, Recall
+from memory_core.models import EventKind
 
 if TYPE_CHECKING:
     # Typing only: memory_core.harness pulls in the installer plumbing, which a hook never needs.
     from memory_core.harness import HookAdapter
     from memory_core.service import MemoryService
 
-__all__ = ["run", "main"]
+__all__ = ["run", "main", "config_for"]
 
 
-def _config_for(adapter: HookAdapter) -> Config:
+def config_for(adapter: HookAdapter) -> Config:
+    """The configuration for `adapter`: the environment's, with its `max_context_tokens` cap applied."""
     config = Config.from_env()
     cap = getattr(adapter, "max_context_tokens", None)
     if isinstance(cap, int) and cap < config.max_tokens:
@@ -53,7 +54,7 @@ def run(adapter: HookAdapter, raw: bytes, *, config: Config | None = None, servi
     from memory_core.logbook import Logbook
 
     try:
-        config = config if config is not None else service.config if service is not None else _config_for(adapter)
+        config = config if config is not None else service.config if service is not None else config_for(adapter)
     except Exception as exc:  # noqa: BLE001 - even a broken environment must not fail the turn
         sys.stderr.write(f"memory: {type(exc).__name__}: {exc}\n")
         return ""
@@ -97,15 +98,3 @@ def main(adapter: HookAdapter) -> None:
         pass
     # Skip interpreter teardown (atexit, GC of every module): it is pure cost for a hook.
     os._exit(0)
-
-
-def recall_for_tests(adapter: HookAdapter, payload: dict[str, object], *, config: Config | None = None) -> Recall:
-    """Parse and handle a payload in-process and return the `Recall` (for adapter tests)."""
-    from memory_core.service import MemoryService
-
-    event = adapter.parse(payload)
-    service = MemoryService(config, cwd=event.cwd)
-    try:
-        return service.handle(event)
-    finally:
-        service.close()

@@ -34,11 +34,9 @@ import socket
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from memory_core.config import Config
-from memory_core.hook import run
+from memory_core.hook import config_for, run
 from memory_core.hookclient import PROTOCOL, worker_environment
 from memory_core.service import MemoryService
 
@@ -92,11 +90,7 @@ class _Worker:
 
     def _service(self, ref: str, adapter: HookAdapter) -> MemoryService:
         if ref not in self.services:
-            config = Config.from_env()
-            cap = getattr(adapter, "max_context_tokens", None)
-            if isinstance(cap, int) and cap < config.max_tokens:
-                config = replace(config, max_tokens=cap)
-            self.services[ref] = MemoryService(config, long_lived=True)
+            self.services[ref] = MemoryService(config_for(adapter), long_lived=True)
         return self.services[ref]
 
     def tidy(self) -> None:
