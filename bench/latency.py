@@ -202,14 +202,7 @@ def _time_subprocess(argv: list[str], stdin: bytes, env: dict[str, str]) -> floa
 
 def _wait_for_worker(env: dict[str, str]) -> str | None:
     """The socket of the worker the hooks started, once it listens (None if none came up)."""
-    saved = dict(os.environ)
-    try:
-        os.environ.clear()
-        os.environ.update(env)
-        path = socket_path(worker_environment())
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
+    path = socket_path(worker_environment(env), env)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         if os.path.exists(path):

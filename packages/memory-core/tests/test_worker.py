@@ -68,14 +68,7 @@ def _stop_worker(env: dict[str, str]) -> None:
 
 
 def _socket(env: dict[str, str]) -> str:
-    saved = dict(os.environ)
-    try:
-        os.environ.clear()
-        os.environ.update(env)
-        return socket_path(worker_environment())
-    finally:
-        os.environ.clear()
-        os.environ.update(saved)
+    return socket_path(worker_environment(env), env)
 
 
 def _hook(env: dict[str, str], payload: dict[str, str], cwd: Path | None = None) -> subprocess.CompletedProcess[bytes]:

@@ -82,22 +82,25 @@ def worker_environment(environ: dict[str, str] | os._Environ[str] | None = None)
     return "\n".join(lines).encode("utf-8", "surrogateescape")
 
 
-def _socket_folder() -> str:
-    runtime = os.environ.get("XDG_RUNTIME_DIR")
+def _socket_folder(env: dict[str, str] | os._Environ[str]) -> str:
+    runtime = env.get("XDG_RUNTIME_DIR")
     if runtime and os.path.isdir(runtime):
         return os.path.join(runtime, "memory")
     return os.path.join("/tmp", f"memory-{os.getuid()}")  # noqa: S108 - checked to be ours and 0700
 
 
-def socket_path(settings: bytes) -> str:
-    """Where the worker for these settings listens (short: macOS allows 104 bytes)."""
+def socket_path(settings: bytes, environ: dict[str, str] | os._Environ[str] | None = None) -> str:
+    """Where the worker for these settings listens (short: macOS allows 104 bytes).
+
+    `environ` is the hook's environment (default this process's).
+    """
     import zlib
 
     from memory_core.version import __version__
 
     # The interpreter is part of the key: another virtualenv may hold other harness packages.
     key = zlib.crc32(b"\0".join((settings, __version__.encode(), os.fsencode(sys.executable))))
-    return os.path.join(_socket_folder(), f"w{__version__}-{key:08x}.sock")
+    return os.path.join(_socket_folder(os.environ if environ is None else environ), f"w{__version__}-{key:08x}.sock")
 
 
 def _folder_is_private(folder: str) -> bool:
