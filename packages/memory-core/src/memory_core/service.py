@@ -19,21 +19,28 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, TypeVar
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, TypeVar
 
+from memory_core import status
+from memory_core.atomic import atomic_write
 from memory_core.config import Config, display_url
 from memory_core.errors import FirewallBlocked, NotFound, StoreUnavailable
+from memory_core.firewall import Firewall
 from memory_core.logbook import Logbook
+from memory_core.maintenance import PruneReport, RestoreReport, ScrubReport, prune, restore, scrub
+from memory_core.migrate import MigrateReport, Progress, migrate
 from memory_core.models import CaptureOutcome, EventKind, Hit, HookEvent, Outcome, Recall, Record, Scope, ScopeKind
 from memory_core.project import ProjectIdentity, is_disabled, resolve_project
+from memory_core.render import render_block
+from memory_core.retriever import Retriever
 from memory_core.spool import Spool
-from memory_core.store.base import Store
-
-if TYPE_CHECKING:
-    from memory_core.firewall import Firewall
-    from memory_core.retriever import Retriever
+from memory_core.store import open_store
+from memory_core.store.base import Checkpointing, Store
+from memory_core.tokenizer import index_terms
 
 __all__ = ["MemoryService", "turn_record_id", "note_record_id"]
 
@@ -110,8 +117,6 @@ class MemoryService:
     def store(self) -> Store:
         """The store, opened on first use. Raises `ConfigError` for an unusable URL."""
         if self._store is None:
-            from memory_core.store import open_store
-
             self._store = open_store(
                 self.config.url,
                 timeout=self.config.timeout,
@@ -124,8 +129,6 @@ class MemoryService:
     def firewall(self) -> Firewall:
         """The secret firewall, built on first use."""
         if self._firewall is None:
-            from memory_core.firewall import Firewall
-
             self._firewall = Firewall(enabled=self.config.firewall)
         return self._firewall
 
@@ -133,8 +136,6 @@ class MemoryService:
     def retriever(self) -> Retriever:
         """The retriever over this store, built on first use."""
         if self._retriever is None:
-            from memory_core.retriever import Retriever
-
             self._retriever = Retriever(self.store)
         return self._retriever
 
@@ -142,8 +143,6 @@ class MemoryService:
         try:
             # Always on, even with MEMORY_FIREWALL=0: turning off the firewall for stored
             # memories is the user's call; leaking a secret into a log nobody reads is not.
-            from memory_core.firewall import Firewall
-
             return Firewall(enabled=True).scrub(text).text
         except Exception:  # noqa: BLE001 - if the firewall itself broke, log nothing of the text
             return "[message withheld: firewall unavailable]"
@@ -274,8 +273,6 @@ class MemoryService:
             # A turn of this session newer than the last compaction is still in the live context.
             return record.session_id == session_id and record.created_at >= state.live_since
 
-        from memory_core.retriever import render_block
-
         hits = self._guard(
             lambda: self.retriever.rank(query, self.scopes(cwd), limit=self.config.max_items, exclude=exclude)
         )
@@ -354,17 +351,17 @@ class MemoryService:
         """Write one record, then whatever the spool holds (the store just proved reachable)."""
         new = self._put_turn(record)
         if self.spool.pending_bytes():
-            drained = self.spool.drain(self._put_turn)
-            if drained:
-                self.store.bump({"spool.drained": drained})
+            self._drain()
         return new
+
+    def _drain(self) -> int:
+        drained = self.spool.drain(self._put_turn)
+        if drained:
+            self.store.bump({"spool.drained": drained})
+        return drained
 
     def _put_turn(self, record: Record) -> bool:
         """Store one record; a turn's seq is assigned here, at the end of its session."""
-        from dataclasses import replace
-
-        from memory_core.tokenizer import index_terms
-
         if record.seq < 0:
             if self.store.get([record.id]):
                 return False
@@ -444,8 +441,6 @@ class MemoryService:
         if pending == before:
             return
         if pending:
-            from memory_core.atomic import atomic_write
-
             atomic_write(path, json.dumps(pending), folder_mode=0o700)
         else:
             path.unlink(missing_ok=True)
@@ -487,8 +482,6 @@ class MemoryService:
             author=self.config.user,
             created_at=self.clock(),
         )
-        from memory_core.tokenizer import index_terms
-
         counts = {f"firewall.{kind}": n for kind, n in scrubbed.counts.items() if n}
         self._guard(lambda: self.store.put(record, index_terms(record.text)))
         self._guard(lambda: self.store.bump({"saves": 1, **counts}))
@@ -544,12 +537,25 @@ class MemoryService:
         """After text was removed, make the store drop its old copies now (the embedded store's
         write-ahead log). Best effort: a store with no such log has nothing to do.
         """
-        checkpoint = getattr(self.store, "checkpoint", None)
-        if callable(checkpoint):
+        store = self.store
+        if isinstance(store, Checkpointing):
             try:
-                checkpoint(truncate=True)
+                store.checkpoint(truncate=True)
             except Exception as exc:  # noqa: BLE001 - the rows are gone; the log empties at the next checkpoint
                 self.logbook.error("purge", exc)
+
+    def tidy(self) -> None:
+        """Housekeeping for a long-lived process while no turn waits: fold the embedded store's
+        log into its file. Does nothing before the store was opened; never raises.
+        """
+        if self._store is None:
+            return
+        store: Store = self._store
+        if isinstance(store, Checkpointing):
+            try:
+                store.checkpoint()
+            except Exception:  # noqa: BLE001, S110 - the next idle moment tries again
+                pass
 
     def expand(self, record_id: str, *, radius: int = 1) -> list[Record]:
         """A record with the turns just before and after it in its session, in order."""
@@ -564,13 +570,91 @@ class MemoryService:
         around = self._guard(lambda: self.store.session_records(record.scope, session, seqs))
         return sorted(around, key=lambda r: r.seq) or [record]
 
+    def records(self, ids: Sequence[str]) -> list[Record]:
+        """The stored records with these ids, in the order asked; unknown ids are skipped."""
+        return self._guard(lambda: self.store.get(list(ids)))
+
+    # -- upkeep (CLI `prune`, `scrub`, `export`, `restore`, `migrate`; `doctor --fix`) -----
+
+    def prune(self, keep: int | None = None, *, dry_run: bool = False) -> PruneReport:
+        """Delete this project's oldest records beyond the newest `keep` (default `MEMORY_MAX_RECORDS`).
+
+        With no cap set (`keep` 0 and no `MEMORY_MAX_RECORDS`) nothing is looked at: the report's
+        `keep` is 0.
+        """
+        cap = self.config.max_records if keep is None else keep
+        scopes = self.scopes(kind="project")
+        report = self._guard(lambda: prune(self.store, scopes, keep=cap or 0, dry_run=dry_run))
+        if report.deleted:
+            self.purge_log()
+        return report
+
+    def scrub(self, *, every_scope: bool = False, dry_run: bool = False) -> ScrubReport:
+        """Run the firewall over stored records (this project's and user's, or `every_scope`) and
+        rewrite each one it changes; the redactions are counted like a capture's.
+        """
+        scopes = None if every_scope else self.scopes()
+        report = self._guard(lambda: scrub(self.store, self.firewall, scopes, dry_run=dry_run))
+        if report.changed and not dry_run:
+            self.purge_log()
+        return report
+
+    def export(self, *, every_scope: bool = False) -> Iterator[Record]:
+        """Every record of this project and user (or of `every_scope`), oldest first."""
+        if self.store_down:
+            raise StoreUnavailable(f"{display_url(self.config.url)} was unreachable moments ago; skipping the store")
+        return self.store.scan(None if every_scope else self.scopes())
+
+    def restore(self, records: Iterable[Record]) -> RestoreReport:
+        """Store records written by `export`, after the firewall; ids already stored are skipped.
+
+        An exception raised by `records` itself (a malformed line) stops the restore there;
+        what was stored before it stays stored.
+        """
+        return self._guard(lambda: restore(self.store, self.firewall, records))
+
+    def drain_spool(self) -> int:
+        """Write what the outage spool holds into the store now; returns how many were written."""
+        return self._guard(self._drain)
+
+    def migrate_to(self, url: str, *, progress: Progress | None = None) -> MigrateReport:
+        """Copy every record and counter of this store into the store `url` names (idempotent).
+
+        Raises `ValueError` when `url` names this same store, `ConfigError` for an unusable URL.
+        """
+        target = open_store(url, timeout=max(self.config.timeout, 5.0), allow_db0=self.config.allow_db0)
+        try:
+            if self.store.display_url == target.display_url:
+                raise ValueError("the target is the store MEMORY_URL already names")
+            return migrate(self.store, target, progress=progress)
+        finally:
+            target.close()
+
     # -- status ----------------------------------------------------------------------------
 
     def status(self) -> dict[str, Any]:
         """The facts `memory doctor --json` prints (keys documented in docs/doctor.md)."""
-        from memory_core.status import collect_status
+        return status.collect_status(self)
 
-        return collect_status(self)
+    def doctor_report(self, project_dir: Path | None = None) -> dict[str, Any]:
+        """`status()` plus each installed harness and whether its hook command still runs
+        (what `memory doctor` and the MCP `memory_status` tool print). Never raises.
+        """
+        return status.doctor_report(self, project_dir)
+
+    def repair(self, report: dict[str, Any] | None = None) -> list[str]:
+        """`memory doctor --fix`: drain the spool and import turns hooks missed, when the store is
+        reachable; one line per repair done. `report` is a fresh `doctor_report()` if given.
+        """
+        return status.repair(self, report if report is not None else status.doctor_report(self))
+
+    def counters(self) -> dict[str, int]:
+        """Every counter the store keeps (recalls, captures, firewall redactions, ...)."""
+        return self._guard(lambda: self.store.counters())
+
+    def last_recall(self) -> dict[str, Any] | None:
+        """What the last recall injected and why (the `last_recall` key of `status()`), or None."""
+        return status.parse_last_recall(self._guard(lambda: self.store.meta()))
 
 
 def _positional_id(prompt: str, response: str) -> str:

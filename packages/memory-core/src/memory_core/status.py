@@ -1,26 +1,35 @@
 """What `memory doctor` and the MCP `memory_status` tool report: one dict, documented keys.
 
+Two builders, both reached through `MemoryService` (`status()` and `doctor_report()`), so the
+CLI, the MCP server and a UI print the same facts:
+- `collect_status`: the store, the project, counters, the spool and the log.
+- `doctor_report`: that, plus each installed harness (found through entry points) and whether
+  its hook command still runs. `repair` is `doctor --fix`: drain the spool into a reachable
+  store and import the turns hooks missed.
+
 Promise: collecting status never raises and never waits on a down store longer than the
 configured timeout. Each fact that cannot be read is reported as such (`reachable: false`
 with the error), and `problems` lists what stops memory from working, each with the command
-that fixes it. `ok` is false exactly when `problems` is non-empty.
-Installed harnesses are added by the CLI (`doctor`), which is where entry points are scanned.
+that fixes it. `ok` is false exactly when `problems` is non-empty. A harness whose status
+raises is reported with its error; it never hides the others.
 """
 
 from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memory_core.config import display_url
+from memory_core.harness import discover_harnesses
 from memory_core.project import is_disabled
 from memory_core.version import __version__
 
 if TYPE_CHECKING:
     from memory_core.service import MemoryService
 
-__all__ = ["collect_status"]
+__all__ = ["collect_status", "doctor_report", "repair", "parse_last_recall"]
 
 
 def _iso(seconds: str | float | None) -> str | None:
@@ -30,6 +39,15 @@ def _iso(seconds: str | float | None) -> str | None:
         return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(float(seconds)))
     except (TypeError, ValueError):
         return None
+
+
+def parse_last_recall(meta: dict[str, str]) -> dict[str, Any] | None:
+    """The last recall as the service recorded it in the store's metadata; None if none or unreadable."""
+    try:
+        last = json.loads(meta["last_recall"]) if meta.get("last_recall") else None
+    except ValueError:
+        return None
+    return last if isinstance(last, dict) else None
 
 
 def collect_status(service: MemoryService) -> dict[str, Any]:
@@ -71,12 +89,7 @@ def collect_status(service: MemoryService) -> dict[str, Any]:
     disabled = is_disabled(config.state_dir, project.key)
     if disabled:
         problems.append({"what": f"memory is off for this project ({project.key})", "fix": "memory on"})
-    last_recall: dict[str, Any] | None = None
-    if meta.get("last_recall"):
-        try:
-            last_recall = json.loads(meta["last_recall"])
-        except ValueError:
-            last_recall = None
+    last_recall = parse_last_recall(meta)
     firewall_counts = {k[len("firewall.") :]: v for k, v in sorted(counters.items()) if k.startswith("firewall.")}
     cap = config.max_records
     if cap and records["project"] is not None and records["project"] > cap:
@@ -107,3 +120,58 @@ def collect_status(service: MemoryService) -> dict[str, Any]:
         "warnings": list(config.warnings),
         "problems": problems,
     }
+
+
+def doctor_report(service: MemoryService, project_dir: Path | None = None) -> dict[str, Any]:
+    """The status dict plus each installed harness and whether its hook command still runs."""
+    report = collect_status(service)
+    harnesses, broken = discover_harnesses()
+    entries: list[dict[str, Any]] = []
+    for name, harness in sorted(harnesses.items()):
+        try:
+            places = harness.status(project_dir=project_dir or Path.cwd())
+        except Exception as exc:  # noqa: BLE001 - one harness's bug must not hide the others
+            entries.append({"harness": name, "error": f"{type(exc).__name__}: {exc}", "installed": []})
+            continue
+        installed = [
+            {
+                "scope": p.scope,
+                "path": p.path,
+                "installed": p.installed,
+                "command": p.command,
+                "runs": p.runs,
+                "detail": p.detail,
+            }
+            for p in places
+        ]
+        entries.append({"harness": name, "display_name": harness.display_name, "installed": installed})
+        for place in places:
+            if place.installed and place.runs is False:
+                report["problems"].append(
+                    {
+                        "what": f"{harness.display_name} ({place.scope}) hook command no longer runs: {place.detail}",
+                        "fix": f"memory install {name} --scope {place.scope}",
+                    }
+                )
+    for name, reason in sorted(broken.items()):
+        entries.append({"harness": name, "error": reason, "installed": []})
+    report["harnesses"] = entries
+    report["ok"] = not report["problems"]
+    return report
+
+
+def repair(service: MemoryService, report: dict[str, Any]) -> list[str]:
+    """`doctor --fix`: the repairs safe to run unasked, given a fresh `report`; one line per repair done."""
+    done: list[str] = []
+    if not report["store"].get("reachable"):
+        return done
+    if report["spool"]["pending"]:
+        drained = service.drain_spool()
+        done.append(f"wrote {drained} spooled capture(s) to the store")
+    harnesses, _ = discover_harnesses()
+    for name, harness in sorted(harnesses.items()):
+        since_last = getattr(harness, "import_since_last", None)
+        if callable(since_last):
+            count = since_last(service)
+            done.append(f"{name}: imported {count} turn(s) hooks had missed")
+    return done

@@ -96,10 +96,7 @@ class _Worker:
     def tidy(self) -> None:
         """Housekeeping while no hook waits: checkpoint the embedded store's log."""
         for service in self.services.values():
-            checkpoint = getattr(service._store, "checkpoint", None)
-            if callable(checkpoint):
-                with contextlib.suppress(Exception):
-                    checkpoint()
+            service.tidy()
 
     def close(self) -> None:
         for service in self.services.values():

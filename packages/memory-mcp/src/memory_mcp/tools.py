@@ -177,11 +177,8 @@ def register_tools(server: MCPServer[Any], runner: ServiceRunner) -> None:
         )
 
     def status(service: MemoryService) -> dict[str, Any]:
-        # The doctor's report is the service's status plus each installed harness: the promise
-        # is "the same facts as `memory doctor --json`", so it comes from the same function.
-        from memory_core.cli.doctor import doctor_report
-
-        return doctor_report(Path(service.cwd) if service.cwd else None)
+        # The promise is "the same facts as `memory doctor --json`", so it is the same service call.
+        return service.doctor_report(Path(service.cwd) if service.cwd else None)
 
     async def memory_status() -> CallToolResult:
         return await call("memory_status", status, gated=False)

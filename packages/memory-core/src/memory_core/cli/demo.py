@@ -69,7 +69,7 @@ def run_demo(*, keep: bool = False) -> int:
             turn_id="t1",
             response="Understood: I will run `tox -e py311` before every push.",
         )
-        stored = service.store.get([outcome.record_id or ""])
+        stored = service.records([outcome.record_id or ""])
         print(f"\ncaptured: {outcome.status}, id {outcome.record_id}. What was stored, after the firewall:")
         _show(stored[0].text if stored else "")
         ok &= bool(stored) and "AKIAIOSFODNN7EXAMPLE" not in stored[0].text
@@ -95,12 +95,11 @@ def run_demo(*, keep: bool = False) -> int:
         print(f"    capture: {dropped.status} ({dropped.reason})")
         ok &= dropped.status == "dropped"
         print()
-        counters = service.store.counters()
+        counters = service.counters()
         print(f"counters: {', '.join(f'{k}={v}' for k, v in sorted(counters.items()))}")
         print("\nThe demo " + ("behaved as narrated." if ok else "did NOT behave as narrated: please report it."))
     finally:
-        if service._store is not None:
-            service._store.close()
+        service.close()
         if keep:
             print(f"kept: {folder}")
         else:

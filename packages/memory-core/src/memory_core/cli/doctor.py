@@ -9,13 +9,10 @@ importing turns a hook missed from transcripts (for harnesses that can import).
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
-from typing import Any
 
 from memory_core.cli._common import print_json, service
-from memory_core.harness import discover_harnesses
 
-__all__ = ["register", "doctor_report"]
+__all__ = ["register"]
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -26,64 +23,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.set_defaults(func=cmd_doctor)
 
 
-def doctor_report(project_dir: Path | None = None) -> dict[str, Any]:
-    """The status dict plus each installed harness and whether its hook command still runs."""
-    svc = service()
-    report = svc.status()
-    harnesses, broken = discover_harnesses()
-    entries: list[dict[str, Any]] = []
-    for name, harness in sorted(harnesses.items()):
-        try:
-            places = harness.status(project_dir=project_dir or Path.cwd())
-        except Exception as exc:  # noqa: BLE001 - one harness's bug must not hide the others
-            entries.append({"harness": name, "error": f"{type(exc).__name__}: {exc}", "installed": []})
-            continue
-        installed = [
-            {
-                "scope": p.scope,
-                "path": p.path,
-                "installed": p.installed,
-                "command": p.command,
-                "runs": p.runs,
-                "detail": p.detail,
-            }
-            for p in places
-        ]
-        entries.append({"harness": name, "display_name": harness.display_name, "installed": installed})
-        for place in places:
-            if place.installed and place.runs is False:
-                report["problems"].append(
-                    {
-                        "what": f"{harness.display_name} ({place.scope}) hook command no longer runs: {place.detail}",
-                        "fix": f"memory install {name} --scope {place.scope}",
-                    }
-                )
-    for name, reason in sorted(broken.items()):
-        entries.append({"harness": name, "error": reason, "installed": []})
-    report["harnesses"] = entries
-    report["ok"] = not report["problems"]
-    return report
-
-
-def _fix(report: dict[str, Any]) -> list[str]:
-    done: list[str] = []
-    svc = service()
-    if report["spool"]["pending"] and report["store"].get("reachable"):
-        drained = svc.spool.drain(svc._put_turn)
-        done.append(f"wrote {drained} spooled capture(s) to the store")
-    harnesses, _ = discover_harnesses()
-    for name, harness in sorted(harnesses.items()):
-        since_last = getattr(harness, "import_since_last", None)
-        if callable(since_last) and report["store"].get("reachable"):
-            count = since_last(svc)
-            done.append(f"{name}: imported {count} turn(s) hooks had missed")
-    return done
-
-
 def cmd_doctor(args: argparse.Namespace) -> int:
-    report = doctor_report()
+    svc = service()
+    report = svc.doctor_report()
     if args.fix:
-        report["fixed"] = _fix(report)
+        report["fixed"] = svc.repair(report)
     if args.json:
         print_json(report)
         return 0 if report["ok"] else 1

@@ -24,23 +24,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def cmd_migrate(args: argparse.Namespace) -> int:
-    from memory_core.migrate import migrate
-    from memory_core.store import open_store
-
     svc = service()
-    target = open_store(args.to, timeout=max(svc.config.timeout, 5.0), allow_db0=svc.config.allow_db0)
-    source = svc.store
-    if source.display_url == target.display_url:
-        raise ValueError("the target is the store MEMORY_URL already names")
 
     def progress(done: int, total: int) -> None:
         if sys.stderr.isatty():
             sys.stderr.write(f"\r{done}/{total} records")
             sys.stderr.flush()
 
-    report = migrate(source, target, progress=progress)
+    report = svc.migrate_to(args.to, progress=progress)
     if sys.stderr.isatty():
         sys.stderr.write("\n")
-    print(f"{display_url(svc.config.url)} -> {target.display_url}: {report}")
-    target.close()
+    print(f"{display_url(svc.config.url)} -> {report.target}: {report}")
     return 0

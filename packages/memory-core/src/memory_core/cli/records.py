@@ -9,11 +9,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from dataclasses import replace
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from memory_core.cli._common import iso, parse_when, print_json, service
+from memory_core.errors import StoreUnavailable
+from memory_core.models import Record
 from memory_core.spool import record_from_json, record_to_json
 
 __all__ = ["register"]
@@ -144,15 +146,12 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def _unreachable(status: dict[str, Any]) -> Exception:
-    from memory_core.errors import StoreUnavailable
-
     return StoreUnavailable(status["store"].get("error", "the store is unreachable"))
 
 
 def cmd_last(args: argparse.Namespace) -> int:
     svc = service()
-    status = svc.status()
-    last = status.get("last_recall")
+    last = svc.last_recall()
     if args.json:
         print_json(last or {})
         return 0
@@ -162,7 +161,7 @@ def cmd_last(args: argparse.Namespace) -> int:
     print(f"{iso(float(last['at']))}  {last['harness']}  session {last['session']}")
     print(f"query: {last['query']!r}")
     print(f"{len(last['injected'])} injected of {last['candidates']} candidates")
-    records = {r.id: r for r in svc.store.get([item["id"] for item in last["injected"]])}
+    records = {r.id: r for r in svc.records([item["id"] for item in last["injected"]])}
     for item in last["injected"]:
         record = records.get(item["id"])
         first = record.text.splitlines()[0][:100] if record else "(since forgotten)"
@@ -171,57 +170,29 @@ def cmd_last(args: argparse.Namespace) -> int:
 
 
 def cmd_prune(args: argparse.Namespace) -> int:
-    svc = service()
-    keep = args.keep if args.keep is not None else svc.config.max_records
-    if not keep:
+    report = service().prune(args.keep, dry_run=args.dry_run)
+    if not report.keep:
         print("nothing to prune: no cap set (MEMORY_MAX_RECORDS or --keep N)")
-        return 0
-    scope = svc.scopes(kind="project")
-    records = list(svc.store.scan(scope))
-    excess = records[: max(0, len(records) - keep)]  # scan is oldest first
-    if args.dry_run:
-        print(f"would delete {len(excess)} of {len(records)} records (keeping the newest {keep})")
-        return 0
-    deleted = svc.store.delete([r.id for r in excess]) if excess else 0
-    if deleted:
-        svc.purge_log()
-    print(f"deleted {deleted} of {len(records)} records (kept the newest {keep})")
+    elif report.dry_run:
+        print(f"would delete {report.excess} of {report.total} records (keeping the newest {report.keep})")
+    else:
+        print(f"deleted {report.deleted} of {report.total} records (kept the newest {report.keep})")
     return 0
 
 
 def cmd_scrub(args: argparse.Namespace) -> int:
-    from memory_core.tokenizer import index_terms
-
-    svc = service()
-    scopes = None if args.all else svc.scopes()
-    changed = 0
-    counts: dict[str, int] = {}
-    for record in list(svc.store.scan(scopes)):
-        scrubbed = svc.firewall.scrub(record.text)
-        if scrubbed.text == record.text:
-            continue
-        changed += 1
-        for kind, n in scrubbed.counts.items():
-            counts[f"firewall.{kind}"] = counts.get(f"firewall.{kind}", 0) + n
-        if not args.dry_run:
-            clean = replace(record, text=scrubbed.text)
-            svc.store.put(clean, index_terms(clean.text) if clean.searchable else {}, replace=True)
-    if not args.dry_run and counts:
-        svc.store.bump(counts)
-    if not args.dry_run and changed:
-        svc.purge_log()
-    verb = "would redact" if args.dry_run else "redacted"
-    print(f"{verb} secrets in {changed} record{'s' if changed != 1 else ''}")
+    report = service().scrub(every_scope=args.all, dry_run=args.dry_run)
+    verb = "would redact" if report.dry_run else "redacted"
+    print(f"{verb} secrets in {report.changed} record{'s' if report.changed != 1 else ''}")
     return 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    svc = service()
-    scopes = None if args.all else svc.scopes()
+    records = service().export(every_scope=args.all)
     out = sys.stdout if args.file == "-" else open(args.file, "w", encoding="utf-8")  # noqa: SIM115
     count = 0
     try:
-        for record in svc.store.scan(scopes):
+        for record in records:
             out.write(json.dumps(record_to_json(record), ensure_ascii=False, sort_keys=True) + "\n")
             count += 1
     finally:
@@ -232,24 +203,19 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_restore(args: argparse.Namespace) -> int:
-    from memory_core.tokenizer import index_terms
-
-    svc = service()
-    written = skipped = 0
-    with Path(args.file).open(encoding="utf-8") as handle:
+def _read_export(path: str) -> Iterator[Record]:
+    """The records of a file `export` wrote; `ValueError` naming the line for one it did not write."""
+    with Path(path).open(encoding="utf-8") as handle:
         for number, line in enumerate(handle, 1):
             if not line.strip():
                 continue
             try:
-                record = record_from_json(json.loads(line))
+                yield record_from_json(json.loads(line))
             except (ValueError, KeyError, TypeError) as exc:
-                raise ValueError(f"{args.file}:{number}: not a record written by export ({exc})") from None
-            # Restored text passes the firewall too: an export may predate it, or be edited.
-            record = replace(record, text=svc.firewall.scrub(record.text).text)
-            if svc.store.put(record, index_terms(record.text) if record.searchable else {}):
-                written += 1
-            else:
-                skipped += 1
-    print(f"restored {written} records ({skipped} already present)")
+                raise ValueError(f"{path}:{number}: not a record written by export ({exc})") from None
+
+
+def cmd_restore(args: argparse.Namespace) -> int:
+    report = service().restore(_read_export(args.file))
+    print(f"restored {report.written} records ({report.skipped} already present)")
     return 0

@@ -6,9 +6,9 @@ Backends are imported lazily so the hook path pays only for the one it uses.
 from __future__ import annotations
 
 from memory_core.errors import ConfigError
-from memory_core.store.base import Posting, SessionState, Store, TermPostings
+from memory_core.store.base import Checkpointing, Posting, SessionState, Store, TermPostings
 
-__all__ = ["Store", "Posting", "TermPostings", "SessionState", "open_store"]
+__all__ = ["Store", "Checkpointing", "Posting", "TermPostings", "SessionState", "open_store"]
 
 
 def open_store(url: str, *, timeout: float = 1.0, allow_db0: bool = False, pg_schema: str | None = None) -> Store:

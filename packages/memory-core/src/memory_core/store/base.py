@@ -10,6 +10,9 @@ Failure: a store raises `memory_core.errors.StoreUnavailable` when its server ca
 reached or does not answer in time, and `memory_core.errors.StoreError` for anything else
 it cannot do. It never returns partial results silently.
 
+Optional capabilities are declared here too, as their own `Protocol`s (`Checkpointing`), so
+a caller asks `isinstance(store, Checkpointing)` rather than probing for a method by name.
+
 `memory_core.testing.store_conformance` is the suite every implementation must pass.
 """
 
@@ -21,7 +24,7 @@ from typing import Protocol, runtime_checkable
 
 from memory_core.models import IndexStats, Record, Scope
 
-__all__ = ["Store", "Posting", "TermPostings", "SessionState"]
+__all__ = ["Store", "Checkpointing", "Posting", "TermPostings", "SessionState"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,4 +187,20 @@ class Store(Protocol):
 
     def meta(self) -> dict[str, str]:
         """Every named value."""
+        ...
+
+
+@runtime_checkable
+class Checkpointing(Protocol):
+    """A store with a write-ahead log of its own to fold into its file (the embedded store).
+
+    Server stores have no such log a client can act on, and do not implement it.
+    """
+
+    def checkpoint(self, *, truncate: bool = False) -> None:
+        """Copy the log into the store's file without waiting for readers.
+
+        With `truncate`, also empty the log, where old copies of removed text would otherwise
+        outlive the rows (after `forget`, `prune` or `scrub`). Raises `StoreError` on failure.
+        """
         ...
