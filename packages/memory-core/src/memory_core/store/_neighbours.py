@@ -1,11 +1,12 @@
 """A short-lived cache of the records (and their session neighbours) a server store fetched with `get`.
 
-Recall reads its candidates with `get`, then asks `session_records` for the turns just before
-and after each one (seq - 1 and seq + 1), one session at a time: dozens of round trips to a
-server. So the Redis and PostgreSQL stores fetch those neighbours in the same round trip as
-`get` and keep them here; `session_records` answers from this cache when every position it
-is asked for was fetched, and goes to the server otherwise. When recall widens its candidate
-pool it calls `get` again with the first pool included: those records come from here too.
+Recall reads its candidates with `get`, then asks `session_records` for the turns up to
+`NEIGHBOUR_SPAN` positions before and after its best ones, one session at a time: a round
+trip each on a server. So the Redis and PostgreSQL stores fetch every record within that
+span of each candidate in the same round trip as `get` and keep them here;
+`session_records` answers from this cache when every position it is asked for was fetched,
+and goes to the server otherwise. When recall widens its candidate pool it calls `get`
+again with the first pool included: those records come from here too.
 
 It can never answer wrongly for long: entries expire after `_TTL_S`, and any write through
 the same store clears it. A neighbour changed by another process within that second is at
@@ -19,8 +20,9 @@ import time
 from collections.abc import Iterable, Sequence
 
 from memory_core.models import Record, Scope
+from memory_core.retriever import NEIGHBOUR_SPAN
 
-__all__ = ["NeighbourCache"]
+__all__ = ["NeighbourCache", "NEIGHBOUR_SPAN"]
 
 _TTL_S = 1.0
 """How long fetched neighbours are trusted: one recall takes milliseconds."""
@@ -55,7 +57,7 @@ class NeighbourCache:
             return {i: self._by_id[i] for i in ids if i in self._by_id}
 
     def remember(self, targets: Iterable[Record], around: Iterable[Record]) -> None:
-        """Record that every record at seq +- 1 of each target is among `around` (plus the targets).
+        """Record that every record within `NEIGHBOUR_SPAN` of each target's seq is among `around` or the targets.
 
         Adds to what is already known while it is fresh, and starts over once it has expired.
         """
@@ -69,7 +71,7 @@ class NeighbourCache:
                 by_id[record.id] = record
                 if record.session_id:
                     place = (record.scope.kind, record.scope.key, record.session_id)
-                    known.update(((place, record.seq - 1), (place, record.seq + 1)))
+                    known.update((place, record.seq + offset) for offset in range(-NEIGHBOUR_SPAN, NEIGHBOUR_SPAN + 1))
             for record in [*targets, *around]:
                 if record.session_id:
                     position = ((record.scope.kind, record.scope.key, record.session_id), record.seq)

@@ -156,12 +156,12 @@ return out
 """
 
 GET_AROUND = r"""
--- ARGV: P, id, id, ...
+-- ARGV: P, span, id, id, ...
 -- -> {{id, record JSON, standing, ...} for the ids found, {record JSON, standing, ...} for every
---    record at seq - 1 and seq + 1 of their sessions}: recall asks for those neighbours next.
-local P = ARGV[1]
+--    other record within `span` positions of their seq in their sessions}: recall reads those next.
+local P, span = ARGV[1], tonumber(ARGV[2])
 local found, around, seen = {}, {}, {}
-for i = 2, #ARGV do
+for i = 3, #ARGV do
   local id = ARGV[i]
   local raw = redis.call('HGET', P..'rec', id)
   if raw then
@@ -171,10 +171,10 @@ for i = 2, #ARGV do
     local rec = cjson.decode(raw)
     if type(rec.session_id) == 'string' and rec.session_id ~= '' then
       local key = P..'s:'..rec.session_id
-      for _, seq in ipairs({rec.seq - 1, rec.seq + 1}) do
-        for _, other in ipairs(redis.call('ZRANGE', key, seq, seq, 'BYSCORE')) do
+      for _, other in ipairs(redis.call('ZRANGE', key, rec.seq - span, rec.seq + span, 'BYSCORE')) do
+        if other ~= id and not seen[other] then
           local near = redis.call('HGET', P..'rec', other)
-          if near and not seen[other] then
+          if near then
             seen[other] = true
             around[#around + 1] = near
             around[#around + 1] = redis.call('HGET', P..'st', other) or '0'

@@ -38,7 +38,7 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 from memory_core.errors import ConfigError, StoreError, StoreUnavailable
 from memory_core.models import IndexStats, Record, Scope
 from memory_core.store import _pg_schema
-from memory_core.store._neighbours import NeighbourCache
+from memory_core.store._neighbours import NEIGHBOUR_SPAN, NeighbourCache
 from memory_core.store.base import Posting, SessionState, TermPostings
 
 __all__ = ["PostgresStore", "SCHEMA_ENV"]
@@ -50,11 +50,11 @@ _SCAN_PAGE = 500
 _COLUMNS = "id, scope, text, kind, author, created_at, harness, session_id, turn_id, seq, standing, searchable"
 _T = TypeVar("_T")
 _GET_AROUND = (
-    f"WITH t AS (SELECT sid, {_COLUMNS} FROM {{s}}.records WHERE id = ANY(%s))"  # noqa: S608 - constant columns
+    f"WITH t AS (SELECT sid, {_COLUMNS} FROM {{s}}.records WHERE id = ANY(%(ids)s))"  # noqa: S608 - constant columns
     f" SELECT 0, {_COLUMNS} FROM t UNION ALL"
     " SELECT DISTINCT 1, n.id, n.scope, n.text, n.kind, n.author, n.created_at, n.harness, n.session_id, n.turn_id,"
     " n.seq, n.standing, n.searchable FROM t JOIN {s}.records n ON n.sid = t.sid AND n.session_id = t.session_id"
-    " AND n.seq IN (t.seq - 1, t.seq + 1)"
+    " AND n.seq BETWEEN t.seq - %(span)s AND t.seq + %(span)s AND n.id <> t.id"
 )
 _TAKE_NEWEST = (
     "DELETE FROM {s}.handoff WHERE slot = (SELECT slot FROM {s}.handoff WHERE session_key = %s AND expires > %s"
@@ -365,14 +365,14 @@ class PostgresStore:
     def get(self, ids: Sequence[str]) -> list[Record]:
         """The records with these ids, in the order asked; unknown ids are skipped.
 
-        One statement, which also returns the records at seq +- 1 of each one's session:
-        recall asks for those next, and `session_records` (and a `get` of the same ids)
+        One statement, which also returns every record within `NEIGHBOUR_SPAN` of each one's
+        seq in its session: recall asks for those next, and `session_records` (and a `get` of the same ids)
         answers from them for a moment (`_neighbours`).
         """
         found = self._neighbours.fetched(ids)
         missing = [i for i in dict.fromkeys(ids) if i not in found]
         if missing:
-            rows = self._read(_GET_AROUND, (missing,))
+            rows = self._read(_GET_AROUND, {"ids": missing, "span": NEIGHBOUR_SPAN})
             fetched = {row[1]: _to_record(row[1:]) for row in rows if row[0] == 0}
             if fetched:
                 self._neighbours.remember(fetched.values(), [_to_record(row[1:]) for row in rows if row[0] == 1])

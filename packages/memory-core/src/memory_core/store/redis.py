@@ -32,7 +32,7 @@ from typing import Any
 from memory_core.errors import ConfigError, StoreError, StoreUnavailable
 from memory_core.models import IndexStats, Record, Scope
 from memory_core.store import _redis_scripts as scripts
-from memory_core.store._neighbours import NeighbourCache
+from memory_core.store._neighbours import NEIGHBOUR_SPAN, NeighbourCache
 from memory_core.store._redis_url import RedisTarget, display_url, parse_redis_url
 from memory_core.store._resp import AUTH_CODES, SSL_OPTIONS, UNAVAILABLE_CODES, RespConnection, RespError
 from memory_core.store.base import Posting, SessionState, TermPostings
@@ -286,8 +286,8 @@ class RedisStore:
     def get(self, ids: Sequence[str]) -> list[Record]:
         """The records with these ids, in the order asked; unknown ids are skipped.
 
-        Two round trips whatever the number of ids. The records at seq +- 1 of each one's
-        session come back in the same trip and are kept briefly (`_neighbours`), for
+        Two round trips whatever the number of ids. The records within `NEIGHBOUR_SPAN` of
+        each one's seq in its session come back in the same trip and are kept briefly (`_neighbours`), for
         `session_records` and for a `get` of the same ids within that moment.
         """
         found = self._neighbours.fetched(ids)
@@ -297,7 +297,7 @@ class RedisStore:
             replies = (
                 self._run(
                     *[
-                        _eval(scripts.GET_AROUND, prefix + "rec", prefix, *group)
+                        _eval(scripts.GET_AROUND, prefix + "rec", prefix, NEIGHBOUR_SPAN, *group)
                         for prefix, group in ((_scope_prefix(_parse_scope(s)), g) for s, g in by_scope.items())
                     ]
                 )

@@ -1,0 +1,114 @@
+"""Round trips a prompt's recall costs on the server stores, counted on the wire (`memory_core.testing.relay`).
+
+`MemoryService.assemble` on Redis or PostgreSQL reads the session state, the index
+statistics, the postings and the candidates, whose `get` brings every record within
+`NEIGHBOUR_SPAN` of each one's seq, so the retriever's `session_records` calls cost nothing;
+then it writes the injected set, the counters and the handoff. While the stores prefetched
+only seq +- 1, the retriever's reads at +-2 and +-3 went to the server, one per session:
+16, 12 and 14 round trips for these prompts on Redis, 23, 20 and 21 on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from memory_core.config import Config
+from memory_core.models import Scope
+from memory_core.service import MemoryService
+from memory_core.store import open_store
+from memory_core.testing.relay import round_trip_relay
+from memory_core.testing.requirements import require
+from memory_core.testing.servers import (
+    drop_schema,
+    flush_redis,
+    local_postgres_available,
+    local_redis_available,
+    new_schema_name,
+    with_schema,
+)
+from memory_core.testing.store_conformance import make_record
+from memory_core.tokenizer import index_terms
+
+_PROJECT = "git:example.com/acme/payments"
+_SESSIONS, _TURNS = 8, 12
+_PROMPTS = (
+    "why does the billing retry policy time out?",
+    "what did we decide about the connection pool size for ingest?",
+    "how do we run the gateway rate limiter tests?",
+)
+_MOST_ROUND_TRIPS = {"redis": 12, "postgres": 19}
+"""Per prompt at most, counted when the neighbour prefetch reached `NEIGHBOUR_SPAN`: Redis 12,
+10, 12; PostgreSQL 18, 18, 19 (a write transaction is a few exchanges in psycopg's pipeline,
+and psycopg prepares a statement on its fifth run, one exchange more that once)."""
+
+_SUBJECTS = ("billing retry policy", "ingest connection pool", "gateway rate limiter", "audit serializer")
+
+
+def _redis_url(port: int) -> str:
+    return f"redis://127.0.0.1:{port}/13"
+
+
+@pytest.fixture(params=["redis", "postgres"])
+def backend(request: pytest.FixtureRequest) -> Iterator[tuple[str, str, Callable[[int], str], int]]:
+    """(name, direct URL, URL through a port, the server's port) of an empty store on the machine's server."""
+    if request.param == "redis":
+        require(local_redis_available(), "Redis on 127.0.0.1:6379")
+        flush_redis(_redis_url(6379))
+        yield "redis", _redis_url(6379), _redis_url, 6379
+        flush_redis(_redis_url(6379))
+        return
+    require(local_postgres_available(), "PostgreSQL on 127.0.0.1:5432")
+    schema = new_schema_name()
+
+    def pg_url(port: int) -> str:
+        return with_schema(f"postgresql://127.0.0.1:{port}/test?user=postgres", schema)
+
+    yield "postgres", pg_url(5432), pg_url, 5432
+    drop_schema("postgresql://127.0.0.1:5432/test?user=postgres", schema)
+
+
+def _seed(url: str) -> None:
+    """Sessions of coding turns where every subject comes up in every session, several turns apart."""
+    store = open_store(url, timeout=10.0)
+    scope = Scope("project", _PROJECT)
+    try:
+        for session in range(_SESSIONS):
+            for seq in range(_TURNS):
+                subject = _SUBJECTS[(session + seq) % len(_SUBJECTS)]
+                text = f"turn {seq} of session {session}: we looked at the {subject} again, step {seq}"
+                record = make_record(
+                    f"s{session}-{seq}", text, scope=scope, session_id=f"s{session}", seq=seq,
+                    created_at=1_700_000_000.0 + session * 3600 + seq * 60,
+                )  # fmt: skip
+                store.put(record, index_terms(text))
+    finally:
+        store.close()
+
+
+def test_a_recall_costs_a_few_round_trips_whatever_its_candidates(
+    backend: tuple[str, str, Callable[[int], str], int], tmp_path: Path
+) -> None:
+    name, direct, through, port = backend
+    _seed(direct)
+    with round_trip_relay("127.0.0.1", port) as relay:
+        env = {
+            "HOME": str(tmp_path),
+            "MEMORY_URL": through(relay.port),
+            "MEMORY_STATE_DIR": str(tmp_path / "state"),
+            "MEMORY_PROJECT": _PROJECT,
+            "MEMORY_USER": "alice",
+        }
+        service = MemoryService(Config.from_env(env))
+        try:
+            service.assemble("warm up the connection", harness="claude", session_id="warm", turn_id="w")
+            per_prompt = []
+            for n, prompt in enumerate(_PROMPTS):
+                before = relay.round_trips
+                recall = service.assemble(prompt, harness="claude", session_id=f"p{n}", turn_id="t")
+                per_prompt.append(relay.round_trips - before)
+                assert recall.hits, f"{prompt!r} recalled nothing: the corpus no longer exercises neighbours"
+        finally:
+            service.store.close()
+    assert max(per_prompt) <= _MOST_ROUND_TRIPS[name], per_prompt
