@@ -74,10 +74,17 @@ def test_schemes_and_cluster_urls_parse() -> None:
     assert "***" in tls.display_url
     valkey = open_store("valkey://127.0.0.1:6379/4")
     assert isinstance(valkey, RedisStore)
-    cluster = open_store("redis+cluster://127.0.0.1:7000")
-    assert isinstance(cluster, RedisStore)
+    for scheme in ("redis+cluster", "valkey+cluster", "rediss+cluster", "valkeys+cluster"):
+        assert isinstance(open_store(f"{scheme}://127.0.0.1:7000"), RedisStore)
     with pytest.raises(ConfigError, match="only database 0"):
         open_store("redis+cluster://127.0.0.1:7000/3")
+
+
+def test_a_url_option_memory_does_not_use_is_an_error_not_a_silent_drop() -> None:
+    with pytest.raises(ConfigError, match="socket_keepalive"):
+        open_store("redis://127.0.0.1:6379/13?socket_keepalive=true")
+    with pytest.raises(ConfigError, match="ssl_cert_reqs"):
+        open_store("rediss://127.0.0.1:6379/13?ssl_cert_reqs=sometimes")
 
 
 def test_every_key_of_a_scope_shares_one_hash_tag(redis_url: str) -> None:

@@ -10,6 +10,10 @@ from memory_core.store.base import Checkpointing, Posting, SessionState, Store, 
 
 __all__ = ["Store", "Checkpointing", "Posting", "TermPostings", "SessionState", "open_store"]
 
+_REDIS_SCHEMES = frozenset(
+    {"redis", "rediss", "valkey", "valkeys", "redis+cluster", "valkey+cluster", "rediss+cluster", "valkeys+cluster"}
+)
+
 
 def open_store(url: str, *, timeout: float = 1.0, allow_db0: bool = False, pg_schema: str | None = None) -> Store:
     """Open the store `url` names. Raises `ConfigError` for an unknown scheme or unsafe URL.
@@ -23,7 +27,7 @@ def open_store(url: str, *, timeout: float = 1.0, allow_db0: bool = False, pg_sc
         from memory_core.store.sqlite import SQLiteStore
 
         return SQLiteStore.from_url(url, timeout=timeout)
-    if scheme in ("redis", "rediss", "valkey", "valkeys", "redis+cluster", "valkey+cluster"):
+    if scheme in _REDIS_SCHEMES:
         from memory_core.store.redis import RedisStore
 
         return RedisStore.from_url(url, timeout=timeout, allow_db0=allow_db0)

@@ -7,17 +7,21 @@ without one, or one naming database 0 without `MEMORY_ALLOW_DB0=1`, is a `Config
 because database 0 is where other applications keep their keys and writing there is a
 surprise. The message names the variable to change and suggests a database that is empty
 right now (asked of the server with the same timeout; database 1 if it cannot be asked).
+
+A URL's query may carry only the TLS settings `RedisTarget` names; anything else is a
+`ConfigError` too. What comes out is a `RedisTarget`: the only thing the client
+(`_redis_client`, on redis-py) is given.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
 from memory_core.errors import ConfigError
 
-__all__ = ["RedisTarget", "parse_redis_url", "display_url", "connection_options"]
+__all__ = ["RedisTarget", "parse_redis_url", "display_url"]
 
 _PLAIN = {"redis": "redis", "valkey": "redis", "rediss": "rediss", "valkeys": "rediss"}
 _CLUSTER = {"redis+cluster", "valkey+cluster", "rediss+cluster", "valkeys+cluster"}
@@ -25,29 +29,42 @@ _MAX_DB_SUGGESTION = 16
 """Redis ships with 16 databases; a suggestion beyond that would not exist on a default server."""
 
 
+_TLS_OPTIONS = frozenset({"ssl_ca_certs", "ssl_certfile", "ssl_keyfile", "ssl_cert_reqs", "ssl_check_hostname"})
+"""The TLS settings a URL may carry in its query, named as redis-py names them."""
+_CERT_REQS = frozenset({"required", "optional", "none"})
+_FALSE = frozenset({"false", "0", "no", "off"})
+
+
 @dataclass(frozen=True, slots=True)
 class RedisTarget:
-    """Where a Redis store lives.
+    """Where a Redis store lives: a checked description, all the client is given.
 
     Attributes:
-        url: A URL redis-py understands (`redis://` or `rediss://`), database included.
         cluster: True for a Redis Cluster (database 0 only).
-        nodes: The cluster's start-up nodes as (host, port).
-        ssl: Whether TLS is used (cluster only; a standalone URL says it with its scheme).
+        nodes: The server as one (host, port), or the cluster's start-up nodes.
         db: The database number (always 0 on a cluster).
         username: The ACL user, if any.
         password: The password, if any.
-        query: The URL's query parameters other than `db` and `ssl` (TLS files and the like).
+        ssl: Whether TLS is used (`rediss://`, `valkeys://`, or a cluster's `?ssl=true`).
+        ca_certs: A CA bundle to trust instead of the system's (`?ssl_ca_certs=PATH`).
+        certfile: A client certificate (`?ssl_certfile=PATH`), with its `keyfile`.
+        keyfile: The client certificate's key (`?ssl_keyfile=PATH`).
+        cert_reqs: `required` (the default), `optional` or `none` (`?ssl_cert_reqs=`).
+        check_hostname: Whether the certificate must name the host; off when `cert_reqs`
+            is not `required` or the URL says `?ssl_check_hostname=false`.
     """
 
-    url: str
     cluster: bool
     nodes: tuple[tuple[str, int], ...]
-    ssl: bool
     db: int
-    username: str | None
-    password: str | None
-    query: tuple[tuple[str, str], ...]
+    username: str | None = None
+    password: str | None = None
+    ssl: bool = False
+    ca_certs: str | None = None
+    certfile: str | None = None
+    keyfile: str | None = None
+    cert_reqs: str = "required"
+    check_hostname: bool = True
 
 
 def display_url(url: str) -> str:
@@ -68,45 +85,48 @@ def parse_redis_url(url: str, *, allow_db0: bool, timeout: float) -> RedisTarget
     username = unquote(parts.username) if parts.username else None
     password = unquote(parts.password) if parts.password is not None else None
     if scheme in _CLUSTER:
-        return _cluster_target(parts.netloc, parts.path, scheme, query, username, password)
+        nodes = _cluster_nodes(parts.netloc)
+        if parts.path.strip("/") not in ("", "0"):
+            raise ConfigError("MEMORY_URL names a database on a Redis Cluster, which has only database 0: drop it")
+        tls = scheme.startswith(("rediss", "valkeys")) or query.pop("ssl", "").lower() in ("1", "true", "yes")
+        return _target(url, query, cluster=True, nodes=nodes, db=0, username=username, password=password, ssl=tls)
     if scheme not in _PLAIN:
         raise ConfigError(f"MEMORY_URL has scheme {scheme!r}, which is not a Redis scheme")
     if not parts.hostname:
         raise ConfigError(f"MEMORY_URL {display_url(url)} names no host: use redis://HOST:6379/DB")
     db_text = parts.path.strip("/") or query.pop("db", "")
     query.pop("db", None)
-    base = urlunsplit((_PLAIN[scheme], parts.netloc, "", "", ""))
+    target = _target(
+        url,
+        query,
+        cluster=False,
+        nodes=((parts.hostname, parts.port or 6379),),
+        db=0,
+        username=username,
+        password=password,
+        ssl=_PLAIN[scheme] == "rediss",
+    )
+    base = display_url(urlunsplit((_PLAIN[scheme], parts.netloc, "", "", "")))
     if not db_text:
-        db = _empty_db(base, timeout)
+        db = _empty_db(target, timeout)
         raise ConfigError(
             f"MEMORY_URL {display_url(url)} names no Redis database number; memory will not pick one for you. "
-            f"Set MEMORY_URL to {display_url(base)}/{db} (database {db} is empty now)."
+            f"Set MEMORY_URL to {base}/{db} (database {db} is empty now)."
         )
     if not db_text.isdigit():
         raise ConfigError(f"MEMORY_URL {display_url(url)}: the database must be a number, not {db_text!r}")
     db = int(db_text)
     if db == 0 and not allow_db0:
-        suggestion = _empty_db(base, timeout)
+        suggestion = _empty_db(target, timeout)
         raise ConfigError(
             f"MEMORY_URL {display_url(url)} names Redis database 0, where other applications usually keep "
-            f"their keys. Use an empty database instead, e.g. MEMORY_URL={display_url(base)}/{suggestion} "
+            f"their keys. Use an empty database instead, e.g. MEMORY_URL={base}/{suggestion} "
             f"(empty now), or set MEMORY_ALLOW_DB0=1 to write to database 0 on purpose."
         )
-    return RedisTarget(
-        url=f"{base}/{db}",
-        cluster=False,
-        nodes=((parts.hostname, parts.port or 6379),),
-        ssl=_PLAIN[scheme] == "rediss",
-        db=db,
-        username=username,
-        password=password,
-        query=tuple(sorted(query.items())),
-    )
+    return replace(target, db=db)
 
 
-def _cluster_target(
-    netloc: str, path: str, scheme: str, query: dict[str, str], username: str | None, password: str | None
-) -> RedisTarget:
+def _cluster_nodes(netloc: str) -> tuple[tuple[str, int], ...]:
     hosts = netloc.rsplit("@", 1)[-1]
     nodes: list[tuple[str, int]] = []
     for item in hosts.split(","):
@@ -117,66 +137,37 @@ def _cluster_target(
         if not host or not port.isdigit():
             raise ConfigError(f"MEMORY_URL names a cluster node {item!r} that is not HOST:PORT")
         nodes.append((host, int(port)))
-    if path.strip("/") not in ("", "0"):
-        raise ConfigError("MEMORY_URL names a database on a Redis Cluster, which has only database 0: drop it")
-    ssl = scheme.startswith(("rediss", "valkeys")) or query.pop("ssl", "").lower() in ("1", "true", "yes")
-    query.pop("ssl", None)
-    first_host, first_port = nodes[0]
+    return tuple(nodes)
+
+
+def _target(url: str, query: dict[str, str], **fields: Any) -> RedisTarget:
+    """The target with the URL's TLS options checked; any other option is an error, not silently dropped."""
+    unknown = sorted(set(query) - _TLS_OPTIONS)
+    if unknown:
+        raise ConfigError(f"MEMORY_URL {display_url(url)} has Redis options memory does not use: {', '.join(unknown)}")
+    cert_reqs = query.get("ssl_cert_reqs", "required").lower()
+    if cert_reqs not in _CERT_REQS:
+        raise ConfigError(f"MEMORY_URL {display_url(url)}: ssl_cert_reqs must be required, optional or none")
     return RedisTarget(
-        url=f"{'rediss' if ssl else 'redis'}://{first_host}:{first_port}/0",
-        cluster=True,
-        nodes=tuple(nodes),
-        ssl=ssl,
-        db=0,
-        username=username,
-        password=password,
-        query=tuple(sorted(query.items())),
+        **fields,
+        ca_certs=query.get("ssl_ca_certs"),
+        certfile=query.get("ssl_certfile"),
+        keyfile=query.get("ssl_keyfile"),
+        cert_reqs=cert_reqs,
+        check_hostname=cert_reqs == "required" and query.get("ssl_check_hostname", "").lower() not in _FALSE,
     )
 
 
-def connection_options(timeout: float) -> dict[str, Any]:
-    """redis-py options shared by every client we build: bounded time, no retries, no extra round trips.
-
-    No retries: the hook path has a 1 s budget, and a retry would spend it twice. No
-    `CLIENT SETINFO`: it costs two round trips on every new connection and tells us nothing.
-    """
-    from redis.backoff import NoBackoff
-    from redis.retry import Retry
-
-    options: dict[str, Any] = {
-        "socket_connect_timeout": timeout,
-        "socket_timeout": timeout,
-        "retry": Retry(NoBackoff(), 0),
-        "health_check_interval": 0,
-    }
-    try:
-        import redis.driver_info  # noqa: F401 - redis-py 7+: `driver_info=None` turns CLIENT SETINFO off
-    except ImportError:  # redis-py 5 and 6 spell it lib_name/lib_version
-        options.update(lib_name=None, lib_version=None)
-    else:
-        options["driver_info"] = None
-    return options
-
-
-def _empty_db(base: str, timeout: float) -> int:
+def _empty_db(target: RedisTarget, timeout: float) -> int:
     """The lowest database above 0 that holds no key, asked of the server; 1 if it cannot be asked."""
-    from memory_core.store._resp import RespConnection
+    from memory_core.store._redis_client import RedisClient
 
-    parts = urlsplit(base)
-    connection = RespConnection(
-        parts.hostname or "127.0.0.1",
-        parts.port or 6379,
-        db=0,
-        timeout=timeout,
-        username=unquote(parts.username) if parts.username else None,
-        password=unquote(parts.password) if parts.password is not None else None,
-        tls=parts.scheme == "rediss",
-    )
+    client = RedisClient(target, timeout=timeout)
     try:
-        (keyspace,) = connection.run([("INFO", "keyspace")])
+        (keyspace,) = client.run([("INFO", "keyspace")])
     except Exception:  # noqa: BLE001 - only a suggestion: an unreachable server must not hide the real error
         return 1
     finally:
-        connection.close()
-    used = {int(line[2:].split(":", 1)[0]) for line in str(keyspace).splitlines() if line[:2] == "db" and ":" in line}
+        client.close()
+    used = {int(name[2:]) for name in keyspace if name[:2] == "db" and name[2:].isdigit()}
     return next((n for n in range(1, _MAX_DB_SUGGESTION) if n not in used), 1)

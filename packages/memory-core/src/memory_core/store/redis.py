@@ -1,4 +1,4 @@
-"""The Redis/Valkey store, standalone (through `_resp`, a small stdlib RESP client) or Cluster (redis-py).
+"""The Redis/Valkey store, on one server (plain or TLS) or a Redis Cluster, through redis-py (`_redis_client`).
 
 Promises:
 
@@ -23,18 +23,19 @@ would write somewhere unintended (no database number, database 0 without
 from __future__ import annotations
 
 import heapq
+import importlib.util
 import json
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from memory_core.errors import ConfigError, StoreError, StoreUnavailable
+from memory_core.errors import ConfigError, StoreError
 from memory_core.models import IndexStats, Record, Scope
 from memory_core.store import _redis_scripts as scripts
 from memory_core.store._neighbours import NEIGHBOUR_SPAN, NeighbourCache
+from memory_core.store._redis_client import RedisClient, translate
 from memory_core.store._redis_url import RedisTarget, display_url, parse_redis_url
-from memory_core.store._resp import AUTH_CODES, SSL_OPTIONS, UNAVAILABLE_CODES, RespConnection, RespError
 from memory_core.store.base import Posting, SessionState, TermPostings
 
 __all__ = ["RedisStore"]
@@ -71,18 +72,8 @@ def _eval(script: str, key: str, *args: str | int | float) -> tuple[object, ...]
     return ("EVAL", script, 1, key, *args)
 
 
-def _as_dict(reply: Any) -> dict[str, str]:
-    """A hash reply: redis-py already made it a dict; a raw RESP reply is a flat list."""
-    if isinstance(reply, dict):
-        return reply
-    return dict(zip(reply[::2], reply[1::2], strict=True))
-
-
-def _as_info(reply: Any) -> dict[str, Any]:
-    """An INFO reply: raw text, a dict (redis-py), or a dict per node (redis-py on a cluster)."""
-    if isinstance(reply, str):
-        pairs = (line.split(":", 1) for line in reply.splitlines() if ":" in line and not line.startswith("#"))
-        return {key: value for key, value in pairs}
+def _as_info(reply: dict[str, Any]) -> dict[str, Any]:
+    """An INFO reply: a dict, or a dict per node on a cluster."""
     if reply and all(isinstance(value, dict) for value in reply.values()):
         return dict(next(iter(reply.values())))  # any node speaks for the version
     return dict(reply)
@@ -140,74 +131,43 @@ class RedisStore:
         self.display_url = display
         self._target = target
         self._timeout = timeout
-        self._client_obj: Any = None
+        self._client_obj: RedisClient | None = None
         self._neighbours = NeighbourCache()
 
     @classmethod
     def from_url(cls, url: str, *, timeout: float = 1.0, allow_db0: bool = False) -> RedisStore:
         """Open the store `url` names (no network until the first call). Raises `ConfigError`."""
+        if importlib.util.find_spec("redis") is None:
+            raise ConfigError(
+                f"MEMORY_URL {display_url(url)} names a Redis store, which needs redis-py: "
+                "pip install 'memory-core[redis]'"
+            )
         target = parse_redis_url(url, allow_db0=allow_db0, timeout=timeout)
         return cls(target, timeout=timeout, display=display_url(url))
 
     # -- plumbing ----------------------------------------------------------------------------
 
     @property
-    def _client(self) -> Any:
+    def _client(self) -> RedisClient:
         if self._client_obj is None:
-            self._client_obj = self._connect()
+            with self._guard():  # a cluster client connects as it is built
+                self._client_obj = RedisClient(self._target, timeout=self._timeout)
         return self._client_obj
-
-    def _connect(self) -> Any:
-        target = self._target
-        if not target.cluster:
-            options = dict(target.query)
-            unknown = sorted(set(options) - SSL_OPTIONS)
-            if unknown:
-                raise ConfigError(f"MEMORY_URL has Redis options memory does not use: {', '.join(unknown)}")
-            host, port = target.nodes[0]
-            return RespConnection(
-                host,
-                port,
-                db=target.db,
-                timeout=self._timeout,
-                username=target.username,
-                password=target.password,
-                tls=target.ssl,
-                tls_options=options,
-            )
-        from memory_core.store._redis_cluster import ClusterRunner
-
-        with self._guard():
-            return ClusterRunner(target, timeout=self._timeout)
 
     def _run(self, *commands: Sequence[object]) -> list[Any]:
         """Send `commands` in one round trip (per cluster node) and return their replies."""
-        return list(self._client.run(commands))
+        return self._client.run(commands)
 
     @contextmanager
     def _guard(self) -> Iterator[None]:
-        """Turn network and server errors into ours: unreachable or silent -> `StoreUnavailable`."""
+        """Turn redis-py's errors into ours: unreachable, silent or not ready -> `StoreUnavailable`."""
         try:
             yield
-        except RespError as exc:
-            raise self._server_error(str(exc)) from exc
-        except OSError as exc:
-            raise StoreUnavailable(f"redis store {self.display_url} unreachable: {exc or type(exc).__name__}") from exc
         except Exception as exc:
-            if self._target.cluster:
-                from memory_core.store._redis_cluster import translate
-
-                ours = translate(exc, self.display_url)
-                if ours is not None:
-                    raise ours from exc
-            raise
-
-    def _server_error(self, message: str) -> StoreError:
-        if message.startswith(UNAVAILABLE_CODES):
-            return StoreUnavailable(f"redis store {self.display_url} unavailable: {message}")
-        if message.startswith(AUTH_CODES):
-            return StoreError(f"redis store {self.display_url}: authentication failed: {message}")
-        return StoreError(f"redis store {self.display_url}: {message}")
+            ours = translate(exc, self.display_url)
+            if ours is None:
+                raise
+            raise ours from exc
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -540,7 +500,7 @@ class RedisStore:
         """Every counter."""
         with self._guard():
             (reply,) = self._run(("HGETALL", _COUNTERS))
-            raw = _as_dict(reply)
+            raw = dict(reply)
         return {name: int(value) for name, value in sorted(raw.items())}
 
     def set_meta(self, values: Mapping[str, str]) -> None:
@@ -554,4 +514,4 @@ class RedisStore:
         """Every named value."""
         with self._guard():
             (reply,) = self._run(("HGETALL", _META))
-        return dict(sorted(_as_dict(reply).items()))
+        return dict(sorted(dict(reply).items()))
