@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 
 from memory_core import status
 from memory_core.atomic import atomic_write
+from memory_core.browse import HISTORY_KEEP, Explanation, history_entry
 from memory_core.config import Config, display_url
 from memory_core.errors import FirewallBlocked, NotFound, StoreUnavailable
 from memory_core.firewall import Firewall
@@ -39,7 +40,7 @@ from memory_core.render import render_block
 from memory_core.retriever import Retriever
 from memory_core.spool import Spool
 from memory_core.store import open_store
-from memory_core.store.base import Checkpointing, Store
+from memory_core.store.base import Checkpointing, PageCursor, RecordFilter, Store
 from memory_core.tokenizer import index_terms
 
 __all__ = ["MemoryService", "turn_record_id", "note_record_id"]
@@ -286,14 +287,17 @@ class MemoryService:
             "injected": [{"id": h.record.id, "score": round(h.score, 4)} for h in kept],
             "candidates": len(hits),
         }
-        self._guard(lambda: self._after_recall(session_key, kept, last))
-        return Recall(text, kept, reason=f"{len(kept)} of {len(hits)} candidates fit" if hits else "nothing relevant")
+        reason = f"{len(kept)} of {len(hits)} candidates fit" if hits else "nothing relevant"
+        entry = history_entry(last, turn_id=turn_id, project=self.project(cwd).key, reason=reason)
+        self._guard(lambda: self._after_recall(session_key, kept, last, entry))
+        return Recall(text, kept, reason=reason)
 
-    def _after_recall(self, session_key: str, kept: Sequence[Hit], last: dict[str, Any]) -> None:
+    def _after_recall(self, session_key: str, kept: Sequence[Hit], last: dict[str, Any], entry: str) -> None:
         if kept:
             self.store.add_injected(session_key, [hit.record.id for hit in kept])
         self.store.bump({"recalls": 1, "recalls.injected": 1 if kept else 0, "recalls.items": len(kept)})
         self.store.set_meta({"last_recall_at": f"{last['at']:.3f}", "last_recall": json.dumps(last, sort_keys=True)})
+        self.store.add_recall(self.config.user, entry, keep=HISTORY_KEEP)
 
     def capture(
         self,
@@ -518,18 +522,23 @@ class MemoryService:
         """
         scopes = self.scopes(cwd)
         keys = {(s.kind, s.key) for s in scopes}
-        targets: list[str] = []
+        targets: list[Record] = []
         if ids:
             found = self._guard(lambda: self.store.get(list(ids)))
-            targets.extend(r.id for r in found if (r.scope.kind, r.scope.key) in keys)
+            targets.extend(r for r in found if (r.scope.kind, r.scope.key) in keys)
         if session_id is not None or before is not None:
             matched = self._guard(lambda: list(self.store.scan(scopes, session_id=session_id, before=before)))
-            targets.extend(r.id for r in matched)
+            targets.extend(matched)
         if not targets:
             return 0
-        unique = sorted(set(targets))
+        return self._delete(targets, sessions=[session_id] if session_id is not None else [])
+
+    def _delete(self, targets: Sequence[Record], *, sessions: Sequence[str] = ()) -> int:
+        """Delete records, then every trace of them in the recall histories that can hold them."""
+        unique = sorted({r.id for r in targets})
         deleted = self._guard(lambda: self.store.delete(unique))
         self._guard(lambda: self.store.bump({"forgotten": deleted}))
+        self._edit_histories({self.config.user, *(r.author for r in targets if r.author)}, targets, sessions)
         self.purge_log()
         return deleted
 
@@ -629,6 +638,144 @@ class MemoryService:
             return migrate(self.store, target, progress=progress)
         finally:
             target.close()
+
+    # -- browsing and correcting (memory ui) -------------------------------------------------
+    # What `memory ui` reads and changes, and nothing else calls yet. Records are read a page at
+    # a time on the server side; every change goes through the same store calls as the CLI's.
+
+    def browse_scopes(self, cwd: str | None = None) -> list[Scope]:
+        """The scopes a page may show: every project in the store (a teammate's recall would show
+        them anyway), and this user's own scope, never another user's.
+        """
+        keys = self._guard(lambda: self.store.scope_keys("project"))
+        here = self.project(cwd).key
+        projects = [Scope("project", here)] + [Scope("project", k) for k in sorted(keys) if k != here]
+        return [*projects, Scope("user", self.config.user)]
+
+    def project_counts(self) -> dict[str, int]:
+        """Every project key in the store with its record count."""
+        return self._guard(lambda: self.store.scope_keys("project"))
+
+    def records_page(
+        self, scope: Scope, where: RecordFilter | None = None, *, after: PageCursor | None = None, limit: int = 50
+    ) -> list[Record]:
+        """One page of a scope's records, newest first (see `Store.page`).
+
+        Raises `PermissionError` for another user's scope: a user's scope is their own.
+        """
+        self._check_browsable(scope)
+        limit = max(1, min(int(limit), 500))
+        return self._guard(lambda: self.store.page(scope, where or RecordFilter(), after=after, limit=limit))
+
+    def record(self, record_id: str) -> Record:
+        """One record by id; raises `NotFound` (also for another user's scope)."""
+        found = self._guard(lambda: self.store.get([record_id]))
+        if not found or (found[0].scope.kind == "user" and found[0].scope.key != self.config.user):
+            raise NotFound(f"no memory has the id {record_id!r}")
+        return found[0]
+
+    def _check_browsable(self, scope: Scope) -> None:
+        if scope.kind == "user" and scope.key != self.config.user:
+            raise PermissionError("a user's scope is theirs alone")
+
+    def explain(self, query: str, *, mode: str = "recall", limit: int = 10, cwd: str | None = None) -> Explanation:
+        """Rank `query` as recall (`mode="recall"`: floor, item cap and budget, and the exact block)
+        or as a deliberate search (`mode="search"`), with each hit's matched words and share.
+
+        Touches no session, counts nothing, stores nothing.
+        """
+        from memory_core.browse import Explanation, explain_hits
+        from memory_core.tokenizer import query_terms
+
+        query = self.firewall.scrub(query).text
+        terms = tuple(query_terms(query))
+        if mode == "recall":
+            hits = self._guard(lambda: self.retriever.rank(query, self.scopes(cwd), limit=self.config.max_items))
+            block, kept = render_block(hits, max_tokens=self.config.max_tokens, max_items=self.config.max_items)
+            kept_ids = [h.record.id for h in kept]
+        else:
+            hits = self.search(query, limit=limit, cwd=cwd)
+            block, kept_ids = "", []
+        return Explanation(
+            mode="recall" if mode == "recall" else "search",
+            terms=terms,
+            hits=explain_hits(query, hits, kept_ids),
+            block=block,
+            max_items=self.config.max_items,
+            max_tokens=self.config.max_tokens,
+        )
+
+    def recall_history(self) -> list[dict[str, Any]]:
+        """This user's recent recalls, newest first (at most `browse.HISTORY_KEEP`)."""
+        from memory_core.browse import parse_history
+
+        return parse_history(self._guard(lambda: self.store.recalls(self.config.user)))
+
+    def _edit_histories(self, users: set[str], forgotten: Sequence[Record], sessions: Sequence[str]) -> None:
+        from memory_core.browse import drop_forgotten
+
+        self._rewrite_histories(users, lambda entries: drop_forgotten(entries, forgotten, sessions))
+
+    def _rewrite_histories(self, users: set[str], edit: Callable[[list[dict[str, Any]]], list[dict[str, Any]]]) -> None:
+        """Apply `edit` to each of these users' recall histories, writing back only what changed."""
+        from memory_core.browse import parse_history
+
+        for user in sorted(users - {""}):
+            raw = self._guard(lambda user=user: self.store.recalls(user))  # type: ignore[misc]
+            entries = parse_history(raw)
+            edited = edit(entries)
+            if edited != entries or len(entries) != len(raw):
+                self._guard(lambda user=user, edited=edited: self._write_history(user, edited))  # type: ignore[misc]
+
+    def _write_history(self, user: str, entries: Sequence[dict[str, Any]]) -> None:
+        self.store.set_recalls(user, [json.dumps(e, sort_keys=True, ensure_ascii=False) for e in entries])
+
+    def forget_session(self, scope: Scope, session_id: str) -> int:
+        """Delete one session's records in `scope` (any project; only this user's own user scope)."""
+        self._check_browsable(scope)
+        matched = self._guard(lambda: list(self.store.scan([scope], session_id=session_id)))
+        return self._delete(matched, sessions=[session_id]) if matched else 0
+
+    def forget_record(self, record_id: str) -> int:
+        """Delete one record by id wherever it lives (the page it was shown on); 0 if unknown."""
+        try:
+            record = self.record(record_id)
+        except NotFound:
+            return 0
+        return self._delete([record])
+
+    def redact(self, record_id: str, start: int, end: int) -> Record:
+        """Replace characters [start, end) of a record's text by the firewall's marker, in the record,
+        the index and the recall histories. Raises `NotFound`, or `ValueError` for a bad span.
+        """
+        from memory_core.browse import redact_entries, redact_span
+
+        record = self.record(record_id)
+        span = record.text[start:end]
+        clean = replace(record, text=redact_span(record.text, start, end))
+        self._guard(lambda: self.store.put(clean, index_terms(clean.text) if clean.searchable else {}, replace=True))
+        self._guard(lambda: self.store.bump({"redactions": 1}))
+        self._rewrite_histories({self.config.user, record.author}, lambda entries: redact_entries(entries, span))
+        self.purge_log()
+        return clean
+
+    def set_active(self, project_key: str, active: bool) -> bool:
+        """`memory on` / `memory off` for a project; returns whether anything changed."""
+        from memory_core.project import set_disabled
+
+        return set_disabled(self.config.state_dir, project_key, not active)
+
+    def project_active(self, project_key: str) -> bool:
+        """Whether memory runs in this project (the kill switch, then the project's switch)."""
+        return self.config.enabled and not is_disabled(self.config.state_dir, project_key)
+
+    def export_scope(self, scope: Scope) -> Iterator[dict[str, Any]]:
+        """Every record of one scope as the JSON objects `memory export` writes, oldest first."""
+        from memory_core.spool import record_to_json
+
+        self._check_browsable(scope)
+        for record in self.store.scan([scope]):
+            yield record_to_json(record)
 
     # -- status ----------------------------------------------------------------------------
 

@@ -83,7 +83,17 @@ CREATE TABLE IF NOT EXISTS {s}.meta (
 );
 """
 
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1),)
+_V2 = r"""
+CREATE TABLE IF NOT EXISTS {s}.recalls (
+    slot bigserial PRIMARY KEY,
+    username text COLLATE "C" NOT NULL,
+    entry text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS recalls_by_user ON {s}.recalls (username, slot);
+"""
+"""Each user's bounded history of recent recalls (`memory ui`'s Recalls page)."""
+
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2))
 """(version, statements) in order. Append a step to change the schema; never edit an applied one."""
 
 LATEST = MIGRATIONS[-1][0]

@@ -32,6 +32,7 @@ __all__ = [
     "GET_AROUND",
     "SCAN_BATCH",
     "SESSION_RECORDS",
+    "PAGE",
     "STASH",
     "TAKE",
 ]
@@ -216,6 +217,55 @@ for i = 3, #ARGV do
     end
   end
 end
+return out
+"""
+
+PAGE = r"""
+-- ARGV: P, index key suffix, high score, low score, cursor score ('' for none), cursor id, wanted,
+--       harness (''), kind (''), budget
+-- Walks the index newest first (score, then id, descending) from just below the cursor, keeping
+-- records whose harness and kind match, until `wanted` are kept or `budget` entries were looked
+-- at, so one call never holds the server long whatever the filter.
+-- -> {exhausted (1/0), last score, last id, record JSON, standing, ...}
+local P, key = ARGV[1], ARGV[1]..ARGV[2]
+local high, low = ARGV[3], ARGV[4]
+local cscore, cid = ARGV[5], ARGV[6]
+local wanted, harness, kind, budget = tonumber(ARGV[7]), ARGV[8], ARGV[9], tonumber(ARGV[10])
+local out = {0, cscore, cid}
+local seen, batch, kept = 0, 100, 0
+while kept < wanted and seen < budget do
+  local top = high
+  if cscore ~= '' then top = cscore end
+  local page = redis.call('ZRANGE', key, top, low, 'BYSCORE', 'REV', 'LIMIT', 0, batch, 'WITHSCORES')
+  local fresh, full = 0, false
+  for i = 1, #page, 2 do
+    local id, score = page[i], page[i + 1]
+    -- every entry is at or below the cursor's score; at its score only smaller ids are new
+    if cscore == '' or tonumber(score) < tonumber(cscore) or id < cid then
+      fresh = fresh + 1
+      seen = seen + 1
+      cscore, cid = score, id
+      local raw = redis.call('HGET', P..'rec', id)
+      if raw then
+        local ok = true
+        if harness ~= '' or kind ~= '' then
+          local rec = cjson.decode(raw)
+          ok = (harness == '' or rec.harness == harness) and (kind == '' or rec.kind == kind)
+        end
+        if ok then
+          out[#out + 1] = raw
+          out[#out + 1] = redis.call('HGET', P..'st', id) or '0'
+          kept = kept + 1
+          if kept >= wanted then full = true break end
+        end
+      end
+    end
+  end
+  if not full and #page < 2 * batch then out[1] = 1 break end
+  -- a whole batch tied on the cursor's score: widen the window past the ties
+  if fresh == 0 then batch = batch * 2 end
+end
+out[2], out[3] = cscore, cid
 return out
 """
 

@@ -34,7 +34,7 @@ __all__ = [
     "translate",
 ]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The schema this module writes. `MIGRATIONS[v]` takes a file from version v to v + 1."""
 
 SCAN_PAGE = 500
@@ -120,7 +120,17 @@ CREATE TABLE meta (
 ) WITHOUT ROWID;
 """
 
-MIGRATIONS: tuple[str, ...] = (SCHEMA_V1,)
+SCHEMA_V2 = """
+CREATE TABLE recalls (
+    slot INTEGER PRIMARY KEY,
+    username TEXT NOT NULL,
+    entry TEXT NOT NULL
+);
+CREATE INDEX recalls_by_user ON recalls (username, slot);
+"""
+"""Version 2: each user's bounded history of recent recalls (`memory ui`'s Recalls page)."""
+
+MIGRATIONS: tuple[str, ...] = (SCHEMA_V1, SCHEMA_V2)
 
 
 def path_from_url(url: str) -> str:

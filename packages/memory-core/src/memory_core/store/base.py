@@ -22,9 +22,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from memory_core.models import IndexStats, Record, Scope
+from memory_core.models import IndexStats, Record, RecordKind, Scope, ScopeKind
 
-__all__ = ["Store", "Checkpointing", "Posting", "TermPostings", "SessionState"]
+__all__ = ["Store", "Checkpointing", "Posting", "TermPostings", "SessionState", "RecordFilter", "PageCursor"]
+
+PageCursor = tuple[float, str]
+"""Where a page of `Store.page` ends: the (created_at, id) of its last record."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +64,27 @@ class SessionState:
 
     injected: frozenset[str]
     live_since: float
+
+
+@dataclass(frozen=True, slots=True)
+class RecordFilter:
+    """What a page of records must match (`Store.page`); None matches anything.
+
+    Attributes:
+        session_id: Only this session's turns.
+        harness: Only records this harness captured.
+        author: Only records by this author.
+        kind: Only turns, or only notes.
+        since: Only records created at or after this time.
+        until: Only records created before this time.
+    """
+
+    session_id: str | None = None
+    harness: str | None = None
+    author: str | None = None
+    kind: RecordKind | None = None
+    since: float | None = None
+    until: float | None = None
 
 
 @runtime_checkable
@@ -129,6 +153,22 @@ class Store(Protocol):
         """The records of one session at the given positions (for neighbour context, `expand`)."""
         ...
 
+    def page(
+        self, scope: Scope, where: RecordFilter, *, after: PageCursor | None = None, limit: int = 50
+    ) -> list[Record]:
+        """One page of a scope's records matching `where`, newest first (created_at, then id, descending).
+
+        `after` is the cursor of the previous page's last record; the page holds only records
+        strictly older than it, so records added or deleted between pages never make a reader
+        skip or repeat another. Cost grows with the page, not with the scope, for the time
+        order; a filter that matches few records may read more of the scope to fill a page.
+        """
+        ...
+
+    def scope_keys(self, kind: ScopeKind) -> dict[str, int]:
+        """Every key of this kind that holds at least one record, with its record count."""
+        ...
+
     # -- lexical index ---------------------------------------------------------------------
 
     def index_stats(self, scopes: Sequence[Scope]) -> IndexStats:
@@ -169,6 +209,20 @@ class Store(Protocol):
 
     def reset_session(self, session_key: str, now: float) -> None:
         """A compaction: clear the injected set and set `live_since` to `now`."""
+        ...
+
+    # -- recall history --------------------------------------------------------------------
+
+    def add_recall(self, user: str, entry: str, *, keep: int) -> None:
+        """Add one recall (a JSON text the service writes) to `user`'s history; keep the newest `keep`."""
+        ...
+
+    def recalls(self, user: str) -> list[str]:
+        """`user`'s recall history, newest first (empty for a user with none)."""
+        ...
+
+    def set_recalls(self, user: str, entries: Sequence[str]) -> None:
+        """Replace `user`'s history with `entries` (newest first): how `forget` and `redact` edit it."""
         ...
 
     # -- counters and metadata -------------------------------------------------------------

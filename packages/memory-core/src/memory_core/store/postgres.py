@@ -36,10 +36,10 @@ from typing import Any, TypeVar
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from memory_core.errors import ConfigError, StoreError, StoreUnavailable
-from memory_core.models import IndexStats, Record, Scope
+from memory_core.models import IndexStats, Record, Scope, ScopeKind
 from memory_core.store import _pg_schema
 from memory_core.store._neighbours import NEIGHBOUR_SPAN, NeighbourCache
-from memory_core.store.base import Posting, SessionState, TermPostings
+from memory_core.store.base import PageCursor, Posting, RecordFilter, SessionState, TermPostings
 
 __all__ = ["PostgresStore", "SCHEMA_ENV"]
 
@@ -482,6 +482,50 @@ class PostgresStore:
         )
         return [_to_record(row) for row in rows]
 
+    def page(
+        self, scope: Scope, where: RecordFilter, *, after: PageCursor | None = None, limit: int = 50
+    ) -> list[Record]:
+        """A page of one scope's records, newest first: a backward read of the scope's time index."""
+        if not scope.key or limit <= 0:
+            return []
+        clauses = ["sid = (SELECT sid FROM {s}.scopes WHERE name = %s)"]
+        params: list[Any] = [_scope_name(scope)]
+        for column, value in (
+            ("session_id", where.session_id),
+            ("harness", where.harness),
+            ("author", where.author),
+            ("kind", where.kind),
+        ):
+            if value is not None:
+                clauses.append(f"{column} = %s")
+                params.append(value)
+        if where.since is not None:
+            clauses.append("created_at >= %s")
+            params.append(float(where.since))
+        if where.until is not None:
+            clauses.append("created_at < %s")
+            params.append(float(where.until))
+        if after is not None:
+            clauses.append("(created_at, id) < (%s, %s)")
+            params.extend([float(after[0]), str(after[1])])
+        rows = self._read(
+            # the clauses join constant fragments; every value travels as a parameter
+            f"SELECT {_COLUMNS} FROM {{s}}.records WHERE {' AND '.join(clauses)}"  # noqa: S608
+            f" ORDER BY created_at DESC, id DESC LIMIT {int(limit)}",
+            params,
+        )
+        return [_to_record(row) for row in rows]
+
+    def scope_keys(self, kind: ScopeKind) -> dict[str, int]:
+        """Every key of `kind` holding records, with its count."""
+        prefix = f"{kind}:"
+        rows = self._read(
+            "SELECT s.name, count(*) FROM {s}.scopes s JOIN {s}.records r ON r.sid = s.sid"
+            " WHERE s.name >= %s AND s.name < %s GROUP BY s.name ORDER BY s.name",
+            (prefix, f"{kind};"),
+        )
+        return {str(name)[len(prefix) :]: int(n) for name, n in rows}
+
     # -- lexical index -----------------------------------------------------------------------
 
     def index_stats(self, scopes: Sequence[Scope]) -> IndexStats:
@@ -617,6 +661,38 @@ class PostgresStore:
             )
 
         self._write(work, durable=False)
+
+    # -- recall history ----------------------------------------------------------------------
+
+    def add_recall(self, user: str, entry: str, *, keep: int) -> None:
+        """Append to `user`'s history and drop all but the newest `keep`, in one transaction."""
+
+        def work(conn: Any) -> None:
+            conn.execute(self._sql("INSERT INTO {s}.recalls (username, entry) VALUES (%s, %s)"), (user, entry))
+            conn.execute(
+                self._sql(
+                    "DELETE FROM {s}.recalls WHERE username = %s AND slot NOT IN"
+                    " (SELECT slot FROM {s}.recalls WHERE username = %s ORDER BY slot DESC LIMIT %s)"
+                ),
+                (user, user, max(int(keep), 0)),
+            )
+
+        self._write(work, durable=False)
+
+    def recalls(self, user: str) -> list[str]:
+        """`user`'s recall history, newest first."""
+        rows = self._read("SELECT entry FROM {s}.recalls WHERE username = %s ORDER BY slot DESC", (user,))
+        return [str(r[0]) for r in rows]
+
+    def set_recalls(self, user: str, entries: Sequence[str]) -> None:
+        """Replace `user`'s history (given newest first)."""
+
+        def work(conn: Any) -> None:
+            conn.execute(self._sql("DELETE FROM {s}.recalls WHERE username = %s"), (user,))
+            for entry in reversed(entries):
+                conn.execute(self._sql("INSERT INTO {s}.recalls (username, entry) VALUES (%s, %s)"), (user, entry))
+
+        self._write(work)
 
     # -- counters and metadata ---------------------------------------------------------------
 

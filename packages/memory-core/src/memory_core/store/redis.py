@@ -31,12 +31,12 @@ from contextlib import contextmanager
 from typing import Any
 
 from memory_core.errors import ConfigError, StoreError
-from memory_core.models import IndexStats, Record, Scope
+from memory_core.models import IndexStats, Record, Scope, ScopeKind
 from memory_core.store import _redis_scripts as scripts
 from memory_core.store._neighbours import NEIGHBOUR_SPAN, NeighbourCache
 from memory_core.store._redis_client import RedisClient, translate
 from memory_core.store._redis_url import RedisTarget, display_url, parse_redis_url
-from memory_core.store.base import Posting, SessionState, TermPostings
+from memory_core.store.base import PageCursor, Posting, RecordFilter, SessionState, TermPostings
 
 __all__ = ["RedisStore"]
 
@@ -48,6 +48,9 @@ _COUNTERS = _GLOBAL + "counters"
 _META = _GLOBAL + "meta"
 _SCAN_BATCH = 500
 """Records per round trip when scanning: large enough to amortise the trip, small enough to stream."""
+_PAGE_BUDGET = 2_000
+"""Index entries one `page` script looks at before it answers, so a filter that matches little
+never blocks the server for long; the client calls again from where it stopped."""
 _SESSION_TTL_S = 30 * 24 * 3600
 """A session's injected set and live-context mark expire a month after its last change."""
 
@@ -395,6 +398,71 @@ class RedisStore:
         records = [_decode(flat[n], flat[n + 1]) for n in range(0, len(flat), 2)]
         return sorted(records, key=lambda r: (r.seq, r.id))
 
+    def page(
+        self, scope: Scope, where: RecordFilter, *, after: PageCursor | None = None, limit: int = 50
+    ) -> list[Record]:
+        """A page of one scope's records, newest first: the time (or author) index read backwards."""
+        if not scope.key or limit <= 0:
+            return []
+        if where.session_id is not None:
+            return self._session_page(scope, where, after, limit)
+        prefix = _scope_prefix(scope)
+        index = "time" if where.author is None else f"a:{where.author}"
+        high = "+inf" if where.until is None else f"({where.until!r}"
+        low = "-inf" if where.since is None else repr(float(where.since))
+        cursor_score, cursor_id = ("", "") if after is None else (repr(float(after[0])), after[1])
+        if after is not None and where.until is not None and after[0] >= where.until:
+            cursor_score, cursor_id = "", ""  # the window's top is below the cursor: start there
+        records: list[Record] = []
+        while len(records) < limit:
+            with self._guard():
+                (flat,) = self._run(
+                    _eval(
+                        scripts.PAGE,
+                        prefix + "rec",
+                        prefix,
+                        index,
+                        high,
+                        low,
+                        cursor_score,
+                        cursor_id,
+                        limit - len(records),
+                        where.harness or "",
+                        where.kind or "",
+                        _PAGE_BUDGET,
+                    )
+                )
+            exhausted, cursor_score, cursor_id = int(flat[0]), str(flat[1]), str(flat[2])
+            records += [_decode(flat[n], flat[n + 1]) for n in range(3, len(flat), 2)]
+            if exhausted:
+                break
+        return records[:limit]
+
+    def _session_page(self, scope: Scope, where: RecordFilter, after: PageCursor | None, limit: int) -> list[Record]:
+        """One session is a few hundred records at most: read it whole and filter here."""
+        kept = []
+        for _, _, record in self._session_scan(scope, where.session_id or "", where.author, where.until):
+            if where.harness is not None and record.harness != where.harness:
+                continue
+            if where.kind is not None and record.kind != where.kind:
+                continue
+            if where.since is not None and record.created_at < where.since:
+                continue
+            if after is not None and (record.created_at, record.id) >= after:
+                continue
+            kept.append(record)
+        kept.sort(key=lambda r: (r.created_at, r.id), reverse=True)
+        return kept[:limit]
+
+    def scope_keys(self, kind: ScopeKind) -> dict[str, int]:
+        """Every key of `kind` holding records, with its count (one round trip for the counts)."""
+        with self._guard():
+            chosen = [s for s in self._all_scopes() if s.kind == kind and s.key]
+            if not chosen:
+                return {}
+            replies = self._run(*[("ZCARD", _scope_prefix(scope) + "time") for scope in chosen])
+        return {scope.key: int(n) for scope, n in zip(chosen, replies, strict=True) if int(n)}
+
     # -- lexical index -----------------------------------------------------------------------
 
     def index_stats(self, scopes: Sequence[Scope]) -> IndexStats:
@@ -486,6 +554,30 @@ class RedisStore:
         prefix = _session_prefix(session_key)
         with self._guard():
             self._run(("DEL", prefix + "inj"), ("SET", prefix + "live", repr(float(now)), "EX", _SESSION_TTL_S))
+
+    # -- recall history ----------------------------------------------------------------------
+
+    @staticmethod
+    def _recalls_key(user: str) -> str:
+        return f"{_ROOT}:{{r:{user}}}:recalls"
+
+    def add_recall(self, user: str, entry: str, *, keep: int) -> None:
+        """Push onto `user`'s history list and trim it to the newest `keep`, in one round trip."""
+        key = self._recalls_key(user)
+        with self._guard():
+            self._run(("LPUSH", key, entry), ("LTRIM", key, 0, max(int(keep), 1) - 1))
+
+    def recalls(self, user: str) -> list[str]:
+        """`user`'s recall history, newest first."""
+        with self._guard():
+            (entries,) = self._run(("LRANGE", self._recalls_key(user), 0, -1))
+        return [str(e) for e in entries or ()]
+
+    def set_recalls(self, user: str, entries: Sequence[str]) -> None:
+        """Replace `user`'s history (given newest first)."""
+        key = self._recalls_key(user)
+        with self._guard():
+            self._run(("DEL", key), *([("RPUSH", key, *entries)] if entries else []))
 
     # -- counters and metadata ---------------------------------------------------------------
 

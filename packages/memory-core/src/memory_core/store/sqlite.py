@@ -33,7 +33,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from memory_core.errors import StoreError, StoreUnavailable
-from memory_core.models import IndexStats, Record, Scope
+from memory_core.models import IndexStats, Record, Scope, ScopeKind
 from memory_core.store._sqlite_schema import (
     MAX_PARAMS,
     MIGRATIONS,
@@ -50,7 +50,7 @@ from memory_core.store._sqlite_schema import (
     scope_name,
     translate,
 )
-from memory_core.store.base import Posting, SessionState, TermPostings
+from memory_core.store.base import PageCursor, Posting, RecordFilter, SessionState, TermPostings
 
 __all__ = ["SQLiteStore", "SCHEMA_VERSION"]
 
@@ -445,6 +445,50 @@ class SQLiteStore:
         )
         return [row_to_record(row) for row in rows]
 
+    def page(
+        self, scope: Scope, where: RecordFilter, *, after: PageCursor | None = None, limit: int = 50
+    ) -> list[Record]:
+        """A page of one scope's records, newest first, read backwards along the scope's time index."""
+        if not scope.key or limit <= 0:
+            return []
+        clauses: list[str] = ["scope = ?"]
+        params: list[Any] = [scope_name(scope)]
+        for column, value in (
+            ("session_id", where.session_id),
+            ("harness", where.harness),
+            ("author", where.author),
+            ("kind", where.kind),
+        ):
+            if value is not None:
+                clauses.append(f"{column} = ?")
+                params.append(value)
+        if where.since is not None:
+            clauses.append("created_at >= ?")
+            params.append(where.since)
+        if where.until is not None:
+            clauses.append("created_at < ?")
+            params.append(where.until)
+        if after is not None:
+            clauses.append("(created_at < ? OR (created_at = ? AND id < ?))")
+            params.extend([after[0], after[0], after[1]])
+        # As in `scan`: one session is a few hundred rows, its own index and a sort beat the time order.
+        index = "INDEXED BY records_by_session" if where.session_id is not None else "INDEXED BY records_by_scope_time"
+        rows = self._read(
+            f"SELECT {RECORD_COLUMNS} FROM records {index} WHERE {' AND '.join(clauses)}"  # noqa: S608
+            f" ORDER BY created_at DESC, id DESC LIMIT {int(limit)}",
+            params,
+        )
+        return [row_to_record(row) for row in rows]
+
+    def scope_keys(self, kind: ScopeKind) -> dict[str, int]:
+        """Every key of `kind` holding records, with its count (one covering-index read)."""
+        prefix = f"{kind}:"
+        rows = self._read(
+            "SELECT scope, count(*) FROM records WHERE scope >= ? AND scope < ? GROUP BY scope ORDER BY scope",
+            [prefix, f"{kind};"],
+        )
+        return {str(name)[len(prefix) :]: int(n) for name, n in rows}
+
     # -- lexical index ---------------------------------------------------------------------
 
     def index_stats(self, scopes: Sequence[Scope]) -> IndexStats:
@@ -578,6 +622,38 @@ class SQLiteStore:
                 "INSERT INTO sessions (session_key, live_since) VALUES (?, ?)"
                 " ON CONFLICT (session_key) DO UPDATE SET live_since = excluded.live_since",
                 (session_key, now),
+            )
+
+        self._write(work)
+
+    # -- recall history --------------------------------------------------------------------
+
+    def add_recall(self, user: str, entry: str, *, keep: int) -> None:
+        """Append to `user`'s history and drop all but the newest `keep`, in one transaction."""
+
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute("INSERT INTO recalls (username, entry) VALUES (?, ?)", (user, entry))
+            conn.execute(
+                "DELETE FROM recalls WHERE username = ? AND slot NOT IN"
+                " (SELECT slot FROM recalls WHERE username = ? ORDER BY slot DESC LIMIT ?)",
+                (user, user, max(keep, 0)),
+            )
+
+        self._write(work)
+
+    def recalls(self, user: str) -> list[str]:
+        """`user`'s recall history, newest first."""
+        return [
+            str(r[0]) for r in self._read("SELECT entry FROM recalls WHERE username = ? ORDER BY slot DESC", [user])
+        ]
+
+    def set_recalls(self, user: str, entries: Sequence[str]) -> None:
+        """Replace `user`'s history (given newest first)."""
+
+        def work(conn: sqlite3.Connection) -> None:
+            conn.execute("DELETE FROM recalls WHERE username = ?", (user,))
+            conn.executemany(
+                "INSERT INTO recalls (username, entry) VALUES (?, ?)", [(user, e) for e in reversed(entries)]
             )
 
         self._write(work)

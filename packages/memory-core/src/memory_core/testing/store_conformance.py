@@ -24,6 +24,7 @@ import pytest
 from memory_core.models import Hit, IndexStats, Record, Scope
 from memory_core.retriever import Retriever
 from memory_core.store.base import Posting, SessionState, Store, TermPostings
+from memory_core.testing.store_conformance_browse import BrowseConformance
 from memory_core.tokenizer import index_terms
 
 __all__ = ["StoreConformance", "PROJECT", "OTHER", "USER", "make_record", "ranking_corpus", "RANKING_QUERIES"]
@@ -152,7 +153,7 @@ def _postings(result: TermPostings) -> set[tuple[str, int, int]]:
     return {(p.record_id, p.tf, p.length) for p in result.postings}
 
 
-class StoreConformance:
+class StoreConformance(BrowseConformance):
     """Tests every backend must pass. Subclasses provide the `store` fixture: a fresh, empty store."""
 
     @pytest.fixture
