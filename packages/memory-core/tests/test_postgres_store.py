@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 from memory_core.errors import ConfigError
-from memory_core.store import open_store
+from memory_core.store import _pg_schema, open_store
 from memory_core.store.postgres import PostgresStore
 from memory_core.testing.requirements import require
 from memory_core.testing.servers import drop_schema, local_postgres_available, new_schema_name, with_schema
@@ -60,7 +60,7 @@ def test_reading_creates_nothing_and_the_first_write_creates_the_schema(schema: 
     with psycopg.connect(URL) as conn:
         query = psycopg.sql.SQL("SELECT version FROM {}.schema_version").format(psycopg.sql.Identifier(schema))
         versions = [r[0] for r in conn.execute(query).fetchall()]
-    assert versions == [1]
+    assert versions == [v for v, _ in _pg_schema.MIGRATIONS]
     store.close()
 
 
