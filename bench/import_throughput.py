@@ -22,7 +22,7 @@ from pathlib import Path
 
 from memory_claude.transcript import ClaudeTranscripts
 from memory_core.config import Config
-from memory_core.importing import run_import
+from memory_core.harnesses.importing import run_import
 from memory_core.service import MemoryService
 
 

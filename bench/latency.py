@@ -34,13 +34,13 @@ from pathlib import Path
 from typing import Any
 
 from memory_core.config import Config
-from memory_core.harness import discover_harnesses
-from memory_core.hookclient import socket_path, worker_environment
+from memory_core.harnesses.contract import discover_harnesses
+from memory_core.hookpath.client import socket_path, worker_environment
+from memory_core.hookpath.worker import stop_worker
 from memory_core.models import Record, Scope
+from memory_core.retrieval.tokenizer import index_terms
 from memory_core.service import MemoryService, turn_record_id, turn_text
 from memory_core.store import open_store
-from memory_core.tokenizer import index_terms
-from memory_core.worker import stop_worker
 
 _SEED = 20261130
 _CORPUS_VERSION = 2

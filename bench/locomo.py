@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from memory_core.models import Record, Scope
-from memory_core.retriever import Retriever
+from memory_core.retrieval.retriever import Retriever
+from memory_core.retrieval.tokenizer import index_terms
 from memory_core.store import Store, open_store
-from memory_core.tokenizer import index_terms
 
 _DEPTH = 20
 _CUTS = (5, 10, 20)

@@ -30,9 +30,9 @@ import time
 from collections.abc import Sequence
 
 from memory_core.models import Record, Scope
-from memory_core.retriever import Retriever, render_block
+from memory_core.retrieval.retriever import Retriever, render_block
+from memory_core.retrieval.tokenizer import index_terms
 from memory_core.store import Store, open_store
-from memory_core.tokenizer import index_terms
 
 _SEED = 1130
 _TURNS_PER_SESSION = 30

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from memory_claude.adapter import ClaudeHooks
 from memory_claude.payloads import PayloadError
-from memory_core.harness import HookAdapter
+from memory_core.harnesses.contract import HookAdapter
 from memory_core.models import EventKind, HookEvent, Recall
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from memory_core.config import Config
-from memory_core.render import HEADER
+from memory_core.retrieval.render import HEADER
 from memory_core.service import MemoryService
 from memory_core.testing.mock_models import claude_code_env
 

@@ -162,7 +162,7 @@ def test_the_hook_path_imports_nothing_heavy() -> None:
     probe = "import sys, memory_claude.hook; print('\\n'.join(sorted(sys.modules)))"
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=_TIMEOUT_S, check=True)
     loaded = set(done.stdout.split())
-    assert "memory_core.hookclient" in loaded
+    assert "memory_core.hookpath.client" in loaded
     # The engine stays in the worker: a hook process loads it only when it handles a turn itself.
     engine = {"memory_claude.adapter", "memory_core.service", "sqlite3", "dataclasses", "typing"}
     assert loaded.isdisjoint(engine), sorted(loaded & engine)

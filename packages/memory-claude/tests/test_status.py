@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from memory_claude.harness import ClaudeHarness
-from memory_core.harness import InstallStatus
+from memory_core.harnesses.contract import InstallStatus
 from memory_core.installing import apply_plan
 
 harness = ClaudeHarness()

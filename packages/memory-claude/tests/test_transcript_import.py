@@ -20,8 +20,8 @@ import pytest
 from memory_claude.adapter import ClaudeHooks
 from memory_claude.transcript import ClaudeTranscripts
 from memory_core.config import Config
-from memory_core.importing import Consumed, TranscriptTurn, run_import
-from memory_core.render import HEADER
+from memory_core.harnesses.importing import Consumed, TranscriptTurn, run_import
+from memory_core.retrieval.render import HEADER
 from memory_core.service import MemoryService, turn_record_id
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -427,4 +427,4 @@ def test_the_hook_path_never_loads_the_importer() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
     loaded = set(done.stdout.split())
     assert "memory_claude.hook" in loaded
-    assert not loaded & {"memory_core.importing", "memory_claude.transcript"}
+    assert not loaded & {"memory_core.harnesses.importing", "memory_claude.transcript"}

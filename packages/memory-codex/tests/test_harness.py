@@ -6,7 +6,7 @@ import json
 import subprocess
 
 from memory_codex.harness import CodexHarness, fixtures_dir
-from memory_core.harness import Harness, discover_harnesses
+from memory_core.harnesses.contract import Harness, discover_harnesses
 
 
 def test_the_cli_finds_codex_through_its_entry_point() -> None:

@@ -1,7 +1,7 @@
 """The hook as Codex runs it: a process, the payload on stdin, the response on stdout, exit 0.
 
 These run `python -m memory_codex.hook` against the embedded store in a temp folder, with
-the recorded payloads, and through `memory_core.hook.run` in-process for the token cap.
+the recorded payloads, and through `memory_core.hookpath.runner.run` in-process for the token cap.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from memory_codex.adapter import CODEX_CONTEXT_LIMIT_TOKENS, MAX_CONTEXT_TOKENS, CodexHooks
 from memory_codex.harness import CodexHarness
-from memory_core.hook import run
-from memory_core.render import approx_tokens
+from memory_core.hookpath.runner import run
+from memory_core.retrieval.render import approx_tokens
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 

@@ -19,8 +19,8 @@ import pytest
 from memory_codex.adapter import CodexHooks
 from memory_codex.rollout import CodexRollouts
 from memory_core.config import Config
-from memory_core.importing import TranscriptTurn, run_import
-from memory_core.render import HEADER
+from memory_core.harnesses.importing import TranscriptTurn, run_import
+from memory_core.retrieval.render import HEADER
 from memory_core.service import MemoryService
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -238,4 +238,4 @@ def test_the_hook_path_never_loads_the_importer() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
     loaded = set(done.stdout.split())
     assert "memory_codex.hook" in loaded
-    assert not loaded & {"memory_core.importing", "memory_codex.rollout"}
+    assert not loaded & {"memory_core.harnesses.importing", "memory_codex.rollout"}

@@ -16,7 +16,7 @@ import sysconfig
 from pathlib import Path
 
 import pytest
-from memory_core.firewall_entropy import looks_random
+from memory_core.firewall.entropy import looks_random
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{19,}")
 _PATH_TOKEN = re.compile(r"[A-Za-z0-9_/\-]{20,}")

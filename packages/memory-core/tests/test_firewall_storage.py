@@ -22,9 +22,9 @@ import pytest
 from memory_core.config import Config
 from memory_core.errors import StoreUnavailable
 from memory_core.models import Scope
+from memory_core.retrieval.tokenizer import index_terms
 from memory_core.service import MemoryService, turn_text
 from memory_core.testing.secret_shapes import SHAPES, SecretShape
-from memory_core.tokenizer import index_terms
 
 _PROJECT = "firewall-storage-test"
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from memory_core.cli.importing import ProgressBar
 from memory_core.config import Config
-from memory_core.importing import (
+from memory_core.harnesses.importing import (
     Consumed,
     ImportBusy,
     TranscriptTurn,
@@ -29,7 +29,7 @@ from memory_core.importing import (
     state_path,
     strip_injected,
 )
-from memory_core.render import HEADER
+from memory_core.retrieval.render import HEADER
 from memory_core.service import MemoryService, turn_record_id
 
 

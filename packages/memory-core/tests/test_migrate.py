@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from memory_core.migrate import migrate
 from memory_core.models import Scope
-from memory_core.retriever import Retriever
+from memory_core.retrieval.retriever import Retriever
+from memory_core.retrieval.tokenizer import index_terms, query_terms
 from memory_core.store.base import Store
 from memory_core.store.postgres import PostgresStore
 from memory_core.store.redis import RedisStore
@@ -27,7 +28,6 @@ from memory_core.testing.servers import (
     with_schema,
 )
 from memory_core.testing.store_conformance import make_record
-from memory_core.tokenizer import index_terms, query_terms
 
 REDIS_URL = "redis://127.0.0.1:6379/13"
 PG_URL = "postgresql://127.0.0.1:5432/test?user=postgres"

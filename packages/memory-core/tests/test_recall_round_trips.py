@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from memory_core.config import Config
 from memory_core.models import Scope
+from memory_core.retrieval.tokenizer import index_terms
 from memory_core.service import MemoryService
 from memory_core.store import open_store
 from memory_core.testing.relay import round_trip_relay
@@ -29,7 +30,6 @@ from memory_core.testing.servers import (
     with_schema,
 )
 from memory_core.testing.store_conformance import make_record
-from memory_core.tokenizer import index_terms
 
 _PROJECT = "git:example.com/acme/payments"
 _SESSIONS, _TURNS = 8, 12

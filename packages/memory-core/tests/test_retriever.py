@@ -6,12 +6,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from memory_core.excerpt import excerpt
 from memory_core.models import Record
-from memory_core.retriever import Retriever
+from memory_core.retrieval.excerpt import excerpt
+from memory_core.retrieval.retriever import Retriever
+from memory_core.retrieval.tokenizer import index_terms
 from memory_core.store.sqlite import SQLiteStore
 from memory_core.testing.store_conformance import OTHER, PROJECT, USER, make_record, ranking_corpus
-from memory_core.tokenizer import index_terms
 
 _T0 = 1_760_000_000.0
 
@@ -197,7 +197,7 @@ def test_naming_an_author_lifts_their_memories(store: SQLiteStore) -> None:
 
 
 def test_query_dates_reads_the_usual_ways_of_naming_a_day() -> None:
-    from memory_core.dates import query_dates
+    from memory_core.retrieval.dates import query_dates
 
     assert query_dates("on October 13, 2023") == [(2023, 10, 13)]
     assert query_dates("the 3rd of May") == [(None, 5, 3)]

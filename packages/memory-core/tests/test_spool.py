@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from memory_core.localstate.spool import Spool
 from memory_core.models import Record, Scope
-from memory_core.spool import Spool
 
 
 def _record(n: int) -> Record:
@@ -73,7 +73,7 @@ _APPEND_MANY = """
 import sys
 from pathlib import Path
 from memory_core.models import Record, Scope
-from memory_core.spool import Spool
+from memory_core.localstate.spool import Spool
 spool = Spool(Path(sys.argv[1]), max_bytes=1 << 22)
 start = int(sys.argv[2])
 for n in range(start, start + 50):

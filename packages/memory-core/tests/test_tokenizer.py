@@ -6,8 +6,8 @@ import subprocess
 import sys
 
 import pytest
-from memory_core.stemmer import stem
-from memory_core.tokenizer import STOPWORDS, index_terms, query_terms
+from memory_core.retrieval.stemmer import stem
+from memory_core.retrieval.tokenizer import STOPWORDS, index_terms, query_terms
 
 
 @pytest.mark.parametrize(
@@ -111,7 +111,7 @@ def test_porter2_stems(word: str, expected: str) -> None:
 
 def test_the_hook_path_imports_nothing_heavy() -> None:
     code = (
-        "import sys, memory_core.retriever, memory_core.store.sqlite;"
+        "import sys, memory_core.retrieval.retriever, memory_core.store.sqlite;"
         "heavy = {'json', 'pydantic', 'mcp', 'numpy', 'importlib.metadata', 'pathlib', 'email', 'http'};"
         "print(sorted(heavy & set(sys.modules)))"
     )

@@ -11,8 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from memory_core.hookclient import socket_path, worker_environment
-from memory_core.worker import stop_worker
+from memory_core.hookpath.client import socket_path, worker_environment
+from memory_core.hookpath.worker import stop_worker
 
 # A minimal command-hook adapter in the shape of Claude Code's, so these tests exercise the
 # client and worker without depending on a harness package.
@@ -44,7 +44,7 @@ def hook_env(tmp_path: Path) -> Iterator[dict[str, str]]:
     (package / "__init__.py").write_text("")
     (package / "adapter.py").write_text(ADAPTER_SOURCE)
     (package / "hook.py").write_text(
-        "from memory_core.hookclient import main\nmain('memory_testharness.adapter:Hooks')\n"
+        "from memory_core.hookpath.client import main\nmain('memory_testharness.adapter:Hooks')\n"
     )
     runtime = tmp_path / "run"
     runtime.mkdir(mode=0o700)
@@ -213,7 +213,7 @@ def test_a_payload_without_cwd_belongs_to_the_hooks_own_project(hook_env: dict[s
 )
 def test_the_client_watches_the_config_file_the_core_reads(env: dict[str, str]) -> None:
     from memory_core.config import config_home
-    from memory_core.hookclient import _config_file
+    from memory_core.hookpath.client import _config_file
 
     expected = env.get("MEMORY_CONFIG") or str(config_home(env) / "config.toml")
     assert _config_file(env) == expected

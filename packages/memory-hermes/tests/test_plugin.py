@@ -242,7 +242,7 @@ def test_a_turn_captured_while_the_store_is_down_is_spooled_not_lost(
 def test_the_block_stays_small_because_hermes_replays_it_every_later_turn(
     hermes: HookRegistry, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from memory_core.render import approx_tokens
+    from memory_core.retrieval.render import approx_tokens
 
     monkeypatch.setenv("MEMORY_MAX_TOKENS", "2000")
     topics = ["the search index", "the auth tokens", "the billing cron", "the cache warmer", "the log shipper"]

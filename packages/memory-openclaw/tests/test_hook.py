@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 from memory_core.config import Config
-from memory_core.hook import run
+from memory_core.hookpath.runner import run
 from memory_core.service import MemoryService
 from memory_openclaw.adapter import OpenClawAdapter
 

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from memory_core.harness import Harness, discover_harnesses
+from memory_core.harnesses.contract import Harness, discover_harnesses
 from memory_core.installing import apply_plan
 from memory_openclaw.errors import OpenClawConfigError
 from memory_openclaw.harness import OpenClawHarness, plugin_dir

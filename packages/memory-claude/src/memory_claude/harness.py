@@ -13,7 +13,7 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memory_core.harness import InstallStatus
+from memory_core.harnesses.contract import InstallStatus
 from memory_core.installing import InstallPlan
 
 from memory_claude import commands, fixtures, hook, install, status
@@ -66,6 +66,6 @@ class ClaudeHarness(ClaudeHooks):
 
     def import_since_last(self, service: MemoryService) -> int:
         """Store the turns the hooks missed since the last import (`memory doctor --fix`); returns how many."""
-        from memory_core.importing import import_since_last
+        from memory_core.harnesses.importing import import_since_last
 
         return import_since_last(service, self.transcripts())

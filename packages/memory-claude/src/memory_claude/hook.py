@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import sys
 
-from memory_core.hookclient import main as _run_hook
+from memory_core.hookpath.client import main as _run_hook
 
 __all__ = ["main", "plugin_dir"]
 

@@ -15,7 +15,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from memory_core.harness import InstallStatus
+from memory_core.harnesses.contract import InstallStatus
 from memory_core.installing import command_imports, read_text_or_none
 
 from memory_claude import mcp_config, settings

@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memory_core.importing import Consumed, TranscriptTurn, json_lines, parse_timestamp, strip_injected
+from memory_core.harnesses.importing import Consumed, TranscriptTurn, json_lines, parse_timestamp, strip_injected
 
 from memory_claude.adapter import TASK_NOTIFICATION_TAG
 

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memory_core.harness import InstallStatus
+from memory_core.harnesses.contract import InstallStatus
 from memory_core.installing import InstallPlan
 
 from memory_codex import install
@@ -69,6 +69,6 @@ class CodexHarness(CodexHooks):
 
     def import_since_last(self, service: MemoryService) -> int:
         """Store the turns the hooks missed since the last import (`memory doctor --fix`); returns how many."""
-        from memory_core.importing import import_since_last
+        from memory_core.harnesses.importing import import_since_last
 
         return import_since_last(service, self.transcripts())

@@ -1,7 +1,7 @@
 """The hook Codex runs on every turn: `python -m memory_codex.hook` (or `memory-codex-hook`).
 
 Reads one payload on stdin, prints the response once (nothing when there is nothing to
-inject) and exits 0 whatever happens; `memory_core.hookclient` keeps those promises. It hands
+inject) and exits 0 whatever happens; `memory_core.hookpath.client` keeps those promises. It hands
 the payload to the per-user memory worker and imports the adapter only when it must handle
 the turn itself: interpreter start-up is the floor we are measured against.
 """
@@ -13,7 +13,7 @@ __all__ = ["main"]
 
 def main() -> None:
     """Run one hook call with the Codex adapter (the `memory-codex-hook` console script)."""
-    from memory_core.hookclient import main as run_hook
+    from memory_core.hookpath.client import main as run_hook
 
     run_hook("memory_codex.adapter:CodexHooks")
 

@@ -43,7 +43,7 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
-from memory_core.harness import InstallStatus
+from memory_core.harnesses.contract import InstallStatus
 from memory_core.installing import FileEdit, InstallPlan, Step, command_imports, read_text_or_none
 
 from memory_codex import _jsonedit, _tomledit

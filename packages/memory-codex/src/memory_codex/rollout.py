@@ -35,7 +35,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memory_core.importing import Consumed, TranscriptTurn, json_lines, parse_timestamp, read_lines, strip_injected
+from memory_core.harnesses.importing import (
+    Consumed,
+    TranscriptTurn,
+    json_lines,
+    parse_timestamp,
+    read_lines,
+    strip_injected,
+)
 
 __all__ = ["CodexRollouts", "sessions_dir"]
 

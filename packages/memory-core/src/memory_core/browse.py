@@ -83,7 +83,7 @@ class Explanation:
 
 def query_words(query: str) -> list[tuple[str, frozenset[str]]]:
     """The query's words as a person typed them, each with the index terms it yields (stems, parts)."""
-    from memory_core.tokenizer import query_terms
+    from memory_core.retrieval.tokenizer import query_terms
 
     words = []
     for raw in query.split():
@@ -96,7 +96,7 @@ def query_words(query: str) -> list[tuple[str, frozenset[str]]]:
 
 def explain_hits(query: str, hits: Sequence[Hit], kept: Iterable[str]) -> tuple[ExplainedHit, ...]:
     """Each hit with the query words it holds, its share of the best score, and whether it was kept."""
-    from memory_core.tokenizer import index_terms
+    from memory_core.retrieval.tokenizer import index_terms
 
     words = query_words(query)
     kept_ids = set(kept)

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field, replace
 
 from memory_core.firewall import Firewall
 from memory_core.models import Record, Scope
+from memory_core.retrieval.tokenizer import index_terms
 from memory_core.store.base import Store
-from memory_core.tokenizer import index_terms
 
 __all__ = ["PruneReport", "ScrubReport", "RestoreReport", "prune", "scrub", "restore"]
 

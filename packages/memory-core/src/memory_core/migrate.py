@@ -57,7 +57,7 @@ class MigrateReport:
 
 def migrate(source: Store, target: Store, *, progress: Progress | None = None) -> MigrateReport:
     """Copy records and counters from `source` to `target`, idempotently (see the module doc)."""
-    from memory_core.tokenizer import index_terms
+    from memory_core.retrieval.tokenizer import index_terms
 
     if source.display_url == target.display_url and source.backend == target.backend:
         raise ValueError(f"source and target are the same store ({source.display_url})")

@@ -26,22 +26,22 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from memory_core import status
-from memory_core.atomic import atomic_write
 from memory_core.browse import HISTORY_KEEP, Explanation, history_entry
 from memory_core.config import Config, display_url
 from memory_core.errors import FirewallBlocked, NotFound, StoreUnavailable
 from memory_core.firewall import Firewall
-from memory_core.logbook import Logbook
+from memory_core.localstate.atomic import atomic_write
+from memory_core.localstate.logbook import Logbook
+from memory_core.localstate.spool import Spool
 from memory_core.maintenance import PruneReport, RestoreReport, ScrubReport, prune, restore, scrub
 from memory_core.migrate import MigrateReport, Progress, migrate
 from memory_core.models import CaptureOutcome, EventKind, Hit, HookEvent, Outcome, Recall, Record, Scope, ScopeKind
 from memory_core.project import ProjectIdentity, is_disabled, resolve_project
-from memory_core.render import render_block
-from memory_core.retriever import Retriever
-from memory_core.spool import Spool
+from memory_core.retrieval.render import render_block
+from memory_core.retrieval.retriever import Retriever
+from memory_core.retrieval.tokenizer import index_terms
 from memory_core.store import open_store
 from memory_core.store.base import Checkpointing, PageCursor, RecordFilter, Store
-from memory_core.tokenizer import index_terms
 
 __all__ = ["MemoryService", "turn_record_id", "note_record_id"]
 
@@ -685,7 +685,7 @@ class MemoryService:
         Touches no session, counts nothing, stores nothing.
         """
         from memory_core.browse import Explanation, explain_hits
-        from memory_core.tokenizer import query_terms
+        from memory_core.retrieval.tokenizer import query_terms
 
         query = self.firewall.scrub(query).text
         terms = tuple(query_terms(query))
@@ -771,7 +771,7 @@ class MemoryService:
 
     def export_scope(self, scope: Scope) -> Iterator[dict[str, Any]]:
         """Every record of one scope as the JSON objects `memory export` writes, oldest first."""
-        from memory_core.spool import record_to_json
+        from memory_core.localstate.spool import record_to_json
 
         self._check_browsable(scope)
         for record in self.store.scan([scope]):

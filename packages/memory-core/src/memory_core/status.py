@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memory_core.config import display_url
-from memory_core.harness import discover_harnesses
+from memory_core.harnesses.contract import discover_harnesses
 from memory_core.project import is_disabled
 from memory_core.version import __version__
 

@@ -44,7 +44,7 @@ from memory_hermes.protocol import (
 from memory_hermes.worker import Worker
 
 if TYPE_CHECKING:
-    from memory_core.logbook import Logbook
+    from memory_core.localstate.logbook import Logbook
     from memory_core.service import MemoryService
 
 __all__ = ["register", "pre_llm_call", "post_llm_call", "RECALL_WAIT_S", "CAPTURE_WAIT_S", "EXIT_GRACE_S"]
@@ -72,7 +72,7 @@ class _Runtime:
         self._history: OrderedDict[str, int] = OrderedDict()
         self._history_lock = threading.Lock()
         try:
-            from memory_core.logbook import Logbook
+            from memory_core.localstate.logbook import Logbook
 
             self._config = _capped(Config.from_env())
             self._logbook = Logbook(self._config.log_path, self._config.state_dir)

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from memory_core.config import Config
-from memory_core.harness import InstallStatus
+from memory_core.harnesses.contract import InstallStatus
 from memory_core.installing import read_text_or_none
 from memory_core.project import resolve_project
 

@@ -9,7 +9,7 @@ keeps one `memory_openclaw.worker` per OpenClaw process (see that module for why
 
 from __future__ import annotations
 
-from memory_core.hookclient import main as _run_hook
+from memory_core.hookpath.client import main as _run_hook
 
 __all__ = ["main"]
 

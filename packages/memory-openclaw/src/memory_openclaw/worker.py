@@ -9,7 +9,7 @@ imported before the first request arrives.
 Protocol, one JSON object per line each way: `{"id": n, "payload": {...}}` in (a payload as
 `memory_openclaw.adapter` documents it), `{"id": n, "out": "..."}` out, in order, for every
 request (`out` is exactly what `python -m memory_openclaw.hook` would print: "" or
-`{"appendContext": ...}`). Each payload is handled by `memory_core.hook.run`, as a hook
+`{"appendContext": ...}`). Each payload is handled by `memory_core.hookpath.runner.run`, as a hook
 process handles one, over one long-lived `MemoryService` (the engine and the store connection
 stay open; after a store outage it backs off and reconnects instead of giving up, and every
 call is still bounded by the store timeout), refreshed before each request. `run` never raises.
@@ -29,7 +29,7 @@ import sys
 from typing import TYPE_CHECKING, BinaryIO
 
 from memory_core.config import Config
-from memory_core.hook import run
+from memory_core.hookpath.runner import run
 
 from memory_openclaw.adapter import OpenClawAdapter
 
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 __all__ = ["serve", "main"]
 
-_ENGINE = ("memory_core.service", "memory_core.store", "memory_core.firewall", "memory_core.retriever")
+_ENGINE = ("memory_core.service", "memory_core.store", "memory_core.firewall", "memory_core.retrieval.retriever")
 
 
 def _service() -> MemoryService | None:

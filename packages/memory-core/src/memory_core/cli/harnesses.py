@@ -10,7 +10,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from memory_core.harness import Harness, discover_harnesses
+from memory_core.harnesses.contract import Harness, discover_harnesses
 from memory_core.installing import apply_plan
 
 __all__ = ["register", "load"]
@@ -85,7 +85,7 @@ def cmd_uninstall(args: argparse.Namespace) -> int:
 
 
 def cmd_hook(args: argparse.Namespace) -> int:
-    from memory_core.hook import main
+    from memory_core.hookpath.runner import main
 
     try:
         harness = load(args.harness)

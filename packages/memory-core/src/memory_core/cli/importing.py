@@ -1,6 +1,6 @@
 """`memory import <harness> (--all | --session ID | --transcript PATH | --since-last) [--json]`.
 
-Reads a harness's own session files and stores their turns (see `memory_core.importing` and
+Reads a harness's own session files and stores their turns (see `memory_core.harnesses.importing` and
 docs/import.md). `--since-last` and `--session` continue from each file's stored offset;
 `--all` and `--transcript` read from the start (dedupe keeps that from storing anything
 twice). A progress bar goes to stderr when it is a terminal; the summary line to stdout.
@@ -74,7 +74,7 @@ class ProgressBar:
 
 def cmd_import(args: argparse.Namespace) -> int:
     from memory_core.cli.harnesses import load
-    from memory_core.importing import TranscriptSource, run_import
+    from memory_core.harnesses.importing import TranscriptSource, run_import
 
     harness = load(args.harness)
     factory = getattr(harness, "transcripts", None)

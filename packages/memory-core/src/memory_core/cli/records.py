@@ -15,8 +15,8 @@ from typing import Any
 
 from memory_core.cli._common import iso, parse_when, print_json, service
 from memory_core.errors import StoreUnavailable
+from memory_core.localstate.spool import record_from_json, record_to_json
 from memory_core.models import Record
-from memory_core.spool import record_from_json, record_to_json
 
 __all__ = ["register"]
 

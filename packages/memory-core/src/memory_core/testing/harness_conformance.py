@@ -26,7 +26,7 @@ from typing import Any, ClassVar
 
 import pytest
 
-from memory_core.harness import Harness
+from memory_core.harnesses.contract import Harness
 from memory_core.models import EventKind, Hit, HookEvent, Recall, Record, Scope
 
 __all__ = ["HarnessConformance"]

@@ -10,7 +10,7 @@ yields a fresh, empty store (and closes it afterwards)::
             yield store
             store.close()
 
-The suite uses only the `Store` protocol and `memory_core.retriever`; it never looks inside a
+The suite uses only the `Store` protocol and `memory_core.retrieval.retriever`; it never looks inside a
 backend. A failing test names the promise a backend broke.
 """
 
@@ -22,10 +22,10 @@ from collections.abc import Iterator
 import pytest
 
 from memory_core.models import Hit, IndexStats, Record, Scope
-from memory_core.retriever import Retriever
+from memory_core.retrieval.retriever import Retriever
+from memory_core.retrieval.tokenizer import index_terms
 from memory_core.store.base import Posting, SessionState, Store, TermPostings
 from memory_core.testing.store_conformance_browse import BrowseConformance
-from memory_core.tokenizer import index_terms
 
 __all__ = ["StoreConformance", "PROJECT", "OTHER", "USER", "make_record", "ranking_corpus", "RANKING_QUERIES"]
 

@@ -7,8 +7,8 @@ they use only the `Store` protocol. A failing test names the promise a backend b
 from __future__ import annotations
 
 from memory_core.models import Record
+from memory_core.retrieval.tokenizer import index_terms
 from memory_core.store.base import RecordFilter, Store
-from memory_core.tokenizer import index_terms
 
 __all__ = ["BrowseConformance"]
 

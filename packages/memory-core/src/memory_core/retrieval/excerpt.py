@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from memory_core.stemmer import stem
+from memory_core.retrieval.stemmer import stem
 
 __all__ = ["excerpt", "signature", "near_duplicate", "EXCERPT_CHARS"]
 

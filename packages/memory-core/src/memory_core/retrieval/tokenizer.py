@@ -5,7 +5,7 @@ Promises:
   `parse-payload` and `payload.parse` all yield `pars` and `payload`; `HTTPServer` yields
   `http` and `server`. The whole identifier is kept as a term too (`parse_payload`,
   `src/memory_core/store.py`), so an exact mention outranks a loose one.
-- Words are lower-cased and stemmed with Porter2 (`memory_core.stemmer`): `failing`, `failed`
+- Words are lower-cased and stemmed with Porter2 (`memory_core.retrieval.stemmer`): `failing`, `failed`
   and `fails` meet on `fail`.
 - A stoplist of 183 words (English function words, including the question words `what`, `when`,
   `did`, `how`, `which`, `who`, `why`) is dropped: they say how a question is asked, not what
@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from memory_core.stemmer import stem
+from memory_core.retrieval.stemmer import stem
 
 __all__ = ["index_terms", "query_terms", "term_spans", "STOPWORDS"]
 

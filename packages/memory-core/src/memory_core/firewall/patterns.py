@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from memory_core.firewall_assign import (
+from memory_core.firewall.assign import (
     ASSIGNMENT_KINDS,
     ASSIGNMENT_TRIGGERS,
     find_assignments,
@@ -402,7 +402,7 @@ _SRI_PREFIXES = ("sha1-", "sha256-", "sha384-", "sha512-")
 
 
 def _judge_entropy(match: re.Match[str]) -> Edit | None:
-    from memory_core.firewall_entropy import looks_random
+    from memory_core.firewall.entropy import looks_random
 
     token = match.group(0)
     if token.startswith(_SRI_PREFIXES):

@@ -32,12 +32,12 @@ import heapq
 import math
 from collections.abc import Callable, Sequence
 
-from memory_core.dates import QueryDate, date_match, query_dates
-from memory_core.excerpt import excerpt, near_duplicate, signature
 from memory_core.models import Hit, Record, Scope
-from memory_core.render import approx_tokens, render_block
+from memory_core.retrieval.dates import QueryDate, date_match, query_dates
+from memory_core.retrieval.excerpt import excerpt, near_duplicate, signature
+from memory_core.retrieval.render import approx_tokens, render_block
+from memory_core.retrieval.tokenizer import query_terms
 from memory_core.store.base import Store
-from memory_core.tokenizer import query_terms
 
 __all__ = ["Retriever", "render_block", "approx_tokens", "BM25_K1", "BM25_B", "NEIGHBOUR_SPAN"]
 

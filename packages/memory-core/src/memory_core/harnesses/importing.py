@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from memory_core.atomic import atomic_write
 from memory_core.errors import MemoryCoreError
+from memory_core.localstate.atomic import atomic_write
 from memory_core.service import MemoryService
 
 __all__ = [
@@ -215,7 +215,7 @@ def strip_injected(text: str) -> str:
     block (its header line and the `- [id] date: ...` items under it), so what we injected is
     never stored again as something the user said.
     """
-    from memory_core.render import HEADER
+    from memory_core.retrieval.render import HEADER
 
     text = _HOOK_TAGS.sub("", _SYSTEM_REMINDER.sub("", text))
     if HEADER not in text:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from memory_core.atomic import atomic_write
+from memory_core.localstate.atomic import atomic_write
 
 __all__ = ["FileEdit", "Step", "InstallPlan", "apply_plan", "read_text_or_none", "atomic_write", "command_imports"]
 

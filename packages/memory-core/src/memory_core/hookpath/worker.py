@@ -1,10 +1,10 @@
 """The per-user memory worker: keeps the engine loaded so a hook costs about an interpreter start.
 
-    python -m memory_core.worker --socket PATH [--idle SECONDS]
+    python -m memory_core.hookpath.worker --socket PATH [--idle SECONDS]
 
-Started by a hook (`memory_core.hookclient`) that found none, detached in its own session;
+Started by a hook (`memory_core.hookpath.client`) that found none, detached in its own session;
 never started by hand. It listens on a Unix socket in a folder only its user can enter,
-answers hook requests one at a time with the same `memory_core.hook.run` a hook process would
+answers hook requests one at a time with the same `memory_core.hookpath.runner.run` a hook process would
 use, and exits after `--idle` seconds without a request (`MEMORY_WORKER_IDLE`, default 600).
 
 Promises:
@@ -36,12 +36,12 @@ import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from memory_core.hook import config_for, run
-from memory_core.hookclient import PROTOCOL, worker_environment
+from memory_core.hookpath.client import PROTOCOL, worker_environment
+from memory_core.hookpath.runner import config_for, run
 from memory_core.service import MemoryService
 
 if TYPE_CHECKING:
-    from memory_core.harness import HookAdapter
+    from memory_core.harnesses.contract import HookAdapter
 
 __all__ = ["serve", "main", "stop_worker"]
 
@@ -200,7 +200,7 @@ def stop_worker(path: str) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     """Command line of the worker (started by hooks, not by users)."""
-    parser = argparse.ArgumentParser(prog="python -m memory_core.worker")
+    parser = argparse.ArgumentParser(prog="python -m memory_core.hookpath.worker")
     parser.add_argument("--socket", required=True)
     default_idle = os.environ.get("MEMORY_WORKER_IDLE", "")
     try:

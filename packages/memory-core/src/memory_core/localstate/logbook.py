@@ -85,7 +85,7 @@ class Logbook:
 
     def _bump(self, where: str) -> None:
         try:
-            from memory_core.atomic import atomic_write
+            from memory_core.localstate.atomic import atomic_write
 
             counts = self.failures()
             counts[where] = counts.get(where, 0) + 1

@@ -27,7 +27,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from memory_core.firewall_patterns import RULES, Edit, marker
+from memory_core.firewall.patterns import RULES, Edit, marker
 
 __all__ = ["Firewall", "Scrubbed", "TurnVerdict", "KINDS", "marker"]
 

@@ -1,0 +1,11 @@
+"""The secret firewall: deterministic rules (patterns and entropy, no model) that run before
+anything is stored, indexed or logged.
+
+`engine` applies the rules to a turn; `patterns` holds them, `entropy` judges values that look
+random and `assign` finds `key = value` assignments whose key names a secret. The public names
+are re-exported here.
+"""
+
+from memory_core.firewall.engine import KINDS, Firewall, Scrubbed, TurnVerdict, marker
+
+__all__ = ["Firewall", "Scrubbed", "TurnVerdict", "KINDS", "marker"]

@@ -1,0 +1,100 @@
+"""The hook process: payload on stdin, the harness's response on stdout, exit 0, always.
+
+A harness package's hook module is just:
+
+    from memory_core.hookpath.runner import main
+    from memory_claude.adapter import ClaudeHooks
+
+    if __name__ == "__main__":
+        main(ClaudeHooks())
+
+Promises (DESIGN.md, rules of the hook path): the response is built as one string and
+written once; nothing is written when there is nothing to inject; the exit status is 0
+whatever happens; every swallowed error is one log line and a failure counter. Only the
+standard library and memory-core's own light modules are imported.
+
+An adapter may carry `max_context_tokens` (Codex documents a 2,500-token limit on injected
+context): the block is then capped there whatever `MEMORY_MAX_TOKENS` says.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from memory_core.config import Config
+from memory_core.models import EventKind
+
+if TYPE_CHECKING:
+    # Typing only: memory_core.harnesses.contract pulls in the installer plumbing, which a hook never needs.
+    from memory_core.harnesses.contract import HookAdapter
+    from memory_core.service import MemoryService
+
+__all__ = ["run", "main", "config_for"]
+
+
+def config_for(adapter: HookAdapter) -> Config:
+    """The configuration for `adapter`: the environment's, with its `max_context_tokens` cap applied."""
+    config = Config.from_env()
+    cap = getattr(adapter, "max_context_tokens", None)
+    if isinstance(cap, int) and cap < config.max_tokens:
+        config = replace(config, max_tokens=cap)
+    return config
+
+
+def run(adapter: HookAdapter, raw: bytes, *, config: Config | None = None, service: MemoryService | None = None) -> str:
+    """Handle one payload and return the exact text to print ("" for nothing). Never raises.
+
+    A long-lived caller (the worker) passes its `service`, which is then used and left open;
+    otherwise a service is built for this one call and closed after it.
+    """
+    from memory_core.localstate.logbook import Logbook
+
+    try:
+        config = config if config is not None else service.config if service is not None else config_for(adapter)
+    except Exception as exc:  # noqa: BLE001 - even a broken environment must not fail the turn
+        sys.stderr.write(f"memory: {type(exc).__name__}: {exc}\n")
+        return ""
+    if not config.enabled:
+        return ""
+    try:
+        payload = json.loads(raw.decode("utf-8", errors="replace") or "{}")
+        if not isinstance(payload, dict):
+            raise ValueError("the hook payload is not a JSON object")
+        event = adapter.parse(payload)
+    except Exception as exc:  # noqa: BLE001 - a payload we cannot read is logged, not fatal
+        Logbook(config.log_path, config.state_dir).error(f"{adapter.name}.parse", exc)
+        return ""
+    if event.kind is EventKind.IGNORE:
+        return ""
+    owned = service is None
+    if service is None:
+        from memory_core.service import MemoryService
+
+        service = MemoryService(config, cwd=event.cwd)
+    recall = service.handle(event)
+    try:
+        return adapter.render(event, recall) if recall.text else ""
+    except Exception as exc:  # noqa: BLE001
+        service.logbook.error(f"{adapter.name}.render", exc)
+        return ""
+    finally:
+        if owned:
+            service.close()
+
+
+def main(adapter: HookAdapter) -> None:
+    """Read the payload from stdin, print the response once, exit 0."""
+    try:
+        raw = sys.stdin.buffer.read()
+        out = run(adapter, raw)
+        if out:
+            sys.stdout.write(out)
+            sys.stdout.flush()
+    except BaseException:  # noqa: BLE001, S110 - exit 0 is the contract, even on Ctrl-C
+        pass
+    # Skip interpreter teardown (atexit, GC of every module): it is pure cost for a hook.
+    os._exit(0)
