@@ -115,7 +115,7 @@ def test_the_plugin_route_recalls_a_fact_from_an_earlier_session(
     env = _env(home, claude_bin, mock_model.url)
     hook_script = Path(sys.executable).parent / "memory-claude-hook"
     marketplace = _run([str(hook_script), "--plugin-dir"], cwd=project, env=env).stdout.strip()
-    assert Path(marketplace) == ClaudeHarness.plugin_dir()
+    assert Path(marketplace) == ClaudeHarness().plugin_dir()
 
     _run([str(claude_bin), "plugin", "validate", marketplace], cwd=project, env=env)
     _run([str(claude_bin), "plugin", "marketplace", "add", marketplace], cwd=project, env=env)

@@ -13,7 +13,7 @@ from memory_claude.harness import ClaudeHarness
 from memory_claude.settings import our_groups
 from memory_claude.version import __version__
 
-MARKETPLACE = ClaudeHarness.plugin_dir()
+MARKETPLACE = ClaudeHarness().plugin_dir()
 
 
 def read(*parts: str) -> dict[str, Any]:

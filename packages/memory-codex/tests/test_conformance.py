@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from memory_codex.harness import CodexHarness
 from memory_core.testing.harness_conformance import HarnessConformance
 
 
 class TestCodexConformance(HarnessConformance):
     harness_factory = CodexHarness
-    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    package = "memory_codex"

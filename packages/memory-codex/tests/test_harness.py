@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import subprocess
 
-from memory_codex.harness import CodexHarness, fixtures_dir
+from memory_codex.harness import CodexHarness
 from memory_core.harnesses.contract import Harness, discover_harnesses
+from memory_core.installing import fixtures_dir
 
 
 def test_the_cli_finds_codex_through_its_entry_point() -> None:
@@ -23,7 +24,7 @@ def test_bench_payloads_are_a_recorded_turn() -> None:
     assert read["hook_event_name"] == "UserPromptSubmit"
     assert write["hook_event_name"] == "Stop"
     assert read["turn_id"] == write["turn_id"]
-    assert (fixtures_dir() / "UserPromptSubmit.json").is_file()
+    assert (fixtures_dir("memory_codex") / "UserPromptSubmit.json").is_file()
 
 
 def test_hook_argv_runs_the_hook_module() -> None:

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
-from memory_hermes.harness import fixtures_dir
+from memory_core.installing import load_fixture
 
 
 def recorded(name: str) -> dict[str, Any]:
     """A recorded Hermes 0.19.0 call from fixtures/: `{"hook", "kwargs", ...}`."""
-    data: dict[str, Any] = json.loads((fixtures_dir() / name).read_text(encoding="utf-8"))
-    return data
+    return load_fixture("memory_hermes", name)
 
 
 class HookRegistry:

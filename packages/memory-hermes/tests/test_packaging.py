@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import tomllib
 from importlib.metadata import entry_points
+from pathlib import Path
 
 from memory_hermes import PLUGIN_NAME
 from memory_hermes.pluginfiles import PLUGIN_FILES, source_dir
@@ -33,3 +35,10 @@ def test_the_entry_point_carries_the_same_name_so_hermes_loads_the_plugin_once()
     assert callable(entry.load().register)
     [harness] = [ep for ep in entry_points(group="memory.harnesses") if ep.name == "hermes"]
     assert harness.load()().name == "hermes"
+
+
+def test_the_wheel_carries_the_recorded_calls_the_bench_reads() -> None:
+    # Installed from a wheel, `bench_payloads()` finds them inside the package (memory_core.installing.fixtures).
+    pyproject = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text(encoding="utf-8"))
+    wheel = pyproject["tool"]["hatch"]["build"]["targets"]["wheel"]
+    assert wheel["force-include"]["fixtures"] == "memory_hermes/fixtures"

@@ -12,8 +12,8 @@ import sys
 from typing import Any
 
 import pytest
+from memory_core.installing import fixtures_dir
 from memory_hermes.errors import ConfigNotEditable
-from memory_hermes.harness import fixtures_dir
 from memory_hermes.yamltext import (
     MARKER,
     add_mcp_server,
@@ -30,7 +30,7 @@ FIELDS = [("command", '"/opt/my python/bin/python"'), ("args", '["-m", "memory_m
 SHAPES = {
     "absent file": None,
     "empty file": "",
-    "recorded by Hermes": (fixtures_dir() / "hermes-config.recorded.yaml").read_text(encoding="utf-8"),
+    "recorded by Hermes": (fixtures_dir("memory_hermes") / "hermes-config.recorded.yaml").read_text(encoding="utf-8"),
     "no plugins key": "model:\n  default: mock-model\n",
     "no final newline": "model:\n  default: mock-model",
     "plugins without enabled": "plugins:\n  disabled: []\n",

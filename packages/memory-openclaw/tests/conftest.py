@@ -8,15 +8,16 @@ outside the clone); a missing one fails under CI and skips elsewhere.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
+from memory_core.installing import load_fixture
 from memory_core.testing.harness_programs import HarnessInstallError, node24, npm_package
 from memory_core.testing.mock_models import MockChatAPI
 from memory_core.testing.requirements import require
@@ -24,19 +25,11 @@ from memory_core.testing.requirements import require
 OPENCLAW_VERSION = "2026.9.6"
 """Pinned to the version recorded in shared/harnesses/README.md."""
 
-PACKAGE = Path(__file__).resolve().parents[1]
-FIXTURES = PACKAGE / "fixtures"
-
-
-def _load(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((FIXTURES / name).read_text(encoding="utf-8"))
-    return data
-
 
 @pytest.fixture(scope="session")
 def recorded() -> Any:
     """Load a recorded payload: `openclaw/<file>` (as OpenClaw sent it) or `plugin/<file>` (as the plugin sends it)."""
-    return _load
+    return partial(load_fixture, "memory_openclaw")
 
 
 @pytest.fixture

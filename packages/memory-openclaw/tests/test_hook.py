@@ -13,7 +13,7 @@ import pytest
 from memory_core.config import Config
 from memory_core.hookpath.runner import run
 from memory_core.service import MemoryService
-from memory_openclaw.adapter import OpenClawAdapter
+from memory_openclaw.adapter import OpenClawHooks
 
 
 @pytest.fixture(autouse=True)
@@ -25,7 +25,7 @@ def store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _hook(payload: dict[str, Any]) -> str:
-    return run(OpenClawAdapter(), json.dumps(payload).encode())
+    return run(OpenClawHooks(), json.dumps(payload).encode())
 
 
 def _question(recorded: Any, prompt: str, *, session: str = "another-session", workspace: str | None = None) -> Any:

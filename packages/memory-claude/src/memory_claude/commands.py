@@ -12,8 +12,8 @@ their machine says what is missing.
 
 from __future__ import annotations
 
-import shlex
-import sys
+from memory_core import installing
+from memory_core.installing import MCP_MODULE, MCP_SCRIPT
 
 __all__ = [
     "HOOK_MODULE",
@@ -30,8 +30,6 @@ __all__ = [
 
 HOOK_MODULE = "memory_claude.hook"
 HOOK_SCRIPT = "memory-claude-hook"
-MCP_MODULE = "memory_mcp"
-MCP_SCRIPT = "memory-mcp"
 MCP_SERVER_NAME = "memory"
 """The name the MCP server is registered under: its tools appear as `mcp__memory__<tool>`."""
 
@@ -42,21 +40,17 @@ only stops a wedged process from holding a turn for Claude Code's default minute
 
 def hook_argv() -> list[str]:
     """The user-scope hook as an argv: this interpreter, `-m memory_claude.hook`."""
-    return [sys.executable, "-m", HOOK_MODULE]
+    return installing.hook_argv(HOOK_MODULE)
 
 
 def hook_command(scope: str) -> str:
     """The hook command line written into the settings file of `scope`."""
-    if scope == "project":
-        return f"{HOOK_SCRIPT} || true"
-    return shlex.join(hook_argv())
+    return installing.hook_command(HOOK_MODULE, HOOK_SCRIPT, shared=scope == "project")
 
 
 def mcp_argv(scope: str) -> list[str]:
     """The MCP server command registered for `scope`."""
-    if scope == "project":
-        return [MCP_SCRIPT]
-    return [sys.executable, "-m", MCP_MODULE]
+    return installing.mcp_argv(shared=scope == "project")
 
 
 def is_our_hook_command(command: object) -> bool:

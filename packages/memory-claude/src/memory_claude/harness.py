@@ -14,17 +14,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memory_core.harnesses.contract import InstallStatus
-from memory_core.installing import InstallPlan
+from memory_core.installing import InstallPlan, load_fixture
 
-from memory_claude import commands, fixtures, hook, install, status
+from memory_claude import commands, hook, install, status
 from memory_claude.adapter import ClaudeHooks
 
 if TYPE_CHECKING:
-    from memory_core.service import MemoryService
-
     from memory_claude.transcript import ClaudeTranscripts
 
-__all__ = ["ClaudeHarness"]
+__all__ = ["ClaudeHarness", "BENCH_READ", "BENCH_WRITE"]
+
+BENCH_READ = "UserPromptSubmit.json"
+BENCH_WRITE = "Stop.json"
+"""One recorded turn: the two payloads share a `prompt_id`."""
 
 
 class ClaudeHarness(ClaudeHooks):
@@ -51,10 +53,9 @@ class ClaudeHarness(ClaudeHooks):
 
     def bench_payloads(self) -> tuple[dict[str, Any], dict[str, Any]]:
         """A recorded (UserPromptSubmit, Stop) pair of one turn."""
-        return fixtures.bench_payloads()
+        return load_fixture("memory_claude", BENCH_READ), load_fixture("memory_claude", BENCH_WRITE)
 
-    @staticmethod
-    def plugin_dir() -> Path:
+    def plugin_dir(self) -> Path:
         """The marketplace folder shipped in this package: `claude plugin marketplace add <this>`."""
         return Path(hook.plugin_dir())
 
@@ -63,9 +64,3 @@ class ClaudeHarness(ClaudeHooks):
         from memory_claude.transcript import ClaudeTranscripts
 
         return ClaudeTranscripts()
-
-    def import_since_last(self, service: MemoryService) -> int:
-        """Store the turns the hooks missed since the last import (`memory doctor --fix`); returns how many."""
-        from memory_core.harnesses.importing import import_since_last
-
-        return import_since_last(service, self.transcripts())

@@ -22,7 +22,7 @@ from typing import Any
 from memory_core.installing import FileEdit, InstallPlan, read_text_or_none
 
 from memory_claude import jsonfile, mcp_config, settings
-from memory_claude.commands import HOOK_SCRIPT, MCP_MODULE, MCP_SCRIPT, hook_command, mcp_argv
+from memory_claude.commands import HOOK_SCRIPT, MCP_MODULE, MCP_SCRIPT, MCP_SERVER_NAME, hook_command, mcp_argv
 from memory_claude.errors import SettingsFileError
 
 __all__ = ["SCOPES", "plan_install", "plan_uninstall"]
@@ -72,7 +72,12 @@ def plan_install(scope: str, *, home: Path, project_dir: Path, claude: str | Non
     mcp_before = read_text_or_none(mcp_path)
     mcp_current = jsonfile.load(mcp_path, mcp_before)
     entry = mcp_config.get_entry(mcp_current, scope, key)
-    if claude is not None:
+    if entry is None and mcp_config.named_entry(mcp_current, scope, key) is not None:
+        plan.notes.append(
+            f"{mcp_path} already has an MCP server named `{MCP_SERVER_NAME}` that is not memory's; left as it is "
+            "(the memory tools were not registered)"
+        )
+    elif claude is not None:
         if not mcp_config.same_command(entry, argv):
             plan.steps.extend(mcp_config.claude_steps(claude, scope, argv, replace=entry is not None, cwd=project_dir))
     else:

@@ -8,7 +8,9 @@ The entry is the one `claude mcp add` writes: `{"type": "stdio", "command", "arg
 Registering goes through `claude mcp add` when `claude` is on PATH (Claude Code owns
 `~/.claude.json` and rewrites it as it runs), else it is the same edit made directly. Taking it
 out is always a direct edit, because `claude mcp remove` leaves behind the empty map it created;
-we remove our entry and any container that only held it, so nothing we added remains.
+we remove our entry and any container that only held it, so nothing we added remains. A
+server of the user's under our name (one that does not run memory-mcp) is never replaced or
+removed (`memory_core.installing.is_our_mcp_entry`).
 
 Failure: `ClaudeCommandError` when `claude mcp add` refuses (with its output);
 `SettingsFileError` from reading a malformed file.
@@ -23,7 +25,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from memory_core.installing import Step
+from memory_core.installing import Step, is_our_mcp_entry
 
 from memory_claude.commands import MCP_SERVER_NAME
 from memory_claude.errors import ClaudeCommandError
@@ -31,6 +33,7 @@ from memory_claude.errors import ClaudeCommandError
 __all__ = [
     "mcp_path",
     "project_key",
+    "named_entry",
     "get_entry",
     "same_command",
     "entry_for",
@@ -65,11 +68,16 @@ def _servers(data: dict[str, Any], scope: str, key: str) -> Any:
     return holder.get("mcpServers") if isinstance(holder, dict) else None
 
 
-def get_entry(data: dict[str, Any], scope: str, key: str) -> dict[str, Any] | None:
-    """Our server entry in `data` for `scope` (`key`: the project key), or None."""
+def named_entry(data: dict[str, Any], scope: str, key: str) -> Any:
+    """Whatever `data` holds under our server's name for `scope` (`key`: the project key), or None."""
     servers = _servers(data, scope, key)
-    entry = servers.get(MCP_SERVER_NAME) if isinstance(servers, dict) else None
-    return entry if isinstance(entry, dict) else None
+    return servers.get(MCP_SERVER_NAME) if isinstance(servers, dict) else None
+
+
+def get_entry(data: dict[str, Any], scope: str, key: str) -> dict[str, Any] | None:
+    """Our server entry in `data` for `scope`, or None (a server of the user's under our name is not ours)."""
+    entry = named_entry(data, scope, key)
+    return entry if is_our_mcp_entry(entry) else None
 
 
 def same_command(entry: dict[str, Any] | None, argv: Sequence[str]) -> bool:

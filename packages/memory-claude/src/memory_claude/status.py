@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import json
 import shlex
-import shutil
 from pathlib import Path
 from typing import Any
 
+from memory_core import installing
 from memory_core.harnesses.contract import InstallStatus
-from memory_core.installing import command_imports, read_text_or_none
+from memory_core.installing import read_text_or_none
 
 from memory_claude import mcp_config, settings
 from memory_claude.commands import HOOK_MODULE, HOOK_SCRIPT, MCP_MODULE, MCP_SCRIPT, MCP_SERVER_NAME
@@ -40,49 +40,19 @@ def _read(path: Path) -> tuple[dict[str, Any] | None, str]:
     return (data, "") if isinstance(data, dict) else (None, f"{path} is not a JSON object")
 
 
-def _imports(python: str, module: str) -> bool:
-    """Whether `python` imports `module` (and so everything it needs); importing runs no hook."""
-    return command_imports(python, module, timeout=_PROBE_TIMEOUT_S)[0]
-
-
-def _script_python(script: str) -> str | None:
-    """The interpreter of a console script on PATH, from its `#!` line."""
-    found = shutil.which(script)
-    if found is None:
-        return None
-    try:
-        with open(found, "rb") as handle:
-            first, second = (handle.readline(4096).decode("utf-8", errors="replace") for _ in range(2))
-    except OSError:
-        return None
-    if not first.startswith("#!"):
-        return None
-    if first.strip() == "#!/bin/sh" and second.startswith("'''exec' "):
-        # pip's launcher for interpreter paths too long for a `#!` line: `'''exec' "<python>" "$0" "$@"`.
-        return shlex.split(second[len("'''exec' ") :])[0]
-    return first[2:].strip().split(" ")[0]
+_FIX_SCRIPT = "pipx install --include-deps 'memory-claude[mcp]'"
 
 
 def command_runs(command: str, module: str, script: str) -> tuple[bool, str]:
     """Whether a registered command still runs, and if not, one line on why and what fixes it."""
-    try:
-        argv = shlex.split(command)
-    except ValueError:
-        return False, f"cannot parse the command {command!r}; reinstall: memory install claude"
-    if argv and argv[0] == script:
-        python = _script_python(script)
-        if python is None:
-            return False, f"`{script}` is not on PATH here: pipx install --include-deps 'memory-claude[mcp]'"
-        if not _imports(python, module):
-            return False, f"`{script}` runs {python}, which cannot import {module}"
+    runs, reason = installing.command_runs(command, module, timeout=_PROBE_TIMEOUT_S)
+    if runs:
         return True, ""
-    if len(argv) < 3 or argv[1] != "-m":
-        return False, f"unexpected command {command!r}; reinstall: memory install claude"
-    if not Path(argv[0]).exists():
-        return False, f"{argv[0]} no longer exists; reinstall: memory install claude"
-    if not _imports(argv[0], module):
-        return False, f"{argv[0]} cannot import {module}; pip install it there, or reinstall from where it is"
-    return True, ""
+    if reason.startswith(f"`{script}` is not on PATH"):
+        return False, f"{reason}: {_FIX_SCRIPT}"
+    if "cannot import" in reason and not reason.startswith("`"):
+        return False, f"{reason}; pip install it there, or reinstall from where it is"
+    return False, f"{reason}; reinstall: memory install claude"
 
 
 def install_status(*, home: Path, project_dir: Path) -> list[InstallStatus]:

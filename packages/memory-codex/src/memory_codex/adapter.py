@@ -46,7 +46,7 @@ class CodexHooks:
     """Parse Codex hook payloads and render the `UserPromptSubmit` response."""
 
     name = "codex"
-    max_context_tokens: int | None = MAX_CONTEXT_TOKENS
+    max_context_tokens: int = MAX_CONTEXT_TOKENS
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
         """Normalise one payload. Raises `PayloadError` when it lacks what its event needs."""

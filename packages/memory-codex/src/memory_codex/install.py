@@ -32,7 +32,6 @@ from __future__ import annotations
 import copy
 import json
 import os
-import shlex
 import shutil
 import sys
 import tomllib
@@ -43,8 +42,9 @@ from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
+from memory_core import installing
 from memory_core.harnesses.contract import InstallStatus
-from memory_core.installing import FileEdit, InstallPlan, Step, command_imports, read_text_or_none
+from memory_core.installing import FileEdit, InstallPlan, Step, forwarded_env_names, is_our_mcp_entry, read_text_or_none
 
 from memory_codex import _jsonedit, _tomledit
 from memory_codex.errors import ConfigFileError, MemoryCodexError
@@ -53,6 +53,8 @@ from memory_codex.trust import AppServer, AppServerError, hook_hash, hook_key
 __all__ = [
     "SCOPES",
     "MCP_SERVER",
+    "HOOK_MODULE",
+    "HOOK_SCRIPT",
     "Layout",
     "layout",
     "hook_command",
@@ -64,8 +66,8 @@ __all__ = [
 
 SCOPES = ("user", "project")
 MCP_SERVER = "memory"
-_HOOK_MODULE = "memory_codex.hook"
-_HOOK_SCRIPT = "memory-codex-hook"
+HOOK_MODULE = "memory_codex.hook"
+HOOK_SCRIPT = "memory-codex-hook"
 _HOOK_TIMEOUT_S = 30
 """Codex kills a hook after this. Ours answers in well under a second; the store's own
 timeouts (1 s) bound it long before."""
@@ -123,10 +125,8 @@ def layout(scope: str, *, project_dir: Path, environ: Mapping[str, str] | None =
 
 def hook_command(scope: str) -> str:
     """The hook command line: this interpreter for `user`; the console script every teammate has for `project`."""
-    if scope == "project":
-        # Codex runs hooks through a shell; a teammate without the script gets no failed hook each turn.
-        return f"{_HOOK_SCRIPT} || true"
-    return shlex.join([sys.executable, "-m", _HOOK_MODULE])
+    # Codex runs hooks through a shell: `|| true` spares a teammate without the script a failed hook each turn.
+    return installing.hook_command(HOOK_MODULE, HOOK_SCRIPT, shared=scope == "project")
 
 
 def hook_groups(command: str) -> dict[str, dict[str, Any]]:
@@ -139,35 +139,17 @@ def hook_groups(command: str) -> dict[str, dict[str, Any]]:
     }
 
 
-MCP_ENV_VARS = [
-    "MEMORY_URL",
-    "MEMORY_PROJECT",
-    "MEMORY_USER",
-    "MEMORY_ENABLED",
-    "MEMORY_FIREWALL",
-    "MEMORY_ALLOW_DB0",
-    "MEMORY_PG_SCHEMA",
-    "MEMORY_CONFIG",
-    "MEMORY_STATE_DIR",
-    "MEMORY_LOG",
-    "MEMORY_TIMEOUT",
-    "XDG_DATA_HOME",
-    "XDG_STATE_HOME",
-    "XDG_CONFIG_HOME",
-]
-"""Settings Codex must pass to the MCP server. Codex gives an MCP server only a short list of
-variables plus those named in `env_vars`; without these, a user's `MEMORY_URL` would reach the
-hooks but not the server, and the tools would read and write another store."""
-
-
 def _mcp_entry() -> dict[str, Any]:
     # `approve`: under `approval_policy = "never"` Codex refuses every MCP call that is not
     # pre-approved, and the memory tools only read and write the user's own memory.
+    command, *args = installing.mcp_argv()
     return {
-        "command": sys.executable,
-        "args": ["-m", "memory_mcp"],
+        "command": command,
+        "args": args,
         "default_tools_approval_mode": "approve",
-        "env_vars": list(MCP_ENV_VARS),
+        # Codex gives an MCP server only a short list of variables plus those named here: without
+        # them a user's MEMORY_URL would reach the hooks but not the server.
+        "env_vars": list(forwarded_env_names()),
     }
 
 
@@ -181,10 +163,6 @@ def _mcp_chunk(entry: Mapping[str, Any]) -> str:
     lines = [_tomledit.header(("mcp_servers", MCP_SERVER))]
     lines += [f"{name} = {_toml(value)}" for name, value in entry.items()]
     return "\n".join(lines)
-
-
-def _is_our_mcp(entry: Any) -> bool:
-    return isinstance(entry, dict) and "memory_mcp" in json.dumps([entry.get("command"), entry.get("args")])
 
 
 def _parse_config(text: str | None, path: Path) -> dict[str, Any]:
@@ -286,7 +264,7 @@ def _config_after_install(
             chunks.append(_mcp_chunk(entry))
         elif {k: current.get(k) for k in entry} != entry:
             table = _find(text or "", ("mcp_servers", MCP_SERVER))
-            if text is None or table is None or not _is_our_mcp(current):
+            if text is None or table is None or not is_our_mcp_entry(current):
                 raise ConfigFileError(
                     f"{where.config_file} already has an MCP server named {MCP_SERVER!r} that memory did not "
                     "write; rename or remove it, then run the install again"
@@ -358,7 +336,7 @@ def plan_install(
             )
     if where.project_root is not None:
         plan.notes.append(
-            f"project scope: every teammate needs `{_HOOK_SCRIPT}` on PATH (`pip install memory-codex`) and runs "
+            f"project scope: every teammate needs `{HOOK_SCRIPT}` on PATH (`pip install memory-codex`) and runs "
             "`memory install codex --scope project` once, because Codex keeps hook trust per machine"
         )
         projects = parsed.get("projects")
@@ -422,7 +400,7 @@ def plan_uninstall(scope: str, *, project_dir: Path, environ: Mapping[str, str] 
         other = layout("project" if scope == "user" else "user", project_dir=project_dir, environ=env)
         drop_mcp = (
             isinstance(servers, dict)
-            and _is_our_mcp(servers.get(MCP_SERVER))
+            and is_our_mcp_entry(servers.get(MCP_SERVER))
             and not _jsonedit.find_groups(read_text_or_none(other.hooks_file))
         )
         if drop_mcp:
@@ -484,12 +462,7 @@ def _command_of(hooks_text: str) -> str | None:
 
 
 def _command_runs(command: str | None, environ: Mapping[str, str]) -> bool | None:
-    """Whether the hook command works here: its interpreter imports the hook, or its script is on PATH."""
+    """Whether the hook command works here: its interpreter (or its script's) imports the hook."""
     if not command:
         return None
-    argv = shlex.split(command)
-    if not os.path.isabs(argv[0]):
-        return shutil.which(argv[0], path=environ.get("PATH")) is not None
-    if not os.access(argv[0], os.X_OK):
-        return False
-    return command_imports(argv[0], _HOOK_MODULE, timeout=_IMPORT_CHECK_TIMEOUT_S)[0]
+    return installing.command_runs(command, HOOK_MODULE, path=environ.get("PATH"), timeout=_IMPORT_CHECK_TIMEOUT_S)[0]

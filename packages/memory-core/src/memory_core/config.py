@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Config", "data_home", "state_home", "config_home", "display_url"]
+__all__ = ["Config", "data_home", "state_home", "config_home", "display_url", "setting_env_names"]
 
 _DEFAULT_MAX_ITEMS = 5
 _DEFAULT_MAX_TOKENS = 800
@@ -220,3 +220,27 @@ def _read_config_file(environ: Mapping[str, str]) -> Mapping[str, object]:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError):
         return {}
     return {str(k).lower(): v for k, v in table.items()} if isinstance(table, dict) else {}
+
+
+_ENV_NAME_OF_FIELD = {"log_path": "MEMORY_LOG"}
+"""Fields whose variable is not `MEMORY_<FIELD>` (the variable predates the field's name)."""
+_NOT_SETTINGS = frozenset({"warnings"})
+"""Fields that hold what resolving found, not a setting anyone sets."""
+
+
+def setting_env_names() -> tuple[str, ...]:
+    """The variable that sets each of `Config`'s settings, in field order (`MEMORY_URL`, ...).
+
+    Derived from the fields themselves (a dataclass's or a pydantic model's), so a new setting
+    reaches everything that forwards settings (the MCP server entries installers write) without
+    a second list to update. `MEMORY_CONFIG`, which names the file rather than a setting, is
+    not one of them.
+    """
+    fields = getattr(Config, "model_fields", None)
+    if fields is not None:
+        names = list(fields)
+    else:
+        import dataclasses
+
+        names = [spec.name for spec in dataclasses.fields(Config)]
+    return tuple(_ENV_NAME_OF_FIELD.get(name, f"MEMORY_{name.upper()}") for name in names if name not in _NOT_SETTINGS)

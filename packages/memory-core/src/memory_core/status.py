@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memory_core.config import display_url
-from memory_core.harnesses.contract import discover_harnesses
+from memory_core.harnesses.contract import HasTranscripts, discover_harnesses
 from memory_core.project import is_disabled
 from memory_core.version import __version__
 
@@ -170,8 +170,9 @@ def repair(service: MemoryService, report: dict[str, Any]) -> list[str]:
         done.append(f"wrote {drained} spooled capture(s) to the store")
     harnesses, _ = discover_harnesses()
     for name, harness in sorted(harnesses.items()):
-        since_last = getattr(harness, "import_since_last", None)
-        if callable(since_last):
-            count = since_last(service)
+        if isinstance(harness, HasTranscripts):
+            from memory_core.harnesses.importing import import_since_last
+
+            count = import_since_last(service, harness.transcripts())
             done.append(f"{name}: imported {count} turn(s) hooks had missed")
     return done

@@ -8,50 +8,26 @@ conformance suite and the benchmarks run against the recorded Hermes calls in `f
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from memory_core.harnesses.contract import InstallStatus
-from memory_core.installing import InstallPlan
-from memory_core.models import HookEvent, Recall
+from memory_core.installing import InstallPlan, load_fixture
 
-from memory_hermes.protocol import HARNESS, MAX_CONTEXT_TOKENS, parse_call, render_context
+from memory_hermes.adapter import HermesHooks
 
-__all__ = ["HermesHarness", "fixtures_dir"]
+__all__ = ["HermesHarness", "BENCH_READ", "BENCH_WRITE"]
 
-
-def fixtures_dir() -> Path:
-    """The recorded Hermes 0.19.0 calls (in a source checkout, beside `src/`)."""
-    return Path(__file__).resolve().parents[2] / "fixtures"
+BENCH_READ = "pre_llm_call.turn1.json"
+BENCH_WRITE = "post_llm_call.turn1.json"
+"""The recorded first turn: its `pre_llm_call` and `post_llm_call` envelopes (one `turn_id`)."""
 
 
-def _recorded_call(name: str) -> dict[str, Any]:
-    path = fixtures_dir() / name
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise FileNotFoundError(f"{path}: the recorded payloads ship with the source checkout, not the wheel") from exc
-    return {"hook": data["hook"], "kwargs": data["kwargs"]}
-
-
-class HermesHarness:
+class HermesHarness(HermesHooks):
     """Hermes Agent: recall via `pre_llm_call`, capture via `post_llm_call`, in-process."""
 
-    name = HARNESS
     display_name = "Hermes"
     scopes: tuple[str, ...] = ("user",)
-    max_context_tokens = MAX_CONTEXT_TOKENS
-    """Hermes replays injected context into every later turn: the block stays small."""
-
-    def parse(self, payload: Mapping[str, Any]) -> HookEvent:
-        """Parse one plugin call envelope."""
-        return parse_call(payload)
-
-    def render(self, event: HookEvent, recall: Recall) -> str:
-        """The context text `pre_llm_call` returns ("" when nothing is injected)."""
-        return render_context(event, recall)
 
     def plan_install(self, scope: str, *, project_dir: Path) -> InstallPlan:
         """What `memory install hermes` changes (`project_dir` is unused: Hermes has no project scope)."""
@@ -77,4 +53,4 @@ class HermesHarness:
 
     def bench_payloads(self) -> tuple[dict[str, Any], dict[str, Any]]:
         """The recorded first turn: its `pre_llm_call` and `post_llm_call` envelopes."""
-        return _recorded_call("pre_llm_call.turn1.json"), _recorded_call("post_llm_call.turn1.json")
+        return load_fixture("memory_hermes", BENCH_READ), load_fixture("memory_hermes", BENCH_WRITE)

@@ -4,8 +4,10 @@ Install (scope `user`, the only one Hermes has):
 1. Edit Hermes's `config.yaml` (text-level, keeping the user's bytes): add `memory-hermes`
    to `plugins.enabled`, and register the MCP server `memory-mcp` under `mcp_servers`
    (`<this python> -m memory_mcp`). Hermes hands stdio MCP servers only PATH, HOME, XDG_*
-   and a few more, so the `MEMORY_*` variables set when install runs are forwarded as
-   `${NAME}` references (their values are never written into the file).
+   and a few more, so the memory settings (`memory_core.installing.memory_env_names`) set
+   when install runs are forwarded as `${NAME}` references (their values are never written
+   into the file; a reference to an unset variable would reach the server as an empty value,
+   which reads as "off" for a switch, so only the set ones are referenced).
 2. Install memory-core and memory-hermes into Hermes's interpreter (`provision`), if needed.
 3. Copy the plugin folder into `~/.hermes/plugins/memory-hermes/`, if it differs.
 
@@ -21,12 +23,20 @@ Failure: `HermesNotFound` (install only: uninstall works without Hermes), `Confi
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Mapping
 from importlib.util import find_spec
 
 from memory_core.config import Config
-from memory_core.installing import FileEdit, InstallPlan, Step, read_text_or_none
+from memory_core.installing import (
+    MCP_MODULE,
+    FileEdit,
+    InstallPlan,
+    Step,
+    is_our_mcp_entry,
+    mcp_argv,
+    read_text_or_none,
+    set_env_names,
+)
 
 from memory_hermes import PLUGIN_NAME, whereabouts
 from memory_hermes.errors import MemoryHermesError
@@ -41,6 +51,7 @@ from memory_hermes.yamltext import (
     mcp_server_block,
     plugin_disabled,
     remove_mcp_server,
+    server_entry,
     yaml_string,
 )
 
@@ -51,9 +62,6 @@ MCP_SERVER_NAME = "memory-mcp"
 """Not `memory`: Hermes names each MCP server's toolset after the server, and `memory` is
 Hermes's own built-in toolset, so a server called `memory` has its tools dropped from every
 request (observed with hermes-agent 0.19.0)."""
-_MCP_MODULE = "memory_mcp"
-_NOT_FORWARDED = frozenset({"MEMORY_HERMES_PYTHON", "MEMORY_HARNESS_CACHE"})
-"""Variables of the installer and the test suite, not settings the MCP server reads."""
 
 
 def _check_scope(scope: str) -> None:
@@ -63,15 +71,16 @@ def _check_scope(scope: str) -> None:
 
 def mcp_fields(environ: Mapping[str, str] = os.environ) -> list[tuple[str, str]]:
     """Our MCP server entry, as (key, YAML flow value) pairs."""
-    fields = [("command", yaml_string(sys.executable)), ("args", f'["-m", "{_MCP_MODULE}"]')]
-    forwarded = sorted(name for name in environ if name.startswith("MEMORY_") and name not in _NOT_FORWARDED)
+    command, *args = mcp_argv()
+    fields = [("command", yaml_string(command)), ("args", "[" + ", ".join(map(yaml_string, args)) + "]")]
+    forwarded = set_env_names(environ)
     if forwarded:
         fields.append(("env", "{" + ", ".join(f'{name}: "${{{name}}}"' for name in forwarded) + "}"))
     return fields
 
 
 def _ours(block: str) -> bool:
-    return _MCP_MODULE in block
+    return is_our_mcp_entry(server_entry(block))
 
 
 def _with_mcp_server(text: str, environ: Mapping[str, str], notes: list[str]) -> str:
@@ -116,8 +125,8 @@ def plan_install(scope: str, *, environ: Mapping[str, str] = os.environ) -> Inst
             "Hermes starts MCP servers only with its `mcp` extra: "
             f"{python} -m pip install 'hermes-agent[mcp]=={probe.hermes_version}'"
         )
-    if find_spec(_MCP_MODULE) is None:
-        plan.notes.append(f"memory-mcp is not installed beside memory-core ({sys.executable}): pip install memory-mcp")
+    if find_spec(MCP_MODULE) is None:
+        plan.notes.append(f"memory-mcp is not installed beside memory-core ({mcp_argv()[0]}): pip install memory-mcp")
     if "env" in dict(mcp_fields(environ)):
         plan.notes.append("the MCP server reads the MEMORY_* variables set now from Hermes's environment")
     plan.notes.append("Hermes writes to the project of the folder it is started in (or MEMORY_PROJECT)")

@@ -33,6 +33,7 @@ __all__ = [
     "enable_plugin",
     "disable_plugin",
     "mcp_server_block",
+    "server_entry",
     "add_mcp_server",
     "remove_mcp_server",
     "yaml_string",
@@ -320,6 +321,36 @@ def mcp_server_block(text: str | None, name: str) -> str | None:
     if entry is None:
         return None
     return "".join(doc.lines[entry : doc.block_end(entry)])
+
+
+_COMMAND = re.compile(r"""\bcommand:[ \t]*("(?:[^"\\]|\\.)*"|'[^']*'|[^,}\s#][^,}\n#]*)""")
+_FLOW_ARGS = re.compile(r"\bargs:[ \t]*\[([^\]]*)\]")
+_BLOCK_ARGS = re.compile(r"\bargs:[ \t]*(?:#.*)?\r?\n((?:[ \t]*-[ \t]*[^\n]*\n?)+)")
+
+
+def _scalar(text: str) -> str:
+    text = _strip_comment(text).strip()
+    if text.startswith('"'):
+        try:
+            value = json.loads(text)
+        except ValueError:
+            return _unquote(text)
+        return value if isinstance(value, str) else text
+    return _unquote(text)
+
+
+def server_entry(block: str) -> dict[str, object]:
+    """The `command` and `args` of one MCP server's text (`mcp_server_block`), in any shape we or
+    Hermes write it (block or flow mapping, flow or block sequence); what is absent is left out.
+    """
+    entry: dict[str, object] = {}
+    if command := _COMMAND.search(block):
+        entry["command"] = _scalar(command.group(1))
+    if flow := _FLOW_ARGS.search(block):
+        entry["args"] = [_scalar(part) for part in flow.group(1).split(",") if part.strip()]
+    elif items := _BLOCK_ARGS.search(block):
+        entry["args"] = [_scalar(line.strip()[1:]) for line in items.group(1).splitlines() if line.strip()]
+    return entry
 
 
 def _only_flow_entry(value: str, name: str) -> bool:

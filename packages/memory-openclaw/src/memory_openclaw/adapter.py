@@ -28,7 +28,7 @@ from typing import Any
 
 from memory_core.models import EventKind, HookEvent, Recall
 
-__all__ = ["OpenClawAdapter", "HARNESS_NAME", "IGNORED_TRIGGERS"]
+__all__ = ["OpenClawHooks", "HARNESS_NAME", "IGNORED_TRIGGERS"]
 
 HARNESS_NAME = "openclaw"
 
@@ -80,7 +80,7 @@ def _answer(hook: str, event: Mapping[str, Any]) -> str:
     return _text(message.get("content")) if message is not None else ""
 
 
-class OpenClawAdapter:
+class OpenClawHooks:
     """Parse the plugin's payloads and render recall as `{"appendContext": ...}`."""
 
     name = HARNESS_NAME

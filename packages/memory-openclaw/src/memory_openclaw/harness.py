@@ -16,30 +16,33 @@ folder, which is not a code repository).
 
 from __future__ import annotations
 
-import json
 import os
+import shlex
 import shutil
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from memory_core import installing
 from memory_core.harnesses.contract import InstallStatus
-from memory_core.installing import FileEdit, InstallPlan, command_imports, read_text_or_none
-from memory_core.models import HookEvent, Recall
+from memory_core.installing import MCP_MODULE, FileEdit, InstallPlan, command_imports, load_fixture, read_text_or_none
 
 from memory_openclaw import PLUGIN_ID
 from memory_openclaw import openclaw_json as oj
-from memory_openclaw.adapter import HARNESS_NAME, OpenClawAdapter
+from memory_openclaw.adapter import OpenClawHooks
 from memory_openclaw.cli_steps import install_step, uninstall_step
 from memory_openclaw.paths import openclaw_config_path, openclaw_workspace
 
-__all__ = ["OpenClawHarness", "plugin_dir", "HOOK_MODULE", "WORKER_MODULE"]
+__all__ = ["OpenClawHarness", "plugin_dir", "HOOK_MODULE", "WORKER_MODULE", "BENCH_READ", "BENCH_WRITE"]
 
 HOOK_MODULE = "memory_openclaw.hook"
 WORKER_MODULE = "memory_openclaw.worker"
 _SCOPE = "user"
 _PROBE_TIMEOUT_S = 20
+BENCH_READ = "plugin/turn1.before_prompt_build.json"
+BENCH_WRITE = "plugin/turn1.agent_end.json"
+"""Turn 1 of the recorded `agent --local` run, as the plugin sends it: (recall, capture)."""
 
 
 def plugin_dir() -> Path:
@@ -47,15 +50,7 @@ def plugin_dir() -> Path:
     return Path(__file__).resolve().parent / "plugin"
 
 
-def _fixtures_dir() -> Path:
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "fixtures", here.parents[1] / "fixtures"):
-        if candidate.is_dir():
-            return candidate
-    raise FileNotFoundError("memory-openclaw's recorded payloads (fixtures/) are not installed")
-
-
-class OpenClawHarness:
+class OpenClawHarness(OpenClawHooks):
     """OpenClaw: an in-process plugin that runs memory-core's hook as an async child process.
 
     Args:
@@ -64,24 +59,12 @@ class OpenClawHarness:
         python: The interpreter the plugin and the MCP server run (default: this one).
     """
 
-    name = HARNESS_NAME
     display_name = "OpenClaw"
     scopes: tuple[str, ...] = (_SCOPE,)
 
     def __init__(self, *, environ: Mapping[str, str] | None = None, python: str | None = None) -> None:
         self._environ = os.environ if environ is None else environ
         self._python = python or sys.executable
-        self._adapter = OpenClawAdapter()
-
-    # -- hook adapter ------------------------------------------------------------------------
-
-    def parse(self, payload: Mapping[str, Any]) -> HookEvent:
-        """See `OpenClawAdapter.parse`."""
-        return self._adapter.parse(payload)
-
-    def render(self, event: HookEvent, recall: Recall) -> str:
-        """See `OpenClawAdapter.render`."""
-        return self._adapter.render(event, recall)
 
     # -- install -----------------------------------------------------------------------------
 
@@ -106,7 +89,7 @@ class OpenClawHarness:
         folder = plugin_dir()
         openclaw = self._openclaw()
         through_cli = openclaw is not None and not oj.is_linked(data, folder)
-        mcp = self._has_module("memory_mcp")
+        mcp = self._has_module(MCP_MODULE)
         wanted = oj.with_memory(data, plugin_dir=folder, python=self._python, link=not through_cli, mcp=mcp)
         after = before if wanted == data else oj.dump(wanted)
         plan = InstallPlan(harness=self.name, scope=scope, edits=[FileEdit(path, before, after)])
@@ -174,7 +157,7 @@ class OpenClawHarness:
         found = oj.entry(data) or {}
         config = found.get("config")
         python = config.get("python") if isinstance(config, dict) else None
-        command = " ".join([python, "-m", WORKER_MODULE]) if isinstance(python, str) else None
+        command = shlex.join(installing.hook_argv(WORKER_MODULE, python=python)) if isinstance(python, str) else None
         problems: list[str] = []
         paths = oj.our_load_paths(data)
         if not found and not paths:
@@ -191,7 +174,7 @@ class OpenClawHarness:
             problems.append("hooks.allowConversationAccess is not true: OpenClaw drops the memory hooks silently")
         elif hooks.get("allowPromptInjection") is False:
             problems.append("hooks.allowPromptInjection is false: recall cannot add context")
-        runs = self._runs(python, WORKER_MODULE) if isinstance(python, str) else False
+        runs = command is not None and installing.command_runs(command, WORKER_MODULE, timeout=_PROBE_TIMEOUT_S)[0]
         if not runs:
             problems.append(f"the plugin's interpreter cannot run {WORKER_MODULE} ({python or 'not set'})")
         if problems:
@@ -206,11 +189,12 @@ class OpenClawHarness:
 
         (The plugin keeps one worker per OpenClaw process; this is its first-call cost.)
         """
-        return [self._python, "-m", HOOK_MODULE]
+        return installing.hook_argv(HOOK_MODULE, python=self._python)
 
     def bench_payloads(self) -> tuple[dict[str, Any], dict[str, Any]]:
         """The plugin's payloads for turn 1 of the recorded `agent --local` run: (recall, capture)."""
-        folder = _fixtures_dir() / "plugin"
-        read = json.loads((folder / "turn1.before_prompt_build.json").read_text(encoding="utf-8"))
-        write = json.loads((folder / "turn1.agent_end.json").read_text(encoding="utf-8"))
-        return read, write
+        return load_fixture("memory_openclaw", BENCH_READ), load_fixture("memory_openclaw", BENCH_WRITE)
+
+    def plugin_dir(self) -> Path:
+        """The OpenClaw plugin folder shipped inside this package (`plugins.load.paths` points here)."""
+        return plugin_dir()

@@ -16,7 +16,7 @@ __all__ = ["main"]
 
 def main() -> None:
     """Run one OpenClaw hook call (stdin payload, stdout answer, exit 0)."""
-    _run_hook("memory_openclaw.adapter:OpenClawAdapter")
+    _run_hook("memory_openclaw.adapter:OpenClawHooks")
 
 
 if __name__ == "__main__":

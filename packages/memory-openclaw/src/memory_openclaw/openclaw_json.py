@@ -28,6 +28,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from memory_core.installing import is_our_mcp_entry, mcp_argv
+
 from memory_openclaw import PLUGIN_ID
 from memory_openclaw.errors import OpenClawConfigError
 
@@ -115,13 +117,13 @@ def is_linked(data: Data, plugin_dir: Path) -> bool:
 
 def mcp_server(python: str) -> Data:
     """The `mcp.servers.memory` definition: memory-mcp over stdio."""
-    return {"command": python, "args": ["-m", "memory_mcp"]}
+    command, *args = mcp_argv(python=python)
+    return {"command": command, "args": args}
 
 
 def is_our_mcp_server(value: Any) -> bool:
     """Whether an `mcp.servers` value runs memory-mcp (a server of the user's with our name is not ours)."""
-    args = value.get("args") if isinstance(value, dict) else None
-    return isinstance(args, list) and "memory_mcp" in args
+    return is_our_mcp_entry(value)
 
 
 def with_memory(data: Data, *, plugin_dir: Path, python: str, link: bool, mcp: bool = True) -> Data:

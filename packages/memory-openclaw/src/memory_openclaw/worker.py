@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, BinaryIO
 from memory_core.config import Config
 from memory_core.hookpath.runner import run
 
-from memory_openclaw.adapter import OpenClawAdapter
+from memory_openclaw.adapter import OpenClawHooks
 
 if TYPE_CHECKING:
     from memory_core.service import MemoryService
@@ -52,7 +52,7 @@ def _service() -> MemoryService | None:
 
 def serve(requests: BinaryIO, answers: BinaryIO) -> None:
     """Answer each request line of `requests` on `answers` until end of input."""
-    adapter = OpenClawAdapter()
+    adapter = OpenClawHooks()
     service = _service()
     deliver = True
     try:

@@ -74,11 +74,11 @@ class ProgressBar:
 
 def cmd_import(args: argparse.Namespace) -> int:
     from memory_core.cli.harnesses import load
+    from memory_core.harnesses.contract import HasTranscripts
     from memory_core.harnesses.importing import TranscriptSource, run_import
 
     harness = load(args.harness)
-    factory = getattr(harness, "transcripts", None)
-    source = factory() if callable(factory) else None
+    source = harness.transcripts() if isinstance(harness, HasTranscripts) else None
     if not isinstance(source, TranscriptSource):
         raise ValueError(f"{harness.display_name} keeps no transcripts memory can import")
     svc = service()

@@ -11,6 +11,15 @@ a harness package by name. Discovery is for the CLI (`install`, `doctor`, `hook`
 path itself runs `python -m <package>.hook`, which imports only its own harness.
 
 A harness package that fails to import is logged and skipped: it never stops the others.
+
+Beyond the contract, a harness may offer a capability the core uses where it exists, each
+declared here as a `Protocol` and asked with `isinstance` (never found by `getattr`):
+
+- `CapsContext`: `max_context_tokens`, a cap on the injected block below `MEMORY_MAX_TOKENS`
+  (Codex's documented `additionalContext` limit; Hermes replays context into later turns);
+- `HasTranscripts`: `transcripts()`, the session files `memory import <name>` and
+  `memory doctor --fix` read;
+- `ShipsPlugin`: `plugin_dir()`, a plugin folder the harness program loads itself.
 """
 
 from __future__ import annotations
@@ -23,10 +32,21 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from memory_core.models import HookEvent, Recall
 
 if TYPE_CHECKING:
-    # Typing only: the installer plumbing (difflib, tempfile, shutil) stays off the hook path.
+    # Typing only: the installer plumbing (difflib, tempfile, shutil) and the transcript
+    # importer stay off the hook path.
+    from memory_core.harnesses.importing import TranscriptSource
     from memory_core.installing import InstallPlan
 
-__all__ = ["Harness", "HookAdapter", "InstallStatus", "discover_harnesses", "ENTRY_POINT_GROUP"]
+__all__ = [
+    "Harness",
+    "HookAdapter",
+    "InstallStatus",
+    "CapsContext",
+    "HasTranscripts",
+    "ShipsPlugin",
+    "discover_harnesses",
+    "ENTRY_POINT_GROUP",
+]
 
 ENTRY_POINT_GROUP = "memory.harnesses"
 
@@ -103,6 +123,32 @@ class Harness(HookAdapter, Protocol):
 
     def bench_payloads(self) -> tuple[dict[str, Any], dict[str, Any]]:
         """A recorded (read, write) payload pair from the package's fixtures, for benchmarks."""
+        ...
+
+
+@runtime_checkable
+class CapsContext(Protocol):
+    """An adapter whose harness limits the injected block: the core's budget never exceeds it."""
+
+    max_context_tokens: int
+    """The most approximate tokens one injected block may hold in this harness."""
+
+
+@runtime_checkable
+class HasTranscripts(Protocol):
+    """A harness that keeps session transcripts memory can import (`memory import <name>`)."""
+
+    def transcripts(self) -> TranscriptSource:
+        """The transcript source: where the session files are and how to read turns from them."""
+        ...
+
+
+@runtime_checkable
+class ShipsPlugin(Protocol):
+    """A harness package that ships a plugin folder its program loads (`claude plugin marketplace add`)."""
+
+    def plugin_dir(self) -> Path:
+        """The folder inside the installed package."""
         ...
 
 

@@ -13,8 +13,9 @@ written once; nothing is written when there is nothing to inject; the exit statu
 whatever happens; every swallowed error is one log line and a failure counter. Only the
 standard library and memory-core's own light modules are imported.
 
-An adapter may carry `max_context_tokens` (Codex documents a 2,500-token limit on injected
-context): the block is then capped there whatever `MEMORY_MAX_TOKENS` says.
+An adapter may declare `max_context_tokens` (`memory_core.harnesses.contract.CapsContext`;
+Codex documents a 2,500-token limit on injected context): the block is then capped there
+whatever `MEMORY_MAX_TOKENS` says.
 """
 
 from __future__ import annotations
@@ -39,9 +40,10 @@ __all__ = ["run", "main", "config_for"]
 def config_for(adapter: HookAdapter) -> Config:
     """The configuration for `adapter`: the environment's, with its `max_context_tokens` cap applied."""
     config = Config.from_env()
-    cap = getattr(adapter, "max_context_tokens", None)
-    if isinstance(cap, int) and cap < config.max_tokens:
-        config = replace(config, max_tokens=cap)
+    from memory_core.harnesses.contract import CapsContext
+
+    if isinstance(adapter, CapsContext) and adapter.max_context_tokens < config.max_tokens:
+        config = replace(config, max_tokens=adapter.max_context_tokens)
     return config
 
 

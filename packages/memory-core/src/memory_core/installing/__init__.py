@@ -1,139 +1,57 @@
-"""Installer plumbing shared by every harness package: plan, show, apply.
+"""What every harness installer shares: plans, commands, the MCP entry, forwarded settings, files.
 
-A harness computes an `InstallPlan` (whole-file before/after texts plus side-effect steps)
-without touching anything; `apply_plan` then either prints the unified diff (`--dry-run`,
-writes nothing, runs nothing) or writes each file atomically (temp file then `os.replace`),
-keeping the previous content as `<file>.bak`, and runs the steps in order.
+- `plans`: an install or uninstall as whole-file edits and steps; `apply_plan` shows it
+  (`--dry-run`) or carries it out, keeping `<file>.bak` (`backup_path`).
+- `commands`: the hook and server command lines (`hook_argv`, `hook_command`) and whether a
+  registered one still runs (`command_runs`, `interpreter_of`, `command_imports`).
+- `mcp_entry`: the memory MCP server's command (`mcp_argv`) and "is this entry ours"
+  (`is_our_mcp_entry`).
+- `envforward`: the settings an MCP entry forwards (`memory_env_names`), from `Config`'s fields.
+- `jsonedit`: the one way a JSON config is read and rewritten.
+- `fixtures`: a harness package's recorded payloads, in a checkout or an installed wheel.
 
-Guarantees: a plan whose edits are all no-ops writes nothing and makes no `.bak` (a second
-install changes nothing). A file whose planned `after` is None is removed (an uninstall of a
-file we created). Failure: an `OSError` from a write propagates after the files already
-written stay written; the CLI reports it as one line.
+Installer code only: nothing here is imported on the hook path.
 """
 
 from __future__ import annotations
 
-import difflib
-import shutil
-import subprocess
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import TextIO
-
+from memory_core.installing.commands import (
+    SHARED_SUFFIX,
+    command_imports,
+    command_runs,
+    hook_argv,
+    hook_command,
+    interpreter_of,
+)
+from memory_core.installing.envforward import forwarded_env_names, memory_env_names, set_env_names
+from memory_core.installing.fixtures import fixtures_dir, load_fixture, load_fixtures
+from memory_core.installing.mcp_entry import MCP_MODULE, MCP_SCRIPT, is_our_mcp_entry, mcp_argv, runs_mcp
+from memory_core.installing.plans import FileEdit, InstallPlan, Step, apply_plan, backup_path, read_text_or_none
 from memory_core.localstate.atomic import atomic_write
 
-__all__ = ["FileEdit", "Step", "InstallPlan", "apply_plan", "read_text_or_none", "atomic_write", "command_imports"]
-
-
-@dataclass(frozen=True, slots=True)
-class FileEdit:
-    """One file's whole content before and after; None means the file is absent."""
-
-    path: Path
-    before: str | None
-    after: str | None
-    mode: int = 0o600
-    """Permissions for a file this edit creates (an existing file keeps its own)."""
-
-    @property
-    def changes(self) -> bool:
-        """Whether applying the edit would change the file."""
-        return self.before != self.after
-
-    def diff(self) -> str:
-        """A unified diff of the edit ("" when it changes nothing)."""
-        if not self.changes:
-            return ""
-        before = (self.before or "").splitlines(keepends=True)
-        after = (self.after or "").splitlines(keepends=True)
-        name = str(self.path)
-        lines = difflib.unified_diff(
-            before,
-            after,
-            fromfile=name if self.before is not None else "/dev/null",
-            tofile=name if self.after is not None else "/dev/null",
-        )
-        return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """A side effect that is not a file edit (running `claude mcp add`, trusting Codex hooks)."""
-
-    description: str
-    run: Callable[[], None]
-
-
-@dataclass
-class InstallPlan:
-    """What an install or uninstall will do. Harnesses build it; `apply_plan` carries it out."""
-
-    harness: str
-    scope: str
-    edits: list[FileEdit] = field(default_factory=list)
-    steps: list[Step] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    """Lines for the user: what each teammate must install, the one manual step left, ..."""
-
-    @property
-    def changes(self) -> bool:
-        """Whether the plan would change anything."""
-        return any(edit.changes for edit in self.edits) or bool(self.steps)
-
-
-def read_text_or_none(path: Path) -> str | None:
-    """A file's text exactly as stored (line ends untouched), or None when it does not exist."""
-    try:
-        # newline="": a CRLF file must come back CRLF, or restoring it byte for byte fails.
-        with open(path, encoding="utf-8", newline="") as handle:
-            return handle.read()
-    except FileNotFoundError:
-        return None
-
-
-def apply_plan(plan: InstallPlan, *, dry_run: bool, out: TextIO) -> bool:
-    """Carry out `plan` (or, with `dry_run`, print what it would do). Returns whether anything changed."""
-    changed = False
-    for edit in plan.edits:
-        if not edit.changes:
-            continue
-        changed = True
-        if dry_run:
-            out.write(edit.diff())
-            continue
-        if edit.before is not None:
-            shutil.copy2(edit.path, edit.path.with_name(edit.path.name + ".bak"))
-        if edit.after is None:
-            edit.path.unlink(missing_ok=True)
-        else:
-            atomic_write(edit.path, edit.after, mode=edit.mode)
-    for step in plan.steps:
-        changed = True
-        if dry_run:
-            out.write(f"would run: {step.description}\n")
-        else:
-            step.run()
-    for note in plan.notes:
-        out.write(f"note: {note}\n")
-    return changed
-
-
-def command_imports(python: str, module: str, *, timeout: float = 20.0) -> tuple[bool, str]:
-    """Whether the interpreter `python` imports `module` (and so everything it needs), and if not, why.
-
-    What a status or doctor check asks of an installed hook or server command: it runs
-    `python -c "import <module>"` (importing a hook module runs no hook) and waits at most
-    `timeout` seconds. Returns `(True, "")`, or `(False, reason)` with a one-line reason: the
-    interpreter did not start, did not finish in time, or the last line of what it printed.
-    """
-    try:
-        done = subprocess.run([python, "-c", f"import {module}"], capture_output=True, timeout=timeout, check=False)
-    except subprocess.TimeoutExpired:
-        return False, f"{python} did not import {module} within {timeout:g} s"
-    except OSError as exc:
-        return False, f"{python} did not run: {exc}"
-    if done.returncode == 0:
-        return True, ""
-    lines = done.stderr.decode(errors="replace").strip().splitlines()
-    return False, lines[-1] if lines else f"{python} exited {done.returncode} importing {module}"
+__all__ = [
+    "FileEdit",
+    "Step",
+    "InstallPlan",
+    "apply_plan",
+    "read_text_or_none",
+    "backup_path",
+    "atomic_write",
+    "SHARED_SUFFIX",
+    "hook_argv",
+    "hook_command",
+    "interpreter_of",
+    "command_imports",
+    "command_runs",
+    "MCP_MODULE",
+    "MCP_SCRIPT",
+    "mcp_argv",
+    "runs_mcp",
+    "is_our_mcp_entry",
+    "memory_env_names",
+    "forwarded_env_names",
+    "set_env_names",
+    "fixtures_dir",
+    "load_fixture",
+    "load_fixtures",
+]

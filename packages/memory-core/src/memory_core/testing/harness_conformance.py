@@ -6,9 +6,10 @@ Use it from a harness package's tests:
 
     class TestClaudeConformance(HarnessConformance):
         harness_factory = ClaudeHarness
-        fixtures = Path(__file__).parents[1] / "fixtures"
+        package = "memory_claude"
 
-It pins what the core relies on from every adapter, whatever its harness: every recorded
+It pins what the core relies on from every adapter, whatever its harness: the `Harness` shape
+and the optional capabilities it declares (`memory_core.harnesses.contract`) hold; every recorded
 payload parses to an event or is refused with `ValueError` (never another exception); an
 adapter renders nothing for an empty recall or a non-read event; a rendered answer is the same
 bytes every time and, when it looks like JSON, is one JSON document; the recorded read/write
@@ -20,13 +21,14 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
 
-from memory_core.harnesses.contract import Harness
+from memory_core.harnesses.contract import CapsContext, Harness, HasTranscripts, ShipsPlugin
+from memory_core.installing import fixtures_dir, load_fixtures
 from memory_core.models import EventKind, Hit, HookEvent, Recall, Record, Scope
 
 __all__ = ["HarnessConformance"]
@@ -37,32 +39,30 @@ _SAMPLE = Recall(
 )
 
 
-def _payloads(folder: Path) -> Iterator[tuple[str, dict[str, Any]]]:
-    for path in sorted(folder.rglob("*.json")):
-        if any(part.startswith(("_", ".")) or part in ("configs", "transcripts") for part in path.parts):
-            continue
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except ValueError:
-            continue
-        if isinstance(data, dict):
-            yield str(path.relative_to(folder)), data
-
-
 class HarnessConformance:
-    """Subclass with `harness_factory` and `fixtures` (the folder of recorded payloads)."""
+    """Subclass with `harness_factory` and `package` (the import name whose `fixtures/` holds the recordings)."""
 
     harness_factory: ClassVar[Callable[[], Harness]]
-    fixtures: ClassVar[Path]
+    package: ClassVar[str]
 
     @pytest.fixture
     def harness(self) -> Harness:
         return type(self).harness_factory()
 
     def recorded(self) -> list[tuple[str, dict[str, Any]]]:
-        found = list(_payloads(self.fixtures))
-        assert found, f"no recorded payloads under {self.fixtures}"
+        found = list(load_fixtures(self.package).items())
+        assert found, f"no recorded payloads under {fixtures_dir(self.package)}"
         return found
+
+    def test_the_harness_has_the_contracts_shape_and_declared_capabilities(self, harness: Harness) -> None:
+        assert isinstance(harness, Harness)
+        assert harness.scopes, "a harness has at least one install scope"
+        if isinstance(harness, CapsContext):
+            assert harness.max_context_tokens > 0
+        if isinstance(harness, ShipsPlugin):
+            assert harness.plugin_dir().is_dir()
+        if isinstance(harness, HasTranscripts):
+            assert callable(harness.transcripts().find)
 
     def test_every_recorded_payload_parses_or_is_refused_with_value_error(self, harness: Harness) -> None:
         for name, payload in self.recorded():
