@@ -769,6 +769,13 @@ class MemoryService:
         """Whether memory runs in this project (the kill switch, then the project's switch)."""
         return self.config.enabled and not is_disabled(self.config.state_dir, project_key)
 
+    def activity(self) -> str:
+        """A stamp that changes whenever a capture or a recall lands (from any process): what a
+        live page watches to know it should refresh.
+        """
+        meta = self._guard(self.store.meta)
+        return f"{meta.get('last_capture_at', '')}|{meta.get('last_recall_at', '')}"
+
     def export_scope(self, scope: Scope) -> Iterator[dict[str, Any]]:
         """Every record of one scope as the JSON objects `memory export` writes, oldest first."""
         from memory_core.localstate.spool import record_to_json
