@@ -149,7 +149,7 @@ def recalls(service: MemoryService) -> dict[str, Any]:
             record = found.get(str(item.get("id")))
             matched: tuple[str, ...] = ()
             if record is not None:
-                from memory_core.tokenizer import index_terms
+                from memory_core.retrieval.tokenizer import index_terms
 
                 own = index_terms(record.text)
                 matched = tuple(dict.fromkeys(w for w, terms in words if terms & own.keys()))
