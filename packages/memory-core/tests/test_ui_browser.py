@@ -292,7 +292,7 @@ def test_a_capture_made_by_a_hook_appears_live_and_its_recall_is_listed(ui: Ui) 
     ui.driver.execute_script("window.__same_page = true;")
     session = "live-session"
     for event, extra in (
-        ("UserPromptSubmit", {"prompt": "how do we deploy the shop?"}),
+        ("UserPromptSubmit", {"prompt": "when is the staging database reset, and how do we deploy the shop?"}),
         ("Stop", {"last_assistant_message": "Deploys run through ops/ship-it.sh on the release branch."}),
     ):
         payload = {
@@ -323,6 +323,9 @@ def test_a_capture_made_by_a_hook_appears_live_and_its_recall_is_listed(ui: Ui) 
     ui.get("/recalls")
     first = ui.driver.find_element("css selector", "ol.recalls > li")
     assert "how do we deploy the shop?" in first.text
+    # What the hook's recall injected, with the words that carried it past the floor.
+    assert "reset every night" in first.find_element("css selector", "ol.items").text
+    assert "staging" in [m.text for m in first.find_elements("tag name", "mark")]
     texts = [li.text for li in ui.driver.find_elements("css selector", "ol.recalls > li")]
     assert any("Nothing injected" in t and "capital of peru" in t for t in texts)
     ui.shot("recalls")
