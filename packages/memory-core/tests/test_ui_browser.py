@@ -331,6 +331,25 @@ def test_a_capture_made_by_a_hook_appears_live_and_its_recall_is_listed(ui: Ui) 
     ui.shot("recalls")
 
 
+def test_a_record_opens_from_the_keyboard_alone(ui: Ui) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    ui.get("/memories")
+    keys = ActionChains(ui.driver)
+    keys.send_keys(Keys.TAB).perform()
+    assert ui.driver.switch_to.active_element.text == "Skip to content"
+    for _ in range(40):
+        keys.send_keys(Keys.TAB).perform()
+        if ui.driver.switch_to.active_element.get_attribute("class") == "text":
+            break
+    focused = ui.driver.switch_to.active_element
+    assert focused.get_attribute("class") == "text", "Tab never reached the first record"
+    keys.send_keys(Keys.ENTER).perform()
+    ui.wait(lambda d: "/memories/" in d.current_url)
+    assert ui.driver.find_element("id", "record-text").text
+
+
 def test_pages_fit_a_narrow_window(ui: Ui) -> None:
     ui.driver.set_window_size(400, 900)
     try:

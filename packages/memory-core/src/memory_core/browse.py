@@ -118,7 +118,9 @@ def explain_hits(query: str, hits: Sequence[Hit], kept: Iterable[str]) -> tuple[
 def history_entry(last: dict[str, Any], *, turn_id: str | None, project: str, reason: str) -> str:
     """The JSON a store keeps for one recall: the last-recall facts plus the turn, project and reason."""
     entry = dict(last)
-    entry.update({"turn": turn_id, "project": project, "reason": reason})
+    entry.update({"turn": turn_id, "project": project})
+    # The last-recall record may say itself why nothing was injected; that reason wins.
+    entry.setdefault("reason", reason)
     return json.dumps(entry, sort_keys=True, ensure_ascii=False)
 
 

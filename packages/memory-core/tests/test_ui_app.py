@@ -1,0 +1,94 @@
+"""The `memory ui` application without a browser: the guard's refusals, export and the off/on switch.
+
+Driven in-process through Starlette's test client on a fresh embedded store (the browser suite,
+`test_ui_browser.py`, covers the pages as a person uses them).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from memory_core.config import Config
+from memory_core.service import MemoryService
+from memory_core.testing.requirements import require
+from memory_core.ui.guard import LaunchToken
+
+try:
+    from memory_core.ui.app import build_app
+    from starlette.testclient import TestClient
+
+    UI_EXTRA = True
+except ImportError:  # the extra is missing: `require` below fails under CI, skips elsewhere
+    UI_EXTRA = False
+
+PORT = 8765
+BASE = f"http://127.0.0.1:{PORT}"
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[tuple[TestClient, MemoryService, LaunchToken]]:
+    require(UI_EXTRA, "the ui extra (pip install 'memory-core[ui]')")
+    env = {
+        "HOME": str(tmp_path),
+        "MEMORY_URL": f"sqlite:///{tmp_path / 'memory.db'}",
+        "MEMORY_STATE_DIR": str(tmp_path / "state"),
+        "MEMORY_PROJECT": "git:example.com/acme/shop",
+        "MEMORY_USER": "alice",
+    }
+    service = MemoryService(Config.from_env(env), long_lived=True)
+    service.save("The staging database is reset every night.")
+    token = LaunchToken()
+    with TestClient(build_app(service, token, PORT), base_url=BASE) as client:
+        yield client, service, token
+    service.close()
+
+
+def _signed_in(client: TestClient, token: LaunchToken) -> None:
+    answer = client.get(f"/memories?token={token.value}&kind=note", follow_redirects=False)
+    assert answer.status_code == 303
+    assert answer.headers["location"] == "/memories?kind=note"
+    cookie = answer.headers["set-cookie"]
+    assert "HttpOnly" in cookie
+    assert "SameSite=Strict" in cookie
+
+
+def test_only_this_launchs_page_can_read_or_act(app: tuple[TestClient, MemoryService, LaunchToken]) -> None:
+    client, service, token = app
+    assert client.get("/").status_code == 403
+    assert client.get("/?token=not-it").status_code == 403
+    _signed_in(client, token)
+    page = client.get("/")
+    assert page.status_code == 200
+    assert "default-src 'none'" in page.headers["content-security-policy"]
+    assert page.headers["x-frame-options"] == "DENY"
+    assert client.get("/", headers={"host": "rebound.example:8765"}).status_code == 400
+    form = {"csrf": token.csrf, "text": "a note from a form", "scope": "project"}
+    assert client.post("/notes", data={**form, "csrf": "forged"}).status_code == 403
+    assert client.post("/notes", data=form, headers={"origin": "https://evil.example"}).status_code == 403
+    assert service.search("form") == []
+    assert client.post("/notes", data=form, follow_redirects=False).status_code == 303
+    assert [h.record.text for h in service.search("form")] == ["a note from a form"]
+
+
+def test_export_downloads_the_scope_and_the_switch_turns_memory_off(
+    app: tuple[TestClient, MemoryService, LaunchToken],
+) -> None:
+    client, service, token = app
+    _signed_in(client, token)
+    answer = client.post("/export", data={"csrf": token.csrf, "scope": "project:git:example.com/acme/shop"})
+    assert answer.status_code == 200
+    assert "attachment" in answer.headers["content-disposition"]
+    [line] = answer.text.splitlines()
+    assert json.loads(line)["text"] == "The staging database is reset every night."
+    key = "git:example.com/acme/shop"
+    switched = client.post("/switch", data={"csrf": token.csrf, "project": key, "state": "off"})
+    assert "Memory is off for" in switched.text
+    assert not service.active()
+    assert service.assemble("staging database reset", harness="claude", session_id="s", turn_id="t").text == ""
+    assert re.search(r"Turn memory on here", client.get("/").text)
+    client.post("/switch", data={"csrf": token.csrf, "project": key, "state": "on"})
+    assert service.active()
