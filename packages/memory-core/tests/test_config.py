@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from memory_core.config import Config, display_url
+from memory_core.config import Config
 
 
 def test_defaults_follow_the_xdg_folders(tmp_path: Path) -> None:
@@ -76,19 +76,6 @@ def test_a_broken_config_file_does_not_break_anything(tmp_path: Path) -> None:
     (tmp_path / "memory" / "config.toml").write_text("[memory\nmax_items = ")
     config = Config.from_env({"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)})
     assert config.max_items == 5
-
-
-@pytest.mark.parametrize(
-    ("url", "shown"),
-    [
-        ("redis://:hunter2@10.0.0.1:6379/2", "redis://:***@10.0.0.1:6379/2"),
-        ("postgresql://app:s3cr3t@db/memory", "postgresql://app:***@db/memory"),
-        ("rediss://tokenonly@host:6380/1", "rediss://***@host:6380/1"),
-        ("sqlite:////home/me/memory.db", "sqlite:////home/me/memory.db"),
-    ],
-)
-def test_display_url_never_shows_a_password(url: str, shown: str) -> None:
-    assert display_url(url) == shown
 
 
 def test_the_postgres_schema_can_come_from_the_config_file(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Config", "data_home", "state_home", "config_home", "display_url", "setting_env_names"]
+__all__ = ["Config", "data_home", "state_home", "config_home", "setting_env_names"]
 
 _DEFAULT_MAX_ITEMS = 5
 _DEFAULT_MAX_TOKENS = 800
@@ -65,21 +65,6 @@ def config_home(environ: Mapping[str, str] = os.environ) -> Path:
     if _is_macos():
         return _home(environ) / "Library" / "Preferences" / "memory"
     return _home(environ) / ".config" / "memory"
-
-
-def display_url(url: str) -> str:
-    """`url` with any password replaced by `***`, safe to print and log."""
-    scheme, sep, rest = url.partition("://")
-    if not sep:
-        return url
-    authority, slash, path = rest.partition("/")
-    if "@" not in authority:
-        return url
-    userinfo, _, host = authority.rpartition("@")
-    user, colon, _password = userinfo.partition(":")
-    # A lone userinfo may be a token (`redis://TOKEN@host`): mask it too.
-    masked = f"{user}:***" if colon else "***"
-    return f"{scheme}://{masked}@{host}{slash}{path}"
 
 
 def _os_user() -> str:

@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 from memory_core import status
 from memory_core.browse import HISTORY_KEEP, Explanation, history_entry
-from memory_core.config import Config, display_url
+from memory_core.config import Config
 from memory_core.errors import FirewallBlocked, NotFound, StoreUnavailable
 from memory_core.firewall import Firewall
 from memory_core.localstate.atomic import atomic_write
@@ -42,6 +42,7 @@ from memory_core.retrieval.retriever import Retriever
 from memory_core.retrieval.tokenizer import index_terms
 from memory_core.store import open_store
 from memory_core.store.base import Checkpointing, PageCursor, RecordFilter, Store
+from memory_core.urls import redact_url, redact_urls_in
 
 __all__ = ["MemoryService", "turn_record_id", "note_record_id"]
 
@@ -144,7 +145,8 @@ class MemoryService:
         try:
             # Always on, even with MEMORY_FIREWALL=0: turning off the firewall for stored
             # memories is the user's call; leaking a secret into a log nobody reads is not.
-            return Firewall(enabled=True).scrub(text).text
+            # A URL in a message shows as everywhere else: no user, no token, no credential parameter.
+            return redact_urls_in(Firewall(enabled=True).scrub(text).text)
         except Exception:  # noqa: BLE001 - if the firewall itself broke, log nothing of the text
             return "[message withheld: firewall unavailable]"
 
@@ -156,7 +158,7 @@ class MemoryService:
     def _guard(self, call: Callable[[], _T]) -> _T:
         """Run a store call, turning an outage into the process's skip-the-store state."""
         if self.store_down:
-            raise StoreUnavailable(f"{display_url(self.config.url)} was unreachable moments ago; skipping the store")
+            raise StoreUnavailable(f"{redact_url(self.config.url)} was unreachable moments ago; skipping the store")
         try:
             result = call()
         except StoreUnavailable:
@@ -611,7 +613,7 @@ class MemoryService:
     def export(self, *, every_scope: bool = False) -> Iterator[Record]:
         """Every record of this project and user (or of `every_scope`), oldest first."""
         if self.store_down:
-            raise StoreUnavailable(f"{display_url(self.config.url)} was unreachable moments ago; skipping the store")
+            raise StoreUnavailable(f"{redact_url(self.config.url)} was unreachable moments ago; skipping the store")
         return self.store.scan(None if every_scope else self.scopes())
 
     def restore(self, records: Iterable[Record]) -> RestoreReport:

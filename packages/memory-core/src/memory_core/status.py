@@ -21,9 +21,9 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memory_core.config import display_url
 from memory_core.harnesses.contract import HasTranscripts, discover_harnesses
 from memory_core.project import is_disabled
+from memory_core.urls import redact_url
 from memory_core.version import __version__
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ def collect_status(service: MemoryService) -> dict[str, Any]:
     config = service.config
     project = service.project()
     problems: list[dict[str, str]] = []
-    store: dict[str, Any] = {"url": display_url(config.url), "backend": config.url.split(":", 1)[0], "reachable": False}
+    store: dict[str, Any] = {"url": redact_url(config.url), "backend": config.url.split(":", 1)[0], "reachable": False}
     records: dict[str, int | None] = {"project": None, "user": None, "total": None}
     counters: dict[str, int] = {}
     meta: dict[str, str] = {}

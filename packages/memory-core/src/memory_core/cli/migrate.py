@@ -11,7 +11,7 @@ import argparse
 import sys
 
 from memory_core.cli._common import service
-from memory_core.config import display_url
+from memory_core.urls import redact_url
 
 __all__ = ["register"]
 
@@ -34,5 +34,5 @@ def cmd_migrate(args: argparse.Namespace) -> int:
     report = svc.migrate_to(args.to, progress=progress)
     if sys.stderr.isatty():
         sys.stderr.write("\n")
-    print(f"{display_url(svc.config.url)} -> {report.target}: {report}")
+    print(f"{redact_url(svc.config.url)} -> {report.target}: {report}")
     return 0

@@ -33,6 +33,7 @@ from memory_core.firewall.assign import (
     line_prefix,
     looks_like_code,
 )
+from memory_core.urls import find_userinfo
 
 __all__ = ["Rule", "RULES", "MARKER_PREFIX", "marker", "Edit"]
 
@@ -289,25 +290,56 @@ def _trimmed(match: re.Match[str]) -> tuple[int, int, str]:
     return match.start("s"), match.start("s") + len(kept), kept
 
 
-def _judge_url(match: re.Match[str]) -> Edit | None:
-    start, end, value = _trimmed(match)
-    if is_placeholder(value):
-        return None
-    return start, end, "url-password"
+_URL_PLACEHOLDERS = frozenset({"password", "passwd", "pass", "pwd", "pw", "secret", "mypassword", "yourpassword"})
+"""What documentation writes for the password of an example URL (`postgres://user:password@localhost`)."""
+_LONE_TOKEN_MIN = 16
+
+
+def _lone_token(value: str) -> bool:
+    """Whether a userinfo without a colon (`redis://TOKEN@host`) is a credential, not a user name."""
+    from memory_core.firewall_entropy import looks_random
+
+    if len(value) < _LONE_TOKEN_MIN or not value.isascii():
+        return False
+    if looks_random(value):
+        return True
+    # A long run of hex or of mixed letters and digits is a token; user names are words.
+    letters = sum(c.isalpha() for c in value)
+    digits = sum(c.isdigit() for c in value)
+    return len(value) >= 24 and letters >= 4 and digits >= 4 and not any(c in value for c in "._@")
+
+
+def _find_url_credentials(text: str, folded: str) -> list[Edit]:
+    """The password of each `scheme://user:password@host`, read by the parser `redact_url` uses
+    (the last `@` before the host ends it; `@`, `#`, `/`, `:` and `%XX` may sit inside), and a
+    lone userinfo that is a token (`redis://TOKEN@host`). The user and the host stay: they say
+    where, and the project key is derived from such URLs.
+    """
+    edits: list[Edit] = []
+    at = text.find("://")
+    while at >= 0:
+        userinfo = find_userinfo(text, at + 3)
+        next_from = at + 3
+        if userinfo is not None:
+            span = userinfo.password or userinfo.user
+            value = text[span[0] : span[1]]
+            secret = (
+                not value.startswith(MARKER_PREFIX)
+                and not is_placeholder(value)
+                and (userinfo.password is None or value.lower() not in _URL_PLACEHOLDERS)
+                and (userinfo.password is not None or _lone_token(value))
+            )
+            if secret and span[1] > span[0]:
+                edits.append((span[0], span[1], "url-password"))
+            next_from = userinfo.at + 1
+        at = text.find("://", next_from)
+    return edits
 
 
 _TRAILING_PUNCTUATION = "`)]}.,;:!?"
 
 _URL_RULES = [
-    # scheme://user:password@host: the password goes; the user and the host stay (they say
-    # where, and the project key is derived from such URLs). A password may hold an `@`.
-    Rule(
-        "url-password",
-        ("://",),
-        # Bounded, so a megabyte of `://a:a:a...` costs linear time.
-        rf"://[^\s/:@?#\[\]]{{0,256}}:{_NOT_MARKER}(?P<s>[^\s/?#@]{{1,256}}(?:@[^\s/?#@]{{1,256}}){{0,4}})@(?=[A-Za-z0-9\[])",
-        judge=_judge_url,
-    ),
+    Rule("url-password", ("://",), find=_find_url_credentials),
 ]
 
 # -- headers ---------------------------------------------------------------------------------

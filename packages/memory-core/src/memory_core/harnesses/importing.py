@@ -262,9 +262,9 @@ def state_path(service: MemoryService, harness: str) -> Path:
 
     One per store: switching `MEMORY_URL` to another store starts every offset from zero.
     """
-    from memory_core.config import display_url
+    from memory_core.urls import redact_url
 
-    store = hashlib.sha256(display_url(service.config.url).encode()).hexdigest()[:12]
+    store = hashlib.sha256(redact_url(service.config.url).encode()).hexdigest()[:12]
     return service.config.state_dir / "import" / f"{harness}-{store}.json"
 
 

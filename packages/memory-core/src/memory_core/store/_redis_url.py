@@ -20,8 +20,9 @@ from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
 
 from memory_core.errors import ConfigError
+from memory_core.urls import redact_url
 
-__all__ = ["RedisTarget", "parse_redis_url", "display_url"]
+__all__ = ["RedisTarget", "parse_redis_url"]
 
 _PLAIN = {"redis": "redis", "valkey": "redis", "rediss": "rediss", "valkeys": "rediss"}
 _CLUSTER = {"redis+cluster", "valkey+cluster", "rediss+cluster", "valkeys+cluster"}
@@ -67,16 +68,6 @@ class RedisTarget:
     check_hostname: bool = True
 
 
-def display_url(url: str) -> str:
-    """`url` with its password replaced by `***`."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    user = parts.username or ""
-    host = parts.netloc.rsplit("@", 1)[1]
-    return urlunsplit((parts.scheme, f"{user}:***@{host}", parts.path, parts.query, parts.fragment))
-
-
 def parse_redis_url(url: str, *, allow_db0: bool, timeout: float) -> RedisTarget:
     """Parse and check `url`. Raises `ConfigError` when it is malformed or unsafe (see module doc)."""
     parts = urlsplit(url)
@@ -93,7 +84,7 @@ def parse_redis_url(url: str, *, allow_db0: bool, timeout: float) -> RedisTarget
     if scheme not in _PLAIN:
         raise ConfigError(f"MEMORY_URL has scheme {scheme!r}, which is not a Redis scheme")
     if not parts.hostname:
-        raise ConfigError(f"MEMORY_URL {display_url(url)} names no host: use redis://HOST:6379/DB")
+        raise ConfigError(f"MEMORY_URL {redact_url(url)} names no host: use redis://HOST:6379/DB")
     db_text = parts.path.strip("/") or query.pop("db", "")
     query.pop("db", None)
     target = _target(
@@ -106,20 +97,20 @@ def parse_redis_url(url: str, *, allow_db0: bool, timeout: float) -> RedisTarget
         password=password,
         ssl=_PLAIN[scheme] == "rediss",
     )
-    base = display_url(urlunsplit((_PLAIN[scheme], parts.netloc, "", "", "")))
+    base = redact_url(urlunsplit((_PLAIN[scheme], parts.netloc, "", "", "")))
     if not db_text:
         db = _empty_db(target, timeout)
         raise ConfigError(
-            f"MEMORY_URL {display_url(url)} names no Redis database number; memory will not pick one for you. "
+            f"MEMORY_URL {redact_url(url)} names no Redis database number; memory will not pick one for you. "
             f"Set MEMORY_URL to {base}/{db} (database {db} is empty now)."
         )
     if not db_text.isdigit():
-        raise ConfigError(f"MEMORY_URL {display_url(url)}: the database must be a number, not {db_text!r}")
+        raise ConfigError(f"MEMORY_URL {redact_url(url)}: the database must be a number, not {db_text!r}")
     db = int(db_text)
     if db == 0 and not allow_db0:
         suggestion = _empty_db(target, timeout)
         raise ConfigError(
-            f"MEMORY_URL {display_url(url)} names Redis database 0, where other applications usually keep "
+            f"MEMORY_URL {redact_url(url)} names Redis database 0, where other applications usually keep "
             f"their keys. Use an empty database instead, e.g. MEMORY_URL={base}/{suggestion} "
             f"(empty now), or set MEMORY_ALLOW_DB0=1 to write to database 0 on purpose."
         )
@@ -144,10 +135,10 @@ def _target(url: str, query: dict[str, str], **fields: Any) -> RedisTarget:
     """The target with the URL's TLS options checked; any other option is an error, not silently dropped."""
     unknown = sorted(set(query) - _TLS_OPTIONS)
     if unknown:
-        raise ConfigError(f"MEMORY_URL {display_url(url)} has Redis options memory does not use: {', '.join(unknown)}")
+        raise ConfigError(f"MEMORY_URL {redact_url(url)} has Redis options memory does not use: {', '.join(unknown)}")
     cert_reqs = query.get("ssl_cert_reqs", "required").lower()
     if cert_reqs not in _CERT_REQS:
-        raise ConfigError(f"MEMORY_URL {display_url(url)}: ssl_cert_reqs must be required, optional or none")
+        raise ConfigError(f"MEMORY_URL {redact_url(url)}: ssl_cert_reqs must be required, optional or none")
     return RedisTarget(
         **fields,
         ca_certs=query.get("ssl_ca_certs"),

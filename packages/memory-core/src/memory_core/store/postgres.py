@@ -40,6 +40,7 @@ from memory_core.models import IndexStats, Record, Scope, ScopeKind
 from memory_core.store import _pg_schema
 from memory_core.store._neighbours import NEIGHBOUR_SPAN, NeighbourCache
 from memory_core.store.base import PageCursor, Posting, RecordFilter, SessionState, TermPostings
+from memory_core.urls import redact_url
 
 __all__ = ["PostgresStore", "SCHEMA_ENV"]
 
@@ -104,21 +105,6 @@ def _split_url(url: str) -> tuple[str, str | None]:
     return urlunsplit((scheme, parts.netloc, parts.path, urlencode(kept, quote_via=quote), parts.fragment)), schema
 
 
-def _display(url: str) -> str:
-    """`url` with any password (in the user part or a `password=` parameter) replaced by `***`."""
-    parts = urlsplit(url)
-    netloc = parts.netloc
-    if parts.password is not None:
-        netloc = f"{parts.username or ''}:***@{netloc.rsplit('@', 1)[1]}"
-    query = parse_qsl(parts.query, keep_blank_values=True)
-    if any(key == "password" for key, _ in query):
-        shown = [(key, "***" if key == "password" else value) for key, value in query]
-        return urlunsplit(
-            (parts.scheme, netloc, parts.path, urlencode(shown, quote_via=quote, safe="*"), parts.fragment)
-        )
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
-
-
 class PostgresStore:
     """A store in one schema of a PostgreSQL database. Build it with `from_url`."""
 
@@ -148,7 +134,7 @@ class PostgresStore:
         """
         conninfo, in_url = _split_url(url)
         chosen = in_url or schema or os.environ.get(SCHEMA_ENV, "").strip() or _DEFAULT_SCHEMA
-        return cls(conninfo, schema=chosen, timeout=timeout, display=_display(url))
+        return cls(conninfo, schema=chosen, timeout=timeout, display=redact_url(url))
 
     # -- plumbing ----------------------------------------------------------------------------
 

@@ -35,8 +35,9 @@ from memory_core.models import IndexStats, Record, Scope, ScopeKind
 from memory_core.store import _redis_scripts as scripts
 from memory_core.store._neighbours import NEIGHBOUR_SPAN, NeighbourCache
 from memory_core.store._redis_client import RedisClient, translate
-from memory_core.store._redis_url import RedisTarget, display_url, parse_redis_url
+from memory_core.store._redis_url import RedisTarget, parse_redis_url
 from memory_core.store.base import PageCursor, Posting, RecordFilter, SessionState, TermPostings
+from memory_core.urls import redact_url
 
 __all__ = ["RedisStore"]
 
@@ -142,11 +143,11 @@ class RedisStore:
         """Open the store `url` names (no network until the first call). Raises `ConfigError`."""
         if importlib.util.find_spec("redis") is None:
             raise ConfigError(
-                f"MEMORY_URL {display_url(url)} names a Redis store, which needs redis-py: "
+                f"MEMORY_URL {redact_url(url)} names a Redis store, which needs redis-py: "
                 "pip install 'memory-core[redis]'"
             )
         target = parse_redis_url(url, allow_db0=allow_db0, timeout=timeout)
-        return cls(target, timeout=timeout, display=display_url(url))
+        return cls(target, timeout=timeout, display=redact_url(url))
 
     # -- plumbing ----------------------------------------------------------------------------
 

@@ -51,6 +51,7 @@ from memory_core.store._sqlite_schema import (
     translate,
 )
 from memory_core.store.base import PageCursor, Posting, RecordFilter, SessionState, TermPostings
+from memory_core.urls import redact_url
 
 __all__ = ["SQLiteStore", "SCHEMA_VERSION"]
 
@@ -79,7 +80,7 @@ class SQLiteStore:
     @classmethod
     def from_url(cls, url: str, *, timeout: float = 1.0) -> SQLiteStore:
         """Parse `sqlite:///relative`, `sqlite:////absolute`, `sqlite:///~/file`; raises `ConfigError` otherwise."""
-        return cls(path_from_url(url), timeout=timeout, display_url=url)
+        return cls(path_from_url(url), timeout=timeout, display_url=redact_url(url))
 
     # -- connection ------------------------------------------------------------------------
 
