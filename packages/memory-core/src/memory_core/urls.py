@@ -40,7 +40,7 @@ _URL_END = re.compile(r"[\s\"'<>`\\]")
 """Where a URL written in text ends: a blank, a quote, an angle bracket, a backslash escape."""
 _HOST = re.compile(r"\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9][A-Za-z0-9._~\-]*")
 """What may follow the userinfo's `@`: a bracketed IPv6 address or a host name."""
-_PORT_THEN_PATH = re.compile(r"\d{1,5}[/?#]")
+_PORT_THEN_PATH = re.compile(r"\d{1,5}/")
 """`host:8080/path`: the part after the colon is a port, not a password."""
 _QUERY_PARAMETER = re.compile(r"[?&][A-Za-z0-9_.\-]+=")
 _USER = re.compile(r"[^:/?#\[\]\s]*")

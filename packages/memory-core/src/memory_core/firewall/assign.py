@@ -127,6 +127,8 @@ def is_placeholder(value: str) -> bool:
     lowered = value.lower()
     if lowered.startswith(_PLACEHOLDER_STARTS) and (not lowered.startswith("<") or lowered.endswith(">")):
         return True
+    if lowered.endswith(("...", "…")):
+        return True  # `sk-...`: an example cut short
     return lowered in _PLACEHOLDER_WORDS or set(value.strip(":@ ")) <= _FILLER
 
 
@@ -194,6 +196,8 @@ def _separator(text: str, position: int) -> tuple[str, int] | None:
 def _value_edit(name: str, kind: str, start: int, value: str, *, quoted: bool) -> Edit | None:
     """The edit for `value` assigned to `name`, or None when the value is not a secret."""
     end = start + len(value)
+    if is_placeholder(value):
+        return None
     if not quoted:
         trimmed = value.rstrip(_TRAILING)
         end -= len(value) - len(trimmed)

@@ -33,6 +33,10 @@ from memory_core.firewall.assign import (
     line_prefix,
     looks_like_code,
 )
+from memory_core.firewall_files import find_pgpass_passwords
+from memory_core.firewall_flags import FLAG_TRIGGERS, find_flag_passwords
+from memory_core.firewall_keyvalue import NAMED_TRIGGERS, find_named_secrets
+from memory_core.firewall_prose import PROSE_TRIGGERS, find_stated_passwords
 from memory_core.urls import find_userinfo
 
 __all__ = ["Rule", "RULES", "MARKER_PREFIX", "marker", "Edit"]
@@ -141,9 +145,26 @@ class Rule:
         return edits
 
 
+_FILLER_RUN = re.compile(r"(.)\1{7}|EXAMPLE|example|XXXX|xxxx|\.\.\.")
+"""In a documentation example the random part is filler: `AKIAIOSFODNN7EXAMPLE`, `ghp_xxxx...`."""
+
+
+def _judge_vendor(match: re.Match[str]) -> Edit | None:
+    if _FILLER_RUN.search(match.group(0)):
+        return None
+    return match.start(), match.end(), ""
+
+
 def _vendor(kind: str, triggers: tuple[str, ...], body: str) -> Rule:
-    """A token recognised by its own prefix: nothing may glue onto either end of it."""
-    return Rule(kind, triggers, rf"(?<![A-Za-z0-9_\-]){body}(?![A-Za-z0-9])")
+    """A token recognised by its own prefix: nothing may glue onto either end of it; filler
+    (`xxxx`, `EXAMPLE`, eight of one character) marks a documentation example, kept.
+    """
+
+    def judge(match: re.Match[str]) -> Edit | None:
+        decided = _judge_vendor(match)
+        return None if decided is None else (decided[0], decided[1], kind)
+
+    return Rule(kind, triggers, rf"(?<![A-Za-z0-9_\-]){body}(?![A-Za-z0-9])", judge=judge)
 
 
 # -- private keys ----------------------------------------------------------------------------
@@ -324,7 +345,7 @@ def _find_url_credentials(text: str, folded: str) -> list[Edit]:
             span = userinfo.password or userinfo.user
             value = text[span[0] : span[1]]
             secret = (
-                not value.startswith(MARKER_PREFIX)
+                MARKER_PREFIX not in text[userinfo.start : userinfo.at]
                 and not is_placeholder(value)
                 and (userinfo.password is None or value.lower() not in _URL_PLACEHOLDERS)
                 and (userinfo.password is not None or _lone_token(value))
@@ -408,7 +429,7 @@ _HEADER_RULES = [
     Rule(
         "basic-auth",
         (" -u ", " -u\t", " --user"),
-        rf"[ \t](?:-u|--user)[ =][\"']?[^\s:\"']+:{_NOT_MARKER}(?P<s>[^\s\"']+)",
+        rf"[ \t](?:-u|--user)[ =][\"']?[^\s:\"']+:(?!//){_NOT_MARKER}(?P<s>[^\s\"']+)",
         anchored=True,
         judge=_judge_basic,
     ),
@@ -417,7 +438,11 @@ _HEADER_RULES = [
 # -- assignments -----------------------------------------------------------------------------
 
 _ASSIGNMENT_RULES = [
+    Rule("password-flag", FLAG_TRIGGERS, find=find_flag_passwords),
     Rule("password-assignment", ASSIGNMENT_TRIGGERS, fold=True, kinds=ASSIGNMENT_KINDS, find=find_assignments),
+    Rule("secret-assignment", NAMED_TRIGGERS, fold=True, kinds=ASSIGNMENT_KINDS[:4], find=find_named_secrets),
+    Rule("password-assignment", (":",), find=find_pgpass_passwords),
+    Rule("stated-password", PROSE_TRIGGERS, fold=True, find=find_stated_passwords),
 ]
 
 # -- the entropy test, last ------------------------------------------------------------------
@@ -433,13 +458,47 @@ _SRI_PREFIXES = ("sha1-", "sha256-", "sha384-", "sha512-")
 """Subresource Integrity and npm lockfiles: `sha512-<base64>` is a digest."""
 
 
+_MIN_TEXT_SHARE = 0.95
+_MIN_LETTER_SHARE = 0.6
+
+
+def _encodes_plain_text(token: str) -> bool:
+    """Whether `token` is base64 of ordinary text (a sentence, a config line) that holds no secret.
+
+    Base64 of words is content, not a credential; but base64 of `user:password`, of a
+    private key or of a config holding a password is a secret, so the decoded text must
+    read as words (letters, blanks) and pass the firewall itself.
+    """
+    import base64
+    import binascii
+
+    body = token.rstrip("=")
+    try:
+        if "-" in body or "_" in body:
+            raw = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
+        else:
+            raw = base64.b64decode(body + "=" * (-len(body) % 4), validate=True)
+        decoded = raw.decode("utf-8")
+    except (binascii.Error, ValueError):
+        return False
+    if not decoded or not any(c.isspace() for c in decoded):
+        return False
+    printable = sum(c.isprintable() or c in "\n\t" for c in decoded)
+    letters = sum(c.isalpha() or c == " " for c in decoded)
+    if printable < _MIN_TEXT_SHARE * len(decoded) or letters < _MIN_LETTER_SHARE * len(decoded):
+        return False
+    from memory_core.firewall import Firewall
+
+    return not Firewall().scrub(decoded).counts
+
+
 def _judge_entropy(match: re.Match[str]) -> Edit | None:
     from memory_core.firewall.entropy import looks_random
 
     token = match.group(0)
     if token.startswith(_SRI_PREFIXES):
         return None
-    if not looks_random(token):
+    if not looks_random(token) or _encodes_plain_text(token):
         return None
     before = match.string[max(0, match.start() - 40) : match.start()]
     if re.search(_HARMLESS_LABEL, before, re.IGNORECASE):

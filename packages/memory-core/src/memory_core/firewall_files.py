@@ -1,0 +1,51 @@
+"""Credential files whose format says where the password is, without naming it: `.pgpass`.
+
+Promise: `find_pgpass_passwords(text, folded)` returns the password field of each line in
+PostgreSQL's password file format, `hostname:port:database:username:password` (the port a
+number or `*`), as `password-assignment`; the other four fields stay. A line is read where
+it starts (after a real or an escaped newline, maybe indented or after a diff's `+`), so
+`/etc/passwd` lines (seven fields, the second `x`), times (`12:30:45`) and IPv6 addresses are
+not read. The other credential files (`.netrc`, `.npmrc`, `.pypirc`, `.env`, kubeconfig,
+Docker's `config.json`) name their secrets, and the assignment rules read them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_core.firewall_assign import is_placeholder
+
+__all__ = ["find_pgpass_passwords"]
+
+_PORT = re.compile(r":(?:\d{1,5}|\*):")
+_LINE = re.compile(
+    r"(?P<host>[A-Za-z0-9*_][A-Za-z0-9.*_\-]{0,253}):(?:\d{1,5}|\*):"
+    r"(?P<db>[^:\s\\]{1,128}):(?P<user>[^:\s\\]{1,128}):(?P<s>(?:[^\s\\\"']|\\[:\\]){1,256})(?=[\"' \t]|\r?\n|\\n|$)"
+)
+_HOST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.*_-")
+_MAX_HOST = 253
+_LINE_PREFIX = re.compile(r"(?:^|(?<=\n)|(?<=\\n)|(?<=[\"']))[ \t]*(?:[+\-][ \t]*)?(?:echo[ \t]+[\"']?)?$")
+"""What may stand before a `.pgpass` line: a line start (real or escaped), a diff mark,
+`echo '...' >>`, or the quote of a JSON string."""
+
+
+def find_pgpass_passwords(text: str, folded: str) -> list[tuple[int, int, str]]:
+    """The password of every `.pgpass` line, as `(start, end, "password-assignment")`."""
+    edits: list[tuple[int, int, str]] = []
+    for port in _PORT.finditer(text):
+        host = port.start()
+        while host > 0 and port.start() - host < _MAX_HOST and text[host - 1] in _HOST_CHARS:
+            if host >= 2 and text[host - 2] == "\\":
+                break  # `\nlocalhost:...`: the `n` belongs to an escaped newline
+            host -= 1
+        window = max(0, host - 64)
+        if host == port.start() or _LINE_PREFIX.search(text[window:host]) is None:
+            continue
+        found = _LINE.match(text, host)
+        if found is None or found.end("host") != port.start():
+            continue
+        value = found.group("s")
+        if value.startswith("[REDACTED:") or is_placeholder(value) or not value.strip("*"):
+            continue
+        edits.append((found.start("s"), found.end("s"), "password-assignment"))
+    return edits

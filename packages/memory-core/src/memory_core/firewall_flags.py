@@ -1,0 +1,156 @@
+r"""Passwords given on a command line: `mysql -pS3cret`, `sshpass -p pw ssh`, `ldapsearch -w pw`.
+
+Promise: `find_flag_passwords(text, folded)` returns the span of each password passed to a
+command-line program as a flag value, with kind `password-flag`:
+- the short password flags of the programs that have them, attached (`-pS3cret`) or after
+  a blank (`-p S3cret`), as each program reads them: the MySQL/MariaDB clients' attached
+  `-p`; `sshpass -p`; `-p` of `login` in container registry tools (`docker`, `podman`,
+  `helm`, `oras`, ...) and cloud CLIs (`az`, `oc`, `cf`); MongoDB's `-p`; `redis-cli -a`;
+  the OpenLDAP tools' `-w`; `sqlcmd`/`bcp`/`ipmitool` `-P`; `zip`/`unzip -P`; `7z -p`;
+  `rdesktop -p`; FreeRDP's `/p:`; Samba's `-U user%password`; Java's `keytool -storepass`
+  and kin; OpenSSL's `-pass pass:...`, `-passin`, `-passout` and `-k`; `htpasswd -b`'s
+  password argument; and `sqlplus user/password@db`;
+- anywhere else, the `-p<password>` convention when what is glued to `-p` looks like a
+  password rather than an option cluster or a port (`-pv`, `-p8080:80` stay).
+Long flags (`--password x`, `--db-password=x`) are read by the assignment rule.
+
+A value that is a placeholder or a reference (`$PASS`, `"$(pass show db)"`, `-` for stdin)
+is left alone. A program's flags are read only in its own command: up to the end of the
+line (a `\` continuation continues it), a pipe, `;` or `&&`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_core.firewall_assign import is_placeholder
+from memory_core.firewall_values import looks_like_secret
+
+__all__ = ["find_flag_passwords", "FLAG_TRIGGERS"]
+
+KIND = "password-flag"
+_MYSQL = (
+    *("mysql", "mysqldump", "mysqladmin", "mysqlimport", "mysqlshow", "mysqlcheck", "mysqlpump", "mariadb"),
+    *("mariadb-dump", "mariadb-admin", "mysqlsh", "mysqlbinlog"),
+)
+_LOGIN_TOOLS = (
+    *("docker", "podman", "nerdctl", "buildah", "skopeo", "helm", "oras", "crane", "regctl", "az", "oc"),
+    *("cf", "argocd", "finch", "apptainer", "singularity"),
+)
+_MONGO = ("mongo", "mongosh", "mongodump", "mongorestore", "mongoexport", "mongoimport", "mongostat", "mongotop")
+_LDAP = (
+    *("ldapsearch", "ldapadd", "ldapmodify", "ldapdelete", "ldapwhoami", "ldappasswd", "ldapcompare"),
+    *("ldapmodrdn", "ldapexop"),
+)
+
+_SPACED: dict[str, tuple[str, ...]] = {
+    **{name: ("-p",) for name in _MONGO},
+    **{name: ("-p", "--password") for name in _LOGIN_TOOLS},
+    **{name: ("-w",) for name in _LDAP},
+    "sshpass": ("-p",),
+    "redis-cli": ("-a",),
+    "valkey-cli": ("-a",),
+    "keydb-cli": ("-a",),
+    "sqlcmd": ("-P",),
+    "bcp": ("-P",),
+    "osql": ("-P",),
+    "ipmitool": ("-P",),
+    "zip": ("-P",),
+    "unzip": ("-P",),
+    "rdesktop": ("-p",),
+    "mycli": ("-p",),
+    "influx": ("-p", "-password"),
+    "keytool": ("-storepass", "-keypass", "-srcstorepass", "-deststorepass", "-srckeypass", "-destkeypass", "-new"),
+    "jarsigner": ("-storepass", "-keypass"),
+    "openssl": ("-k", "-pass", "-passin", "-passout"),
+}
+"""Program -> flags whose next argument is a password."""
+_ATTACHED: dict[str, tuple[str, ...]] = {
+    **{name: ("-p",) for name in _MYSQL},
+    **{name: ("-p",) for name in ("sshpass", "7z", "7za", "7zr", "rar", "unrar")},
+    **{name: ("-P",) for name in ("sqlcmd", "bcp", "osql", "ipmitool")},
+    **{name: ("-p",) for name in _LOGIN_TOOLS},
+    **{name: ("/p:",) for name in ("xfreerdp", "wlfreerdp", "sdl-freerdp")},
+}
+"""Program -> flags with the password glued on."""
+_NEEDS_LOGIN = frozenset(_LOGIN_TOOLS)
+"""These read `-p` as a password only in their `login` subcommand (`docker run -p 80:80` is a port)."""
+_SAMBA = ("smbclient", "rpcclient", "smbmap", "smbget", "smbcacls", "net")
+FLAG_TRIGGERS = tuple(
+    dict.fromkeys((*_SPACED, *_ATTACHED, *_SAMBA, "htpasswd", "sqlplus", " -p"))  # " -p": the general convention
+)
+_PROGRAM = re.compile(r"(?<![\w.\-])(?:[\w.\-/]*/)?(?P<p>[a-z0-9][\w.\-]*)(?![\w\-])")
+_ARGUMENT = re.compile(r"\"((?:[^\"\\\n]|\\.)*)\"|'([^'\n]*)'|((?:[^\s\"'|;&\\]|\\[^\n])+)")
+_SEGMENT_END = re.compile(r"(?<!\\)\n|\\n|\|\||&&|[|;]")
+_MAX_COMMAND = 600
+_GENERAL = re.compile(r"(?<=[ \t])-p(?P<s>[^\s\-\"'`][^\s\"'`]{5,255})")
+_SQLPLUS = re.compile(r"[\w.$#]+/(?P<s>[^\s@/\"']{1,128})(?:@|\s|$)")
+
+
+def _arguments(text: str, start: int, end: int) -> list[tuple[int, int, str]]:
+    """The shell words of `text[start:end]`: (where the value starts, where it ends, the value)."""
+    words: list[tuple[int, int, str]] = []
+    for found in _ARGUMENT.finditer(text, start, end):
+        group = next(g for g in (1, 2, 3) if found.group(g) is not None)
+        words.append((found.start(group), found.end(group), found.group(group)))
+    return words
+
+
+def _password(value: str) -> bool:
+    return bool(value) and value != "-" and not value.startswith("[REDACTED:") and not is_placeholder(value)
+
+
+def _read_command(text: str, program: str, start: int, end: int) -> list[tuple[int, int, str]]:
+    """The password flags of one command of `program` between `start` and `end`."""
+    words = _arguments(text, start, end)
+    if program in _NEEDS_LOGIN and not any(w[2] in ("login", "auth") for w in words[:4]):
+        return []
+    spaced, attached = _SPACED.get(program, ()), _ATTACHED.get(program, ())
+    edits: list[tuple[int, int, str]] = []
+    for i, (at, stop, word) in enumerate(words):
+        if word in spaced and i + 1 < len(words):
+            value_at, value_end, value = words[i + 1]
+            if value.startswith("pass:"):
+                value_at, value = value_at + 5, value[5:]  # openssl's `-passin pass:secret`
+            if _password(value) and not value.startswith(("env:", "file:", "fd:", "stdin")):
+                edits.append((value_at, value_end, KIND))
+            continue
+        for flag in attached:
+            if word.startswith(flag) and len(word) > len(flag) and _password(word[len(flag) :]):
+                edits.append((at + len(flag), stop, KIND))
+        if program in _SAMBA and word == "-U" and i + 1 < len(words) and "%" in words[i + 1][2]:
+            value_at, value_end, value = words[i + 1]
+            cut = value.index("%") + 1
+            if _password(value[cut:]):
+                edits.append((value_at + cut, value_end, KIND))
+        if program == "htpasswd" and word.startswith("-") and "b" in word[1:]:
+            operands = [w for w in words[i + 1 :] if not w[2].startswith("-")]
+            if len(operands) >= 3 and _password(operands[2][2]):  # htpasswd -b FILE USER PASSWORD
+                edits.append((operands[2][0], operands[2][1], KIND))
+    if program == "sqlplus" and words:
+        found = _SQLPLUS.match(text, words[0][0])
+        if found is not None and _password(found.group("s")):
+            edits.append((found.start("s"), found.end("s"), KIND))
+    return edits
+
+
+def find_flag_passwords(text: str, folded: str) -> list[tuple[int, int, str]]:
+    """Every password passed as a command-line flag, as `(start, end, "password-flag")`."""
+    edits: list[tuple[int, int, str]] = []
+    for trigger in FLAG_TRIGGERS:
+        if trigger == " -p":
+            continue
+        at = text.find(trigger)
+        while at >= 0:
+            found = _PROGRAM.match(text, at)
+            if found is not None and found.group("p") == trigger:
+                stop = _SEGMENT_END.search(text, found.end(), found.end() + _MAX_COMMAND)
+                end = stop.start() if stop else min(len(text), found.end() + _MAX_COMMAND)
+                edits.extend(_read_command(text, trigger, found.end(), end))
+            at = text.find(trigger, at + len(trigger))
+    if " -p" in text or "\t-p" in text:
+        for found in _GENERAL.finditer(text):
+            value = found.group("s").rstrip("`)]},.;")
+            if _password(value) and looks_like_secret(value) and not re.fullmatch(r"[\d:.,\-/a-z]+", value):
+                edits.append((found.start("s"), found.start("s") + len(value), KIND))
+    return sorted(edits)

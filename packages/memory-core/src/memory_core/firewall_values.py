@@ -1,0 +1,108 @@
+"""Does a value look like a credential? The judgement the firewall makes when only the value can tell.
+
+Promise: `looks_like_secret(value)` is True for what passwords, keys and tokens look like
+(random runs, long hex or base64, words glued to digits and symbols: `hunter2-Xy`,
+`Tr0ub4dor&3`) and False for what code, configs and prose put in the same places:
+ordinary words and identifiers (`sunshine`, `my_service_name`, `google-oauth2`), numbers,
+versions, paths, URLs, ARNs, references (`settings.SECRET_KEY`, `$TOKEN`), and
+placeholders (`is_placeholder`). `strict=True` asks more of the value, for names that say
+secret only weakly (a bare `key`, a word glued to `pass`): a long random or hex run.
+
+It is used where the name or the sentence around a value says "secret" only loosely: a
+`key value` line without `=`, a name with the credential word in its middle
+(`SECRET_KEY_BASE`), a password flag, a sentence that states a password. Where the name
+says it outright (`password = ...`) the assignment rule needs no such judgement.
+
+Pure functions of their arguments; never raise for any `str`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memory_core.firewall_assign import is_placeholder
+
+__all__ = ["looks_like_secret", "is_ordinary", "trim_value"]
+
+_TRAILING = ")]},.:;!?"
+
+_MIN_LENGTH = 6
+_STRICT_MIN_LENGTH = 16
+_HEX_KEY_LENGTH = 32
+_PASSWORD_SYMBOLS = frozenset("!@#$%^&*+=~?|;,<>()[]{}/\\'\"`")
+_ORDINARY = re.compile(
+    r"(?:[a-z]+|[A-Z][a-z]+|[A-Z]+)(?:[-_.][a-z]+|[-_.][A-Z][a-z]+|[-_.][A-Z]+|[A-Z][a-z]+|[-_.]\d{1,4})*\d{0,2}"
+    r"|v?\d+(?:\.\d+){1,3}(?:[-+.][0-9A-Za-z.\-]+)?"  # a version
+    r"|\d+(?:[.,:]\d+)*[a-zA-Z%]{0,3}"  # a number, a time, a size (`512MB`)
+)
+"""Words and identifiers in one case style with maybe a digit or two, versions, numbers."""
+_REFERENCE_PREFIXES = ("/", "~", "./", "../", "arn:", "urn:", "file:", "env:", "vault:", "secret:", "op://")
+_CODE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\([^()]*\)|\[[^\[\]]*\])?")
+_RUN = re.compile(r"[A-Za-z0-9+/_\-]{16,}={0,2}")
+_EXTRA_PLACEHOLDER_WORDS = ("your", "here", "placeholder", "example", "replace", "dummy", "redacted", "sample")
+
+
+def _key_code(value: str) -> bool:
+    """`ABCD-1234-EFGH-5678`: a licence or product key made of groups, not a version."""
+    groups = value.split("-")
+    return len(value) >= 16 and len(groups) >= 3 and sum(any(c.isdigit() for c in g) for g in groups) >= 2
+
+
+def is_ordinary(value: str) -> bool:
+    """A word, an identifier, a version or a number: what is not a secret whatever its label."""
+    return _ORDINARY.fullmatch(value) is not None and not _key_code(value)
+
+
+def _placeholder(value: str) -> bool:
+    lowered = value.lower()
+    if is_placeholder(value) or any(word in lowered for word in _EXTRA_PLACEHOLDER_WORDS):
+        return True
+    # `xxxx-xxxx`, `****`, `0000-0000`: filler
+    return len(set(lowered) - set("-_. ")) <= 1
+
+
+def _reference(value: str) -> bool:
+    if value[:1] in "&*!" and re.fullmatch(r"[A-Za-z_][\w.\-]*", value[1:]):
+        return True  # a YAML anchor, alias or tag: `&db_password`, `*defaults`, `!vault`
+    if _CODE.fullmatch(value) and (value.endswith((")", "]")) or not any(c.isdigit() for c in value)):
+        return True  # `get_token()`, `os.environ["X"]`, `settings.SECRET_KEY`
+    return value.startswith(_REFERENCE_PREFIXES) or "://" in value
+
+
+def looks_like_secret(value: str, *, strict: bool = False) -> bool:
+    """Whether `value` looks like a credential rather than a word, a number or a reference."""
+    if len(value) < (_STRICT_MIN_LENGTH if strict else _MIN_LENGTH) or len(value) > 4096:
+        return False
+    if _placeholder(value) or _reference(value) or is_ordinary(value):
+        return False
+    if any(c.isspace() for c in value):
+        return False
+    from memory_core.firewall_entropy import looks_random
+
+    hex_digits = sum(c in "0123456789abcdefABCDEF" for c in value)
+    if hex_digits == len(value) and len(value) >= _HEX_KEY_LENGTH:
+        return True  # a hex key; under a secret name it is not a digest
+    if any(looks_random(run.group(0)) for run in _RUN.finditer(value)):
+        return True
+    if strict:
+        return False
+    letters = sum(c.isalpha() for c in value)
+    digits = sum(c.isdigit() for c in value)
+    symbols = sum(c in _PASSWORD_SYMBOLS for c in value)
+    upper = any(c.isupper() for c in value)
+    lower = any(c.islower() for c in value)
+    classes = sum((upper, lower, digits > 0, symbols > 0))
+    return letters > 0 and (digits > 0 or symbols > 0) and classes >= 2 + (len(value) < 8)
+
+
+def trim_value(value: str) -> str:
+    """`value` less the punctuation a sentence or a bracket put after it; a closing bracket
+    stays when the value opened it (`Optional[str]`, `get_token()`).
+    """
+    while len(value) > 1 and value[-1] in _TRAILING:
+        closer = value[-1]
+        opener = {")": "(", "]": "[", "}": "{"}.get(closer)
+        if opener is not None and value.count(opener) >= value.count(closer):
+            break
+        value = value[:-1]
+    return value
