@@ -33,10 +33,10 @@ from memory_core.firewall.assign import (
     line_prefix,
     looks_like_code,
 )
-from memory_core.firewall_files import find_pgpass_passwords
-from memory_core.firewall_flags import FLAG_TRIGGERS, find_flag_passwords
-from memory_core.firewall_keyvalue import NAMED_TRIGGERS, find_named_secrets
-from memory_core.firewall_prose import PROSE_TRIGGERS, find_stated_passwords
+from memory_core.firewall.files import find_pgpass_passwords
+from memory_core.firewall.flags import FLAG_TRIGGERS, find_flag_passwords
+from memory_core.firewall.keyvalue import NAMED_TRIGGERS, find_named_secrets
+from memory_core.firewall.prose import PROSE_TRIGGERS, find_stated_passwords
 from memory_core.urls import find_userinfo
 
 __all__ = ["Rule", "RULES", "MARKER_PREFIX", "marker", "Edit"]
@@ -318,7 +318,7 @@ _LONE_TOKEN_MIN = 16
 
 def _lone_token(value: str) -> bool:
     """Whether a userinfo without a colon (`redis://TOKEN@host`) is a credential, not a user name."""
-    from memory_core.firewall_entropy import looks_random
+    from memory_core.firewall.entropy import looks_random
 
     if len(value) < _LONE_TOKEN_MIN or not value.isascii():
         return False

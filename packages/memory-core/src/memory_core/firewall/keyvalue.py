@@ -1,7 +1,7 @@
 """Secrets under names that say secret anywhere in them, in the forms config files write without `=`.
 
 Promise: `find_named_secrets(text, folded)` returns the spans of values given to names whose
-words say credential, beyond the names `firewall_assign` reads (those that END in a
+words say credential, beyond the names `firewall.assign` reads (those that END in a
 credential word). It reads:
 - names with the word inside (`SECRET_KEY_BASE`, `token_secret_v2`), glued to it
   (`requirepass`, `masterauth`, `identitytoken`), or a `key` qualified by a word that makes
@@ -11,11 +11,11 @@ credential word). It reads:
   `"name", "value"` (PHP's `define('AUTH_KEY', '...')`, `os.environ.setdefault(...)`).
 
 The name alone is not enough here: the value must look like a credential
-(`firewall_values.looks_like_secret`; a lone `key` asks for a long random or hex run), and a
+(`values.looks_like_secret`; a lone `key` asks for a long random or hex run), and a
 name whose last word says what the value is instead (`token_url`, `password_min_length`,
 `secret_name`, `public_key`) is not read at all.
 
-How: like `firewall_assign`, by `str.find` of a few stems in the case-folded text and
+How: like `firewall.assign`, by `str.find` of a few stems in the case-folded text and
 reading around each hit; nothing scans the whole text with a case-insensitive pattern.
 """
 
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 
-from memory_core.firewall_values import looks_like_secret, trim_value
+from memory_core.firewall.values import looks_like_secret, trim_value
 
 __all__ = ["find_named_secrets", "NAMED_TRIGGERS", "secret_name_kind"]
 

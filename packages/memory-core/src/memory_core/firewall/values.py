@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from memory_core.firewall_assign import is_placeholder
+from memory_core.firewall.assign import is_placeholder
 
 __all__ = ["looks_like_secret", "is_ordinary", "trim_value"]
 
@@ -77,7 +77,7 @@ def looks_like_secret(value: str, *, strict: bool = False) -> bool:
         return False
     if any(c.isspace() for c in value):
         return False
-    from memory_core.firewall_entropy import looks_random
+    from memory_core.firewall.entropy import looks_random
 
     hex_digits = sum(c in "0123456789abcdefABCDEF" for c in value)
     if hex_digits == len(value) and len(value) >= _HEX_KEY_LENGTH:

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import re
 
-from memory_core.firewall_assign import is_placeholder
-from memory_core.firewall_values import looks_like_secret
+from memory_core.firewall.assign import is_placeholder
+from memory_core.firewall.values import looks_like_secret
 
 __all__ = ["find_flag_passwords", "FLAG_TRIGGERS"]
 

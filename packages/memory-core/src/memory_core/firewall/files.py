@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from memory_core.firewall_assign import is_placeholder
+from memory_core.firewall.assign import is_placeholder
 
 __all__ = ["find_pgpass_passwords"]
 

@@ -9,7 +9,7 @@ letters, digits and case or symbols (`use password Xy7-hunter`).
 
 Kept: prose that talks about a credential without stating one ("rotate the password
 tomorrow", "the token expired", "the password is stored in vault", "password is required"),
-because the value must look like a credential (`firewall_values.looks_like_secret`); a
+because the value must look like a credential (`values.looks_like_secret`); a
 quoted phrase after a link counts (`the passphrase is "correct horse battery staple"`) unless it
 is one ordinary word. A plain dictionary word ("the password is sunshine") is not caught:
 see docs/firewall.md, Limits.
@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import re
 
-from memory_core.firewall_assign import is_placeholder
-from memory_core.firewall_values import is_ordinary, looks_like_secret, trim_value
+from memory_core.firewall.assign import is_placeholder
+from memory_core.firewall.values import is_ordinary, looks_like_secret, trim_value
 
 __all__ = ["find_stated_passwords", "PROSE_TRIGGERS"]
 
