@@ -145,8 +145,9 @@ class Rule:
         return edits
 
 
-_FILLER_RUN = re.compile(r"(.)\1{7}|EXAMPLE|example|XXXX|xxxx|\.\.\.")
-"""In a documentation example the random part is filler: `AKIAIOSFODNN7EXAMPLE`, `ghp_xxxx...`."""
+_FILLER_RUN = re.compile(r"(.)\1{7}|XXXX|xxxx|\.\.\.")
+"""In a documentation example the random part is filler: `AKIAXXXXXXXXXXXXXXXX`, `ghp_xxxx...`.
+(AWS's own `AKIAIOSFODNN7EXAMPLE` is still redacted: it is shaped like a real key.)"""
 
 
 def _judge_vendor(match: re.Match[str]) -> Edit | None:
@@ -157,7 +158,7 @@ def _judge_vendor(match: re.Match[str]) -> Edit | None:
 
 def _vendor(kind: str, triggers: tuple[str, ...], body: str) -> Rule:
     """A token recognised by its own prefix: nothing may glue onto either end of it; filler
-    (`xxxx`, `EXAMPLE`, eight of one character) marks a documentation example, kept.
+    (`xxxx`, eight of one character) marks a documentation example, kept.
     """
 
     def judge(match: re.Match[str]) -> Edit | None:

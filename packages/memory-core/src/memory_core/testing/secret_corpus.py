@@ -567,7 +567,7 @@ _BENIGN_TEXTS: tuple[tuple[str, str], ...] = (
     ("placeholder", "MYSQL_ROOT_PASSWORD=your-password-here"),
     ("placeholder", "postgresql://user:password@localhost:5432/mydb"),
     ("placeholder", "DATABASE_URL=postgres://app:${DB_PASS}@db:5432/app"),
-    ("placeholder", "aws_access_key_id = AKIAIOSFODNN7EXAMPLE"),
+    ("placeholder", "aws_access_key_id = AKIAXXXXXXXXXXXXXXXX"),
     ("placeholder", "api_key: <insert-your-key>"),
     ("placeholder", "mysql -u root -p"),
     ("placeholder", "docker login -u bob --password-stdin < token.txt"),
