@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -92,3 +93,76 @@ def test_export_downloads_the_scope_and_the_switch_turns_memory_off(
     assert re.search(r"Turn memory on here", client.get("/").text)
     client.post("/switch", data={"csrf": token.csrf, "project": key, "state": "on"})
     assert service.active()
+
+
+_SERVERS = {
+    # A database no other suite uses, flushed around the test.
+    "redis": "redis://127.0.0.1:6379/11",
+    "postgres": "postgresql://127.0.0.1:5432/test?user=postgres",
+}
+
+
+@pytest.mark.parametrize(
+    "backend", [pytest.param("redis", marks=pytest.mark.redis), pytest.param("postgres", marks=pytest.mark.postgres)]
+)
+def test_every_page_renders_over_a_server_store(backend: str, tmp_path: Path) -> None:
+    from memory_core.testing.servers import (
+        drop_schema,
+        flush_redis,
+        local_postgres_available,
+        local_redis_available,
+        new_schema_name,
+        with_schema,
+    )
+
+    require(UI_EXTRA, "the ui extra (pip install 'memory-core[ui]')")
+    url = _SERVERS[backend]
+    if backend == "redis":
+        require(local_redis_available(), "Redis on 127.0.0.1:6379")
+        flush_redis(url)
+    else:
+        require(local_postgres_available(url), "PostgreSQL on 127.0.0.1:5432 with a database `test`")
+        schema = new_schema_name("memui")
+        url = with_schema(url, schema)
+    tag = uuid.uuid4().hex[:10]
+    env = {
+        "HOME": str(tmp_path),
+        "MEMORY_URL": url,
+        "MEMORY_STATE_DIR": str(tmp_path / "state"),
+        "MEMORY_PROJECT": f"git:example.com/ui-test/{tag}",
+        "MEMORY_USER": f"ui-{tag}",
+    }
+    service = MemoryService(Config.from_env(env), long_lived=True)
+    try:
+        for n in range(55):
+            service.capture(
+                harness="codex",
+                session_id=f"s{n % 2}",
+                turn_id=f"t{n}",
+                prompt=f"turn {n} about the {tag} payment gateway",
+                response=f"answer {n}",
+                created_at=1_790_000_000.0 + n,
+            )
+        service.assemble(f"the {tag} payment gateway", harness="codex", session_id="later", turn_id="r1")
+        token = LaunchToken()
+        with TestClient(build_app(service, token, PORT), base_url=BASE) as client:
+            _signed_in(client, token)
+            listing = client.get("/memories?session=s1")
+            assert listing.text.count('class="text"') == 27
+            older = re.search(r'href="(/memories\?[^"]*after=[^"]+)"', client.get("/memories").text)
+            assert older is not None
+            assert client.get(older.group(1).replace("&amp;", "&")).text.count('class="text"') == 5
+            found = client.get(f"/search?q={tag}+gateway&mode=search")
+            assert 'class="score"' in found.text
+            assert "payment gateway" in found.text
+            record_id = re.search(r'href="/memories/([^"]+)"', found.text)
+            assert record_id is not None
+            assert "In its session" in client.get(f"/memories/{record_id.group(1)}").text
+            assert "payment gateway" in client.get("/recalls").text
+            assert client.get("/").status_code == 200
+    finally:
+        service.close()
+        if backend == "redis":
+            flush_redis(url)
+        else:
+            drop_schema(_SERVERS["postgres"], schema)
