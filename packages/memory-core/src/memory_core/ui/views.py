@@ -100,7 +100,6 @@ def memories(service: MemoryService, params: Mapping[str, str]) -> dict[str, Any
         "newest_href": "/memories?" + urlencode(link),
         "older_href": "/memories?" + urlencode({**link, "after": encode_cursor(rows[-1])}) if more and rows else None,
         "scopes": service.browse_scopes(),
-        "counts": service.project_counts(),
         "filters": filters,
         "records": rows,
         "first_page": after is None,
