@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -45,16 +44,6 @@ def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
-@contextmanager
-def _path_first(folder: Path) -> Iterator[None]:
-    saved = os.environ.get("PATH", "")
-    os.environ["PATH"] = f"{folder}{os.pathsep}{saved}"
-    try:
-        yield
-    finally:
-        os.environ["PATH"] = saved
-
-
 @pytest.fixture(scope="session")
 def node_bin() -> Path:
     """The `node` (>= 24.16) OpenClaw needs."""
@@ -69,8 +58,7 @@ def node_bin() -> Path:
 def openclaw_prefix(node_bin: Path) -> Path:
     """The npm prefix holding `openclaw@2026.9.6` (its preinstall refuses any Node but 24+)."""
     try:
-        with _path_first(node_bin.parent):
-            return npm_package("openclaw", OPENCLAW_VERSION)
+        return npm_package("openclaw", OPENCLAW_VERSION, node=node_bin)
     except HarnessInstallError as exc:
         require(False, f"openclaw@{OPENCLAW_VERSION} from npm ({exc})")
         raise

@@ -356,14 +356,11 @@ def test_the_worker_starts_while_openclaw_prepares_the_turn(
     assert workers(records) == {started.name.split("-")[1]}
 
 
-def test_the_plugin_type_checks_against_openclaws_sdk(
-    node_bin: Path, plugin_copy: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_plugin_type_checks_against_openclaws_sdk(node_bin: Path, plugin_copy: Path) -> None:
     """`tsc --strict` with OpenClaw 2026.9.6's own types: the handlers fit the hooks they are registered for."""
-    monkeypatch.setenv("PATH", f"{node_bin.parent}{os.pathsep}{os.environ['PATH']}")  # npm runs under Node 24
     try:
-        typescript = npm_package("typescript", TYPESCRIPT_VERSION)
-        node_types = npm_package("@types/node", NODE_TYPES_VERSION)
+        typescript = npm_package("typescript", TYPESCRIPT_VERSION, node=node_bin)
+        node_types = npm_package("@types/node", NODE_TYPES_VERSION, node=node_bin)
     except HarnessInstallError as exc:
         require(False, f"typescript and @types/node from npm ({exc})")
         raise

@@ -7,9 +7,14 @@ written only after a complete install, so an interrupted install is redone rathe
 trusted. Installs are serialised with a lock file, because pytest workers or two CI runs may
 ask at once.
 
-Failure: `HarnessInstallError` with the installer's last output lines. Tests turn that into
-a failure under CI and a skip elsewhere (`memory_core.testing.requirements.require`);
-`npm_program` does that for a fixture and returns the program's executable.
+npm and pip run with the machine's own registry and certificate configuration and bounded
+retries (`memory_core.testing.installer_environment`), so an unreachable or untrusted
+registry fails in seconds; one install may take at most `INSTALL_TIMEOUT_S`.
+
+Failure: `HarnessInstallError` with the installer's last output lines (npm's or pip's own
+error). Tests turn that into a failure under CI and a skip elsewhere
+(`memory_core.testing.requirements.require`); `npm_program` does that for a fixture and
+returns the program's executable.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import fcntl
 import os
 import pwd
 import shutil
+import signal
 import subprocess
 import sys
 import venv
@@ -25,9 +31,22 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["HarnessInstallError", "cache_root", "npm_package", "npm_program", "pip_package", "node24"]
+from memory_core.testing.installer_environment import npm_environment, pip_bounded_arguments
 
-_INSTALL_TIMEOUT_S = 900
+__all__ = [
+    "INSTALL_TIMEOUT_S",
+    "HarnessInstallError",
+    "cache_root",
+    "npm_package",
+    "npm_program",
+    "pip_package",
+    "node24",
+]
+
+INSTALL_TIMEOUT_S = 600
+"""The most one install may take: the slowest (OpenClaw, cold npm cache) needs a few minutes, and
+the whole suite must fit CI's 90 minutes even when every install times out."""
+_TAIL_LINES = 25
 _DONE_MARKER = ".installed"
 
 
@@ -55,28 +74,46 @@ def _locked(folder: Path) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
+def _tail(*outputs: str | bytes | None) -> str:
+    text = "".join(o.decode(errors="replace") if isinstance(o, bytes) else (o or "") for o in outputs)
+    return "\n".join(text.splitlines()[-_TAIL_LINES:])
+
+
 def _run(argv: Sequence[str], *, cwd: Path | None = None, env: dict[str, str] | None = None) -> None:
+    """Run an installer; on failure or timeout raise with the tail of what it printed."""
+    command = " ".join(argv)
     try:
-        done = subprocess.run(
+        # Its own session, so a timeout kills npm's install scripts too, not only npm.
+        proc = subprocess.Popen(
             list(argv),
             cwd=cwd,
             env=env,
-            capture_output=True,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
             text=True,
-            timeout=_INSTALL_TIMEOUT_S,
-            check=False,
+            start_new_session=True,
         )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise HarnessInstallError(f"{' '.join(argv)}: {exc}") from exc
-    if done.returncode != 0:
-        tail = "\n".join((done.stdout + done.stderr).splitlines()[-20:])
-        raise HarnessInstallError(f"{' '.join(argv)} exited {done.returncode}:\n{tail}")
+    except OSError as exc:
+        raise HarnessInstallError(f"{command}: {exc}") from exc
+    try:
+        output, _ = proc.communicate(timeout=INSTALL_TIMEOUT_S)
+    except subprocess.TimeoutExpired as exc:
+        os.killpg(proc.pid, signal.SIGKILL)
+        rest, _ = proc.communicate()
+        raise HarnessInstallError(
+            f"{command} timed out after {INSTALL_TIMEOUT_S} seconds; its last output:\n{_tail(exc.output, rest)}"
+        ) from exc
+    if proc.returncode != 0:
+        raise HarnessInstallError(f"{command} exited {proc.returncode}:\n{_tail(output)}")
 
 
-def npm_package(package: str, version: str, *, name: str | None = None) -> Path:
+def npm_package(package: str, version: str, *, name: str | None = None, node: Path | None = None) -> Path:
     """Install `package@version` from the npm registry; returns its prefix folder.
 
-    Binaries are in `<prefix>/node_modules/.bin/`. Needs `npm` on PATH.
+    Binaries are in `<prefix>/node_modules/.bin/`. Needs `npm` on PATH. `node`, if given, is
+    the node binary npm and the package's install scripts run under (OpenClaw's refuses any
+    Node but 24+); npm still reads the machine's own configuration.
     """
     folder = cache_root() / f"{name or package.strip('@').replace('/', '-')}-{version}"
     with _locked(folder):
@@ -88,7 +125,9 @@ def npm_package(package: str, version: str, *, name: str | None = None) -> Path:
         shutil.rmtree(folder, ignore_errors=True)
         folder.mkdir(parents=True)
         (folder / "package.json").write_text('{"private": true}\n')
-        _run([npm, "install", "--no-audit", "--no-fund", "--loglevel=error", f"{package}@{version}"], cwd=folder)
+        # `http` level, so a failure's tail shows which request failed and why, retries included.
+        argv = [npm, "install", "--no-audit", "--no-fund", "--loglevel=http", f"{package}@{version}"]
+        _run(argv, cwd=folder, env=npm_environment(node))
         (folder / _DONE_MARKER).write_text(f"{package}@{version}\n")
     return folder
 
@@ -124,7 +163,8 @@ def pip_package(requirement: str, version_key: str, *, name: str) -> Path:
         shutil.rmtree(folder, ignore_errors=True)
         venv.EnvBuilder(with_pip=True, clear=True).create(folder)
         python = folder / "bin" / "python"
-        _run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", requirement])
+        pip = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *pip_bounded_arguments()]
+        _run([*pip, requirement])
         (folder / _DONE_MARKER).write_text(f"{requirement}\n")
     return folder
 
