@@ -212,6 +212,10 @@ def test_the_overview_shows_the_stores_health_the_project_and_the_harnesses(ui: 
     assert PROJECT in text
     assert "Claude Code" in text
     assert "Last recall" in text
+    # Everything the page loaded came from this server: nothing from the network.
+    loaded = ui.driver.execute_script("return performance.getEntriesByType('resource').map(e => e.name);")
+    assert loaded
+    assert all(url.startswith(ui.base + "/") for url in loaded), loaded
     ui.shot("overview")
 
 
