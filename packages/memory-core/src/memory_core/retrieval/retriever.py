@@ -31,15 +31,17 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from memory_core.models import Hit, Record, Scope
 from memory_core.retrieval.dates import QueryDate, date_match, query_dates
+from memory_core.retrieval.evidence import term_strengths
 from memory_core.retrieval.excerpt import excerpt, near_duplicate, signature
 from memory_core.retrieval.render import approx_tokens, render_block
 from memory_core.retrieval.tokenizer import query_terms
 from memory_core.store.base import Store
 
-__all__ = ["Retriever", "render_block", "approx_tokens", "BM25_K1", "BM25_B", "NEIGHBOUR_SPAN"]
+__all__ = ["Retriever", "Ranking", "render_block", "approx_tokens", "BM25_K1", "BM25_B", "NEIGHBOUR_SPAN"]
 
 BM25_K1 = 1.2
 """Term-frequency saturation: the third mention of a word adds little over the second."""
@@ -75,10 +77,34 @@ store with one author it lifts every record alike, so it changes nothing there."
 _STANDING_STEP = 0.05
 _STANDING_CAP = 4
 """Each `acted` adds 5% to a record's score, up to four of them."""
-_FLOOR_RARITY = 0.5
-"""Sum of matched terms' rarity (idf over the scope's largest possible idf) a hit needs."""
-_FLOOR_SHARE = 0.2
-"""A hit must score at least this share of the best hit's score (with the floor on)."""
+_FLOOR_RELEVANCE = 0.9
+_COVER_WEIGHT = 2.0
+"""With the floor on, a hit needs `support + _COVER_WEIGHT * cover >= _FLOOR_RELEVANCE`. Support
+is the evidence of the query words it matches, itself or through its neighbours: each word's
+rarity in the scope (idf over the largest idf the scope allows) times its strength in general
+language (`retrieval.evidence`), so one project identifier (about 1.0) passes alone and everyday
+words add next to nothing. Cover is the share of the query's information (its words' strengths)
+found in the hit's window of turns: a memory that holds most of what was asked about passes on
+plainer words. Measured on the coding development set (`bench/recall.py`, docs/performance.md)."""
+_FLOOR_SHARE = 0.35
+"""A hit must score at least this share of the best hit's score (with the floor on): the item cap
+is a maximum, and a hit far below the best one is mostly noise the model pays for."""
+_EVERYDAY_WEIGHT = 0.5
+"""With the floor on, a query word's idf is scaled by `_EVERYDAY_WEIGHT + (1 - _EVERYDAY_WEIGHT)
+* strength`: an everyday word ranks at half its store weight, so a match on the project's own
+words outranks one on "tell", "box" or "day" (coding set: top-5 ceiling 0.835 -> 0.886)."""
+_COVER_RARITY = 3.0
+_LEAST_INFORMATION = 0.05
+"""A query word's information for cover is its strength, but at least this: a question made of
+plain words only still asks for all of them."""
+_WORD_FLOOR = 0.05
+_LEND_SHARE = 0.2
+"""With the floor on, a turn lends context to its neighbours only when its own score is at least
+this share of the best one's divided by the largest context weight: weaker turns could not lift a
+neighbour far, and reading their neighbours costs a query each."""
+"""With the floor on, nothing is recalled unless at least one matched word has this much evidence
+(store rarity times general-language strength): a prompt whose matched words are all everyday
+words ("good", "day", "keep") is about nothing the store knows."""
 _POOL_LEAST = 12
 _POOL_PER_ITEM = 2
 _POOL_ROUNDS = 4
@@ -94,6 +120,39 @@ neighbours read and lend them context: about as many as a block shows. Each cost
 _DATE_BOOSTS: dict[str | None, float] = {"day": 1.0, "month": 0.3}
 """Score share a record gains when its date is the day the query names ("on October 13"), or
 in the month it names ("in May 2023")."""
+
+
+NO_TERMS = "no words to search for"
+NO_MATCH = "no word of the prompt is in memory"
+NOT_RARE = "no word rare enough"
+BELOW_FLOOR = "best score below the floor"
+ALL_FILTERED = "the relevant memories were already injected or are in the live context"
+FOUND = "found"
+
+
+@dataclass(frozen=True, slots=True)
+class Ranking:
+    """What recall found and, when it found nothing, why (one of the reasons above)."""
+
+    hits: list[Hit]
+    why: str
+
+
+@dataclass
+class _Matches:
+    """What the postings said about one query: per record and per matched term."""
+
+    terms: Sequence[str]
+    dates: Sequence[QueryDate]
+    information: float
+    """The query's information: the sum of its words' strengths, found in the store or not."""
+    weights: dict[str, float] = field(default_factory=dict)
+    """Matched term -> its idf (everyday words scaled down when the floor is on)."""
+    evidence: dict[str, float] = field(default_factory=dict)
+    """Matched term -> the information a window holding it covers."""
+    scores: dict[str, float] = field(default_factory=dict)
+    rarity: dict[str, float] = field(default_factory=dict)
+    matched: dict[str, list[str]] = field(default_factory=dict)
 
 
 def _idf(documents: int, df: int) -> float:
@@ -137,7 +196,20 @@ class Retriever:
         floor: bool = True,
         author: str | None = None,
     ) -> list[Hit]:
-        """The best `limit` records for `query` in `scopes`, best first.
+        """The best `limit` records for `query` in `scopes`, best first (`ranking` without the why)."""
+        return self.ranking(query, scopes, limit=limit, exclude=exclude, floor=floor, author=author).hits
+
+    def ranking(
+        self,
+        query: str,
+        scopes: Sequence[Scope],
+        *,
+        limit: int,
+        exclude: Callable[[Record], bool] | None = None,
+        floor: bool = True,
+        author: str | None = None,
+    ) -> Ranking:
+        """The best `limit` records for `query` in `scopes`, best first, and why there are none.
 
         Args:
             query: The prompt or search words.
@@ -150,11 +222,11 @@ class Retriever:
         """
         terms = query_terms(query)
         if not terms or not scopes or limit <= 0:
-            return []
+            return Ranking([], NO_TERMS)
         stats = self.store.index_stats(scopes)
         documents = stats.documents
         if documents == 0:
-            return []
+            return Ranking([], NO_MATCH)
         average = stats.average_length or 1.0
         # First the document frequencies alone (max_df=0 reads no postings), then the postings
         # of the terms the budget admits: every backend makes the same cut from the same counts.
@@ -165,19 +237,26 @@ class Retriever:
         if admitted:
             found.update(self.store.postings(scopes, admitted, max_df=max_df))
         top_idf = _idf(documents, 1)
-        weights: dict[str, float] = {}
-        scores: dict[str, float] = {}
-        rarity: dict[str, float] = {}
-        matched: dict[str, list[str]] = {}
+        # With the floor on, a matched word is evidence by its rarity in the store times its
+        # strength in general language (`evidence`): in a young store every word is rare.
+        strengths = term_strengths(query) if floor else {}
+        information = sum(max(strengths.get(t, 1.0), _LEAST_INFORMATION) for t in terms)
+        m = _Matches(terms, query_dates(query), information)
+        scores, rarity, matched = m.scores, m.rarity, m.matched
+        strongest = 0.0
         for term in terms:
             entry = found.get(term)
             if entry is None or entry.df == 0:
                 continue
-            idf = _idf(documents, entry.df)
-            weights[term] = idf
+            strength = strengths.get(term, 1.0)
+            rare = (_idf(documents, entry.df) / top_idf if top_idf > 0 else 0.0) * strength
+            idf = _idf(documents, entry.df) * (_EVERYDAY_WEIGHT + (1.0 - _EVERYDAY_WEIGHT) * strength)
+            m.weights[term] = idf
+            # A word most memories share covers little of what was asked, however strong it is.
+            m.evidence[term] = strength * min(1.0, _COVER_RARITY * rare / strength) if strength > 0 else 0.0
+            strongest = max(strongest, rare)
             if not entry.postings:
                 continue
-            rare = idf / top_idf if top_idf > 0 else 0.0
             for posting in entry.postings:
                 tf = posting.tf
                 norm = BM25_K1 * (1.0 - BM25_B + BM25_B * posting.length / average)
@@ -186,36 +265,33 @@ class Retriever:
                 rarity[rid] = rarity.get(rid, 0.0) + rare
                 matched.setdefault(rid, []).append(term)
         if not scores:
-            return []
-        dates = query_dates(query)
+            return Ranking([], NOT_RARE if m.weights else NO_MATCH)
+        if floor and strongest < _WORD_FLOOR:
+            return Ranking([], NOT_RARE)
         pool = max(_POOL_LEAST, limit * _POOL_PER_ITEM)
         # Only the deepest pool we may look at is ordered, not every record that matched a word.
         ordered = heapq.nsmallest(pool << (_POOL_ROUNDS - 1), scores, key=lambda rid: (-scores[rid], rid))
         for _ in range(_POOL_ROUNDS):
-            hits, filtered = self._select(
-                ordered[:pool], scores, rarity, matched, weights, terms, dates, limit, exclude, floor, author
-            )
+            hits, filtered = self._select(ordered[:pool], m, limit, exclude, floor, author)
             # A bigger pool can only help when filters (not the floor) left too few hits.
             if len(hits) >= limit or not filtered or pool >= len(ordered):
-                return hits
+                break
             pool *= 2
-        return hits
+        if hits:
+            return Ranking(hits, FOUND)
+        return Ranking(hits, ALL_FILTERED if filtered else BELOW_FLOOR)
 
     def _select(
         self,
         pool_ids: Sequence[str],
-        scores: dict[str, float],
-        rarity: dict[str, float],
-        matched: dict[str, list[str]],
-        weights: dict[str, float],
-        asked_terms: Sequence[str],
-        dates: Sequence[QueryDate],
+        m: _Matches,
         limit: int,
         exclude: Callable[[Record], bool] | None,
         floor: bool,
         author: str | None,
     ) -> tuple[list[Hit], int]:
         """Hits from the pool and its session neighbours, and how many the filters (not the floor) removed."""
+        scores, rarity, matched, weights, dates = m.scores, m.rarity, m.matched, m.weights, m.dates
         records = {r.id: r for r in self.store.get(pool_ids)}
         # Each session's fetched turns by position: (scope, session id) -> {seq: record}.
         sessions: dict[tuple[str, str], dict[int, Record]] = {}
@@ -225,7 +301,7 @@ class Retriever:
         # With the floor on, a turn lends context only if its share could lift a neighbour past the
         # floor; reading the neighbours of weaker turns would cost a query each and change nothing.
         best_own = scores[pool_ids[0]] if pool_ids else 0.0
-        lend_from = _FLOOR_SHARE * best_own / max(w for _, w in _CONTEXT) if floor else 0.0
+        lend_from = _LEND_SHARE * best_own / max(w for _, w in _CONTEXT) if floor else 0.0
         lenders = set(pool_ids[: max(_LENDERS_LEAST, int(limit * _LENDERS_PER_ITEM))])
         wanted: dict[tuple[str, str], tuple[Scope, set[int]]] = {}
         for record in list(records.values()):
@@ -245,19 +321,20 @@ class Retriever:
                 records.setdefault(neighbour.id, neighbour)
         session_best = {place: max(scores.get(r.id, 0.0) for r in turns.values()) for place, turns in sessions.items()}
 
-        # (record, score, support): support is the rarity of the query terms it matches, with context.
-        candidates: list[tuple[Record, float, float]] = []
-        asked = frozenset(asked_terms)
+        # (record, score, support, cover): support is the rarity of the query terms it matches, with
+        # context; cover the share of the query's information its window holds.
+        candidates: list[tuple[Record, float, float, float]] = []
+        asked = frozenset(m.terms)
         author_terms: dict[str, frozenset[str]] = {}
         for record in records.values():
             if not record.searchable or record.standing < 0:
                 continue
             score = scores.get(record.id, 0.0)
             support = rarity.get(record.id, 0.0)
+            window = set(matched.get(record.id, ()))
             if record.session_id is not None:
                 place = (str(record.scope), record.session_id)
                 turns = sessions[place]
-                window = set(matched.get(record.id, ()))
                 for offset, weight in _CONTEXT:
                     other = turns.get(record.seq + offset)
                     if other is not None and other.id != record.id:
@@ -276,17 +353,19 @@ class Retriever:
             score *= 1.0 + _STANDING_STEP * min(record.standing, _STANDING_CAP)
             if dates:
                 score *= 1.0 + _DATE_BOOSTS.get(date_match(record.created_at, dates), 0.0)
-            candidates.append((record, score, support))
+            cover = sum(m.evidence[t] for t in window) / (m.information or 1.0)
+            candidates.append((record, score, support, cover))
         candidates.sort(key=lambda c: (-round(c[1], 9), -c[0].created_at, c[0].id))
+        self.last_candidates = candidates  # DIAG
 
         best = candidates[0][1] if candidates else 0.0
         hits: list[Hit] = []
         signatures: list[frozenset[str]] = []
         filtered = 0
-        for record, score, support in candidates:
+        for record, score, support, cover in candidates:
             if len(hits) >= limit:
                 break
-            if floor and (support < _FLOOR_RARITY or score < _FLOOR_SHARE * best):
+            if floor and (support + _COVER_WEIGHT * cover < _FLOOR_RELEVANCE or score < _FLOOR_SHARE * best):
                 continue
             if (author is not None and record.author != author) or (exclude is not None and exclude(record)):
                 filtered += 1

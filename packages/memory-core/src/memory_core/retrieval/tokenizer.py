@@ -26,7 +26,7 @@ from collections.abc import Iterator
 
 from memory_core.retrieval.stemmer import stem
 
-__all__ = ["index_terms", "query_terms", "term_spans", "STOPWORDS"]
+__all__ = ["index_terms", "query_terms", "query_surfaces", "term_spans", "words_of", "STOPWORDS"]
 
 _MAX_TEXT_CHARS = 200_000
 _MAX_WORD_CHARS = 64
@@ -66,11 +66,20 @@ def _words(compound: str) -> list[str]:
     return words
 
 
+def words_of(compound: str) -> list[str]:
+    """The lower-case words of one token (`parsePayload` -> parse, payload), before stoplist and stemming."""
+    return _words(compound)
+
+
+def _kept(word: str) -> bool:
+    return (len(word) > 1 or word.isdigit()) and len(word) <= _MAX_WORD_CHARS and word not in STOPWORDS
+
+
 def _compound_terms(compound: str) -> list[str]:
     terms: list[str] = []
     words = _words(compound)
     for word in words:
-        if (len(word) > 1 or word.isdigit()) and len(word) <= _MAX_WORD_CHARS and word not in STOPWORDS:
+        if _kept(word):
             terms.append(stem(word))
     if len(words) > 1 and len(compound) <= _MAX_WORD_CHARS:
         terms.append(compound.lower())
@@ -101,3 +110,19 @@ def index_terms(text: str) -> dict[str, int]:
 def query_terms(text: str) -> list[str]:
     """The distinct index terms of a query, in the order they first appear."""
     return list(dict.fromkeys(_terms(text)))
+
+
+def query_surfaces(text: str) -> dict[str, list[str]]:
+    """Each distinct query term (in `query_terms` order) with what the text wrote for it: the
+    lower-case words that stem to it, or for a whole-identifier term the identifier as written.
+    """
+    surfaces: dict[str, list[str]] = {}
+    for match in _COMPOUND.finditer(text[:_MAX_TEXT_CHARS]):
+        compound = match.group()
+        words = _words(compound)
+        for word in words:
+            if _kept(word):
+                surfaces.setdefault(stem(word), []).append(word)
+        if len(words) > 1 and len(compound) <= _MAX_WORD_CHARS:
+            surfaces.setdefault(compound.lower(), []).append(compound)
+    return surfaces
