@@ -276,11 +276,15 @@ class MemoryService:
             # A turn of this session newer than the last compaction is still in the live context.
             return record.session_id == session_id and record.created_at >= state.live_since
 
-        hits = self._guard(
-            lambda: self.retriever.rank(query, self.scopes(cwd), limit=self.config.max_items, exclude=exclude)
+        ranking = self._guard(
+            lambda: self.retriever.ranking(query, self.scopes(cwd), limit=self.config.max_items, exclude=exclude)
         )
+        hits = ranking.hits
         text, kept = render_block(hits, max_tokens=self.config.max_tokens, max_items=self.config.max_items)
         now = self.clock()
+        # Why nothing was injected ("no word rare enough", "best score below the floor"), so
+        # `memory last` and the MCP status can show the decision.
+        why = ranking.why if kept or not hits else "no hit fits the token budget"
         last = {
             "at": now,
             "harness": harness,
@@ -288,8 +292,9 @@ class MemoryService:
             "query": "" if verdict.voided else query[:500],
             "injected": [{"id": h.record.id, "score": round(h.score, 4)} for h in kept],
             "candidates": len(hits),
+            "why": why,
         }
-        reason = f"{len(kept)} of {len(hits)} candidates fit" if hits else "nothing relevant"
+        reason = f"{len(kept)} of {len(hits)} candidates fit" if kept else why
         entry = history_entry(last, turn_id=turn_id, project=self.project(cwd).key, reason=reason)
         self._guard(lambda: self._after_recall(session_key, kept, last, entry))
         return Recall(text, kept, reason=reason)

@@ -161,6 +161,8 @@ def cmd_last(args: argparse.Namespace) -> int:
     print(f"{iso(float(last['at']))}  {last['harness']}  session {last['session']}")
     print(f"query: {last['query']!r}")
     print(f"{len(last['injected'])} injected of {last['candidates']} candidates")
+    if not last["injected"] and last.get("why"):
+        print(f"nothing injected: {last['why']}")
     records = {r.id: r for r in svc.records([item["id"] for item in last["injected"]])}
     for item in last["injected"]:
         record = records.get(item["id"])

@@ -37,6 +37,7 @@ from memory_core.models import Hit, Record, Scope
 from memory_core.retrieval.dates import QueryDate, date_match, query_dates
 from memory_core.retrieval.evidence import term_strengths
 from memory_core.retrieval.excerpt import excerpt, near_duplicate, signature
+from memory_core.retrieval.recency import prefer_newer
 from memory_core.retrieval.render import approx_tokens, render_block
 from memory_core.retrieval.tokenizer import query_terms
 from memory_core.store.base import Store
@@ -98,6 +99,8 @@ _LEAST_INFORMATION = 0.05
 """A query word's information for cover is its strength, but at least this: a question made of
 plain words only still asks for all of them."""
 _WORD_FLOOR = 0.05
+_NEWEST_FIRST = True
+"""Lift a later restatement of a candidate's subject above it (`retrieval.recency`)."""
 _LEND_SHARE = 0.2
 """With the floor on, a turn lends context to its neighbours only when its own score is at least
 this share of the best one's divided by the largest context weight: weaker turns could not lift a
@@ -181,10 +184,17 @@ def _df_cut(dfs: dict[str, int], budget: int) -> int:
 
 
 class Retriever:
-    """Ranks a store's records for a query. Holds no state beyond the store; cheap to build."""
+    """Ranks a store's records for a query. Holds no state beyond the store; cheap to build.
 
-    def __init__(self, store: Store) -> None:
+    Args:
+        store: Where the records and postings are.
+        author_boost: Lift the records of an author the query names (on by default; benches
+            turn it off to show what it adds, docs/retrieval.md).
+    """
+
+    def __init__(self, store: Store, *, author_boost: bool = True) -> None:
         self.store = store
+        self.author_boost = author_boost
 
     def rank(
         self,
@@ -348,15 +358,18 @@ class Retriever:
                 score += _WINDOW_COVER * sum(weights[t] for t in window)
             if score <= 0.0:
                 continue
-            if _AUTHOR_BOOST and record.author and _names(record.author, author_terms) & asked:
+            if self.author_boost and record.author and _names(record.author, author_terms) & asked:
                 score *= 1.0 + _AUTHOR_BOOST
             score *= 1.0 + _STANDING_STEP * min(record.standing, _STANDING_CAP)
             if dates:
                 score *= 1.0 + _DATE_BOOSTS.get(date_match(record.created_at, dates), 0.0)
             cover = sum(m.evidence[t] for t in window) / (m.information or 1.0)
             candidates.append((record, score, support, cover))
+        # A query that names a date asks about that time, not about the current state of things.
+        if _NEWEST_FIRST and floor and not dates:
+            lifted = prefer_newer([(r.id, sc, r.created_at, r.text) for r, sc, _, _ in candidates], matched, weights)
+            candidates = [(r, lifted[r.id], support, cover) for r, _, support, cover in candidates]
         candidates.sort(key=lambda c: (-round(c[1], 9), -c[0].created_at, c[0].id))
-        self.last_candidates = candidates  # DIAG
 
         best = candidates[0][1] if candidates else 0.0
         hits: list[Hit] = []
