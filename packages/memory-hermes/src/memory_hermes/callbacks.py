@@ -9,9 +9,10 @@ Promise:
 - Neither ever raises. Every swallowed error is one line in the memory log and one counter
   `doctor` reads.
 
-The service is built once per process, lazily, on the worker thread (`memory_hermes.worker`),
-as a long-lived service: after a store outage it skips the store and retries after a
-back-off, instead of paying a timeout on every turn. A session whose history shrank since its
+The service is memory-core's warm service (`memory_core.hookpath.warm`), built once per
+process, lazily, on the core's service thread (`memory_core.hookpath.service_thread`), as a
+long-lived service: after a store outage it skips the store and retries after a back-off,
+instead of paying a timeout on every turn; it is refreshed before each job. A session whose history shrank since its
 previous turn was compacted by Hermes: its injected set is reset before recall (see
 `memory_hermes.protocol`). Hermes sends no working directory, so
 the project is resolved once, from the folder the process was in when Hermes loaded the
@@ -24,10 +25,14 @@ import os
 import threading
 from collections import OrderedDict
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memory_core.config import Config
+from memory_core.hookpath.service_thread import ServiceThread
+from memory_core.hookpath.warm import WarmService
+from memory_core.localstate.logbook import Logbook
 from memory_core.models import EventKind, HookEvent, Recall
+from memory_core.service import MemoryService
 
 from memory_hermes import whereabouts
 from memory_hermes.protocol import (
@@ -41,11 +46,6 @@ from memory_hermes.protocol import (
     render_context,
     reset_event,
 )
-from memory_hermes.worker import Worker
-
-if TYPE_CHECKING:
-    from memory_core.localstate.logbook import Logbook
-    from memory_core.service import MemoryService
 
 __all__ = ["register", "pre_llm_call", "post_llm_call", "RECALL_WAIT_S", "CAPTURE_WAIT_S", "EXIT_GRACE_S"]
 
@@ -60,20 +60,18 @@ _SESSIONS_TRACKED = 256
 
 
 class _Runtime:
-    """One per process: the worker, the configuration, and the service built on the worker."""
+    """One per process: the service thread, the configuration, and the warm service it runs."""
 
     def __init__(self, cwd: str) -> None:
         self.cwd = cwd
-        self.worker = Worker("memory-hermes", exit_grace=EXIT_GRACE_S)
+        self.worker = ServiceThread("memory-hermes", exit_grace=EXIT_GRACE_S)
         self._config: Config | None = None
         self._logbook: Logbook | None = None
-        self._service: MemoryService | None = None
+        self._warm = WarmService(self._build)
         self._broken = False
         self._history: OrderedDict[str, int] = OrderedDict()
         self._history_lock = threading.Lock()
         try:
-            from memory_core.localstate.logbook import Logbook
-
             self._config = _capped(Config.from_env())
             self._logbook = Logbook(self._config.log_path, self._config.state_dir)
         except Exception:  # noqa: BLE001, S110 - without a config the service build reports it below
@@ -122,22 +120,25 @@ class _Runtime:
             self._logbook.error(where, exc)
 
     def _service_or_none(self) -> MemoryService | None:
-        # Worker thread only: the service and its store connection never cross threads.
-        if self._service is not None or self._broken:
-            return self._service
+        # Service thread only: the service and its store connection never cross threads.
+        if self._broken:
+            return None
         try:
-            from memory_core.service import MemoryService
-
-            config = self._config or _capped(Config.from_env())
-            service = MemoryService(config, long_lived=True, cwd=self.cwd)
-            project = service.project()
-            whereabouts.record(config.state_dir, key=project.key, source=project.source, cwd=self.cwd)
-            self._logbook = service.logbook  # the service's logbook scrubs secrets out of messages
-            self._service = service
+            service = self._warm.service()
         except Exception as exc:  # noqa: BLE001 - a setting that cannot work will not fix itself in this process
             self._broken = True
             self.error("hermes.service", exc)
-        return self._service
+            return None
+        service.refresh()
+        return service
+
+    def _build(self) -> MemoryService:
+        config = self._config or _capped(Config.from_env())
+        service = MemoryService(config, long_lived=True, cwd=self.cwd)
+        project = service.project()
+        whereabouts.record(config.state_dir, key=project.key, source=project.source, cwd=self.cwd)
+        self._logbook = service.logbook  # the service's logbook scrubs secrets out of messages
+        return service
 
 
 def _capped(config: Config) -> Config:

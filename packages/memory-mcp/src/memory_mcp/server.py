@@ -7,21 +7,23 @@ can relay, and the next call tries again once the user has fixed it. It is creat
 `long_lived=True`: after an outage it retries after a back-off instead of giving up for the
 life of the process.
 
-Every service call runs on one dedicated worker thread (`ServiceRunner`): the event loop stays
-free for the transport, and a store connection (SQLite's in particular) is only ever used from
-the thread that opened it. Calls from several HTTP clients are therefore serialised, which costs
-little: each is a few store round trips. The runner needs an asyncio event loop, which is what
-`MCPServer.run` and `anyio.run` use by default.
+Every service call runs on one dedicated thread (`ServiceRunner`, over memory-core's warm
+service and service thread, as Hermes's plugin runs): the event loop stays free for the
+transport, a store connection (SQLite's in particular) is only ever used from the thread that
+opened it, and the service is refreshed before each call. Calls from several HTTP clients are
+therefore serialised, which costs little: each is a few store round trips. The runner needs an
+asyncio event loop, which is what `MCPServer.run` and `anyio.run` use by default.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
 from mcp.server.mcpserver import MCPServer
+from memory_core.hookpath.service_thread import ServiceThread
+from memory_core.hookpath.warm import WarmService
 from memory_core.service import MemoryService
 
 from memory_mcp.tools import register_tools
@@ -40,31 +42,30 @@ memory_feedback to mark a memory `acted` (it held) or `contradicted` (it is wron
 memory_forget deletes one; memory_status explains what is wrong when memory seems absent."""
 
 
+_EXIT_GRACE_S = 3.0
+"""How long an exiting server waits for calls still queued (a save in flight is finished)."""
+
+
 class ServiceRunner:
     """Owns this process's `MemoryService` and the one thread every call to it runs on.
 
     Args:
         factory: Creates the service. Called on the first `call` (and again on the next call
-            if it raised), on the worker thread.
+            if it raised), on the service thread.
     """
 
     def __init__(self, factory: Callable[[], MemoryService] | None = None) -> None:
-        self._factory = factory or (lambda: MemoryService(long_lived=True))
-        self._service: MemoryService | None = None
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="memory-mcp-service")
+        self._warm = WarmService(factory or (lambda: MemoryService(long_lived=True)))
+        self._thread = ServiceThread("memory-mcp-service", exit_grace=_EXIT_GRACE_S)
 
     async def call(self, work: Callable[[MemoryService], _T]) -> _T:
-        """Run `work(service)` on the worker thread; its exception propagates unchanged."""
-        return await asyncio.wrap_future(self._executor.submit(self._run, work))
-
-    def _run(self, work: Callable[[MemoryService], _T]) -> _T:
-        if self._service is None:
-            self._service = self._factory()
-        return work(self._service)
+        """Run `work(service)` on the service thread; its exception propagates unchanged."""
+        return await asyncio.wrap_future(self._thread.submit(lambda: self._warm.call(work)))
 
     def close(self) -> None:
-        """Stop the worker thread once the calls in flight are done."""
-        self._executor.shutdown(wait=True)
+        """Close the service and stop the thread once the calls in flight are done."""
+        self._thread.submit(self._warm.close)
+        self._thread.close()
 
 
 def build_server(runner: ServiceRunner | None = None) -> MCPServer[Any]:

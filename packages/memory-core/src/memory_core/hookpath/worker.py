@@ -2,6 +2,10 @@
 
     python -m memory_core.hookpath.worker --socket PATH [--idle SECONDS]
 
+Two transports over the same warm service (`memory_core.hookpath.warm`): the Unix socket every
+hook client talks to (`serve`), and a pipe of JSON lines for a harness that keeps one worker
+per harness process (`serve_stdio`, OpenClaw's). What follows is the socket worker's.
+
 Started by a hook (`memory_core.hookpath.client`) that found none, detached in its own session;
 never started by hand. It listens on a Unix socket in a folder only its user can enter,
 answers hook requests one at a time with the same `memory_core.hookpath.runner.run` a hook process would
@@ -27,6 +31,7 @@ import argparse
 import contextlib
 import fcntl
 import importlib
+import json
 import os
 import select
 import signal
@@ -34,16 +39,13 @@ import socket
 import sys
 import time
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import BinaryIO
 
+from memory_core.harnesses.contract import HookAdapter
 from memory_core.hookpath.client import PROTOCOL, worker_environment
-from memory_core.hookpath.runner import config_for, run
-from memory_core.service import MemoryService
+from memory_core.hookpath.warm import WarmService, for_adapter
 
-if TYPE_CHECKING:
-    from memory_core.harnesses.contract import HookAdapter
-
-__all__ = ["serve", "main", "stop_worker"]
+__all__ = ["serve", "serve_stdio", "main", "stop_worker"]
 
 _DEFAULT_IDLE_S = 600.0
 _REQUEST_TIMEOUT_S = 2.0
@@ -54,12 +56,12 @@ _MAX_REQUEST_BYTES = 8 * 1024 * 1024
 
 
 class _Worker:
-    """The adapters and services of one worker, each built on first use."""
+    """The adapters of one worker, and a warm service per adapter, each built on first use."""
 
     def __init__(self) -> None:
         self.settings = worker_environment()
         self.adapters: dict[str, HookAdapter] = {}
-        self.services: dict[str, MemoryService] = {}
+        self.services: dict[str, WarmService] = {}
 
     def answer(self, request: bytes) -> bytes:
         header, _, body = request.partition(b"\n")
@@ -75,23 +77,18 @@ class _Worker:
         if not adapter_ref.startswith("memory_") or ":" not in adapter_ref:
             return b"BAD\n"
         adapter = self._adapter(adapter_ref)
-        service = self._service(adapter_ref, adapter)
-        service.refresh()
+        if adapter_ref not in self.services:
+            self.services[adapter_ref] = for_adapter(adapter)
         # A payload without a cwd resolves against the hook's folder, not the worker's.
-        service.cwd = os.fsdecode(body[settings_len : settings_len + cwd_len]) or None
-        payload = body[settings_len + cwd_len :]
-        return b"OK\n" + run(adapter, payload, config=service.config, service=service).encode("utf-8")
+        cwd = os.fsdecode(body[settings_len : settings_len + cwd_len]) or None
+        out = self.services[adapter_ref].hook(adapter, body[settings_len + cwd_len :], cwd=cwd)
+        return b"OK\n" + out.encode("utf-8")
 
     def _adapter(self, ref: str) -> HookAdapter:
         if ref not in self.adapters:
             module, _, name = ref.partition(":")
             self.adapters[ref] = getattr(importlib.import_module(module), name)()
         return self.adapters[ref]
-
-    def _service(self, ref: str, adapter: HookAdapter) -> MemoryService:
-        if ref not in self.services:
-            self.services[ref] = MemoryService(config_for(adapter), long_lived=True)
-        return self.services[ref]
 
     def tidy(self) -> None:
         """Housekeeping while no hook waits: checkpoint the embedded store's log."""
@@ -100,8 +97,7 @@ class _Worker:
 
     def close(self) -> None:
         for service in self.services.values():
-            with contextlib.suppress(Exception):
-                service.close()
+            service.close()
 
 
 def _read_request(conn: socket.socket) -> bytes | None:
@@ -180,6 +176,40 @@ def serve(path: str, *, idle: float) -> int:
             listener.close()
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path)
+
+
+def serve_stdio(adapter: HookAdapter, requests: BinaryIO, answers: BinaryIO) -> None:
+    """The pipe transport: answer each request line of `requests` on `answers` until end of input.
+
+    For a harness that keeps one worker per harness process and writes to its pipe (OpenClaw,
+    whose package documents why). One JSON object per line each way: `{"id": n, "payload":
+    {...}}` in, `{"id": n, "out": "..."}` out, in order, `out` being exactly what the hook
+    process would print. A line that is not a request is skipped. When the reader goes away,
+    the requests already read are still handled (a capture is not lost) and their answers
+    dropped. The warm service is built before the first request, so the engine is loaded
+    ahead of the turn; it is long-lived and refreshed per request like the socket worker's.
+    """
+    warm = for_adapter(adapter)
+    with contextlib.suppress(Exception):  # a failure here is met, and logged, by the first request
+        warm.service()
+    deliver = True
+    try:
+        for line in requests:
+            try:
+                request = json.loads(line)
+                request_id, payload = request["id"], request["payload"]
+            except (ValueError, TypeError, KeyError):
+                continue
+            out = warm.hook(adapter, json.dumps(payload).encode("utf-8"))
+            if not deliver:
+                continue
+            try:
+                answers.write(json.dumps({"id": request_id, "out": out}).encode("utf-8") + b"\n")
+                answers.flush()
+            except OSError:
+                deliver = False  # the reader is gone: keep handling the captures it sent, quietly
+    finally:
+        warm.close()
 
 
 def stop_worker(path: str) -> bool:
