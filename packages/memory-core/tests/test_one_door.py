@@ -1,4 +1,4 @@
-"""`MemoryService` is the one door: the CLI, the MCP server and the harness packages never reach
+"""`MemoryService` is the one door: the CLI, the UI, the MCP server and the harness packages never reach
 the store, the spool or a private part of the service around it.
 
 Read from the source rather than promised in a comment: a new command that calls
@@ -16,6 +16,7 @@ import pytest
 _PACKAGES = Path(__file__).resolve().parents[2]
 _CALLERS = [
     _PACKAGES / "memory-core" / "src" / "memory_core" / "cli",
+    _PACKAGES / "memory-core" / "src" / "memory_core" / "ui",
     *(p for p in sorted(_PACKAGES.glob("memory-*/src/memory_*")) if p.name != "memory_core"),
 ]
 _INSIDE = {"store", "_store", "spool", "_put_turn", "_guard", "_drain", "retriever"}
