@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from memory_core.config import Config
+from memory_core.config import Config, setting_env_names
 
 
 def test_defaults_follow_the_xdg_folders(tmp_path: Path) -> None:
@@ -84,3 +84,35 @@ def test_the_postgres_schema_can_come_from_the_config_file(tmp_path: Path) -> No
     config = Config.from_env({"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)})
     assert config.pg_schema == "team_memory"
     assert Config.from_env({"HOME": str(tmp_path)}).pg_schema is None
+
+
+def test_setting_env_names_follow_the_fields_with_log_as_its_old_name() -> None:
+    names = setting_env_names()
+    assert names[:3] == ("MEMORY_URL", "MEMORY_ALLOW_DB0", "MEMORY_PROJECT")
+    assert "MEMORY_LOG" in names
+    assert not {"MEMORY_LOG_PATH", "MEMORY_WARNINGS", "MEMORY_CONFIG"} & set(names)
+    assert len(names) == len(set(names)) == 17
+
+
+def test_config_file_values_keep_their_toml_types(tmp_path: Path) -> None:
+    (tmp_path / "memory").mkdir()
+    (tmp_path / "memory" / "config.toml").write_text(
+        '[memory]\nenabled = false\nuser = 42\ntimeout = 2\nmax_tokens = "lots"\n'
+    )
+    config = Config.from_env({"HOME": str(tmp_path), "XDG_CONFIG_HOME": str(tmp_path)})
+    assert (config.enabled, config.user, config.timeout, config.max_tokens) == (False, "42", 2.0, 800)
+    assert config.warnings == ("MEMORY_MAX_TOKENS='lots' is not a number; using 800",)
+
+
+def test_an_empty_flag_is_off_and_an_empty_number_is_its_default(tmp_path: Path) -> None:
+    config = Config.from_env({"HOME": str(tmp_path), "MEMORY_FIREWALL": "", "MEMORY_MAX_ITEMS": " "})
+    assert (config.firewall, config.max_items, config.warnings) == (False, 5, ())
+
+
+def test_a_value_below_its_bound_names_the_bound(tmp_path: Path) -> None:
+    config = Config.from_env({"HOME": str(tmp_path), "MEMORY_TIMEOUT": "0.001", "MEMORY_ENABLED": "t"})
+    assert config.warnings == (
+        "MEMORY_ENABLED='t' is not 0 or 1; using 1",
+        "MEMORY_TIMEOUT='0.001' is below 0.05; using 1.0",
+    )
+    assert (config.timeout, config.enabled) == (1.0, True)

@@ -7,16 +7,27 @@ defaults. A malformed value falls back to its default and leaves a warning in
 its safety checks live in the store that parses it and raise `ConfigError`, because a silent
 fallback there would write memories somewhere the user did not ask for.
 
+`Config` is a frozen pydantic dataclass: its field types and bounds say what a valid value
+is, and `dataclasses.replace` revalidates. `setting_env_names()` lists the variable of each setting,
+derived from its fields (what installers forward and what keys the worker). Importing this module imports
+pydantic: the hook client never does (it reads only `MEMORY_ENABLED`/`MEMORY_WORKER` itself);
+the worker and a cold turn's in-process path do.
+
 Paths follow the platform: XDG on Linux and other Unixes, `~/Library/...` on macOS.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Annotated
+
+from pydantic import ConfigDict, Field, ValidationError, field_validator
+from pydantic.dataclasses import dataclass
+from pydantic_core import ErrorDetails
 
 __all__ = ["Config", "data_home", "state_home", "config_home", "setting_env_names"]
 
@@ -79,9 +90,17 @@ def _os_user() -> str:
         return "unknown"
 
 
-@dataclass(frozen=True, slots=True)
+_SETTINGS = ConfigDict(coerce_numbers_to_str=True)
+"""Strings arrive from the environment and the config file; a TOML number given for a text
+setting (`user = 42`) is read as its text, as the environment would spell it."""
+
+
+@dataclass(frozen=True, slots=True, config=_SETTINGS)
 class Config:
     """Every setting memory-core reads. Build it with `Config.from_env()`.
+
+    A pydantic dataclass: the field types and bounds below are the one statement of what a
+    valid value is; `from_env` turns a value that fails them into its default and a warning.
 
     Attributes:
         url: The store URL (`MEMORY_URL`); the scheme picks the backend.
@@ -98,8 +117,9 @@ class Config:
         max_records: A cap on records per scope that `prune` enforces; 0 means none
             (`MEMORY_MAX_RECORDS`). Nothing is deleted unless `prune` is run.
         spool_max_bytes: Bound of the outage spool (`MEMORY_SPOOL_MAX_BYTES`).
-        handoff_ttl: How long a read event's prompt waits for its write event, seconds.
-        handoff_keep: Prompts held per session at most.
+        handoff_ttl: How long a read event's prompt waits for its write event, seconds
+            (`MEMORY_HANDOFF_TTL`).
+        handoff_keep: Prompts held per session at most (`MEMORY_HANDOFF_KEEP`).
         mcp_token: Bearer token the HTTP MCP server requires off loopback (`MEMORY_MCP_TOKEN`).
         pg_schema: The PostgreSQL schema memory uses (`MEMORY_PG_SCHEMA`; None: `memory`).
         warnings: Malformed values that fell back to their defaults, one line each.
@@ -109,20 +129,33 @@ class Config:
     allow_db0: bool = False
     project: str | None = None
     user: str = "unknown"
-    max_items: int = _DEFAULT_MAX_ITEMS
-    max_tokens: int = _DEFAULT_MAX_TOKENS
+    max_items: Annotated[int, Field(ge=1)] = _DEFAULT_MAX_ITEMS
+    max_tokens: Annotated[int, Field(ge=50)] = _DEFAULT_MAX_TOKENS
     enabled: bool = True
     firewall: bool = True
     log_path: Path = Path("memory.log")
     state_dir: Path = Path(".")
-    timeout: float = _DEFAULT_TIMEOUT_S
-    max_records: int = 0
-    spool_max_bytes: int = _DEFAULT_SPOOL_MAX_BYTES
-    handoff_ttl: float = _DEFAULT_HANDOFF_TTL_S
-    handoff_keep: int = _DEFAULT_HANDOFF_KEEP
+    timeout: Annotated[float, Field(ge=0.05)] = _DEFAULT_TIMEOUT_S
+    max_records: Annotated[int, Field(ge=0)] = 0
+    spool_max_bytes: Annotated[int, Field(ge=4096)] = _DEFAULT_SPOOL_MAX_BYTES
+    handoff_ttl: Annotated[float, Field(ge=1)] = _DEFAULT_HANDOFF_TTL_S
+    handoff_keep: Annotated[int, Field(ge=1)] = _DEFAULT_HANDOFF_KEEP
     mcp_token: str | None = None
     pg_schema: str | None = None
-    warnings: tuple[str, ...] = field(default_factory=tuple)
+    warnings: tuple[str, ...] = dataclasses.field(default_factory=tuple)
+
+    @field_validator("allow_db0", "enabled", "firewall", mode="before")
+    @classmethod
+    def _flag(cls, value: object) -> object:
+        """0/1, true/false, yes/no, on/off (any case; empty is off); pydantic's wider set (t, y, ...) is not ours."""
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        raise ValueError("not 0 or 1")
 
     @property
     def spool_path(self) -> Path:
@@ -133,60 +166,79 @@ class Config:
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Config:
         """Resolve the configuration from `environ` (default `os.environ`) and the config file."""
         env = os.environ if environ is None else environ
-        values = dict(_read_config_file(env))
-        values.update({k[len("MEMORY_") :].lower(): v for k, v in env.items() if k.startswith("MEMORY_")})
-        warnings: list[str] = []
-
-        def flag(name: str, default: bool) -> bool:
-            raw = values.get(name)
-            if raw is None:
-                return default
-            text = str(raw).strip().lower()
-            if text in _TRUE:
-                return True
-            if text in _FALSE:
-                return False
-            warnings.append(f"MEMORY_{name.upper()}={raw!r} is not 0 or 1; using {int(default)}")
-            return default
-
-        def number(name: str, default: float, *, minimum: float, kind: type[int] | type[float] = int) -> float:
-            raw = values.get(name)
-            if raw is None or str(raw).strip() == "":
-                return default
-            try:
-                value = kind(str(raw).strip())
-            except ValueError:
-                warnings.append(f"MEMORY_{name.upper()}={raw!r} is not a number; using {default}")
-                return default
-            if value < minimum:
-                warnings.append(f"MEMORY_{name.upper()}={raw!r} is below {minimum}; using {default}")
-                return default
-            return value
-
-        state_dir = Path(os.path.expanduser(str(values["state_dir"]))) if values.get("state_dir") else state_home(env)
-        default_url = "sqlite:///" + str(data_home(env) / "memory.db")
-        project = str(values["project"]).strip() if values.get("project") else None
-        token = str(values["mcp_token"]) if values.get("mcp_token") else None
-        return cls(
-            url=str(values.get("url") or default_url).strip(),
-            allow_db0=flag("allow_db0", False),
-            project=project or None,
-            user=str(values.get("user") or "").strip() or _os_user(),
-            max_items=int(number("max_items", _DEFAULT_MAX_ITEMS, minimum=1)),
-            max_tokens=int(number("max_tokens", _DEFAULT_MAX_TOKENS, minimum=50)),
-            enabled=flag("enabled", True),
-            firewall=flag("firewall", True),
-            log_path=Path(os.path.expanduser(str(values["log"]))) if values.get("log") else state_dir / "memory.log",
-            state_dir=state_dir,
-            timeout=float(number("timeout", _DEFAULT_TIMEOUT_S, minimum=0.05, kind=float)),
-            max_records=int(number("max_records", 0, minimum=0)),
-            spool_max_bytes=int(number("spool_max_bytes", _DEFAULT_SPOOL_MAX_BYTES, minimum=4096)),
-            handoff_ttl=float(number("handoff_ttl", _DEFAULT_HANDOFF_TTL_S, minimum=1, kind=float)),
-            handoff_keep=int(number("handoff_keep", _DEFAULT_HANDOFF_KEEP, minimum=1)),
-            mcp_token=token,
-            pg_schema=str(values["pg_schema"]).strip() or None if values.get("pg_schema") else None,
-            warnings=tuple(warnings),
+        raw = dict(_read_config_file(env))
+        raw.update({k[len("MEMORY_") :].lower(): v for k, v in env.items() if k.startswith("MEMORY_")})
+        values: dict[str, object] = {}
+        for name, env_name in _ENV_NAMES.items():
+            value = raw.get(env_name[len("MEMORY_") :].lower())
+            if value is None or (name not in _FLAGS and str(value).strip() == ""):
+                continue  # unset, or set to nothing: the default (an empty flag is off)
+            values[name] = value
+        state_dir = Path(os.path.expanduser(str(values["state_dir"]))) if "state_dir" in values else state_home(env)
+        values["state_dir"] = state_dir
+        values["log_path"] = (
+            Path(os.path.expanduser(str(values["log_path"]))) if "log_path" in values else (state_dir / "memory.log")
         )
+        for name in ("url", "user", "project", "pg_schema"):  # names, not secrets: surrounding spaces are typos
+            if name in values:
+                values[name] = str(values[name]).strip()
+        values.setdefault("url", "sqlite:///" + str(data_home(env) / "memory.db"))
+        values["user"] = values.get("user") or _os_user()
+        return _with_fallbacks(values)
+
+
+_FLAGS = frozenset({"allow_db0", "enabled", "firewall"})
+_ENV_NAMES: dict[str, str] = {
+    f.name: {"log_path": "MEMORY_LOG"}.get(f.name, f"MEMORY_{f.name.upper()}")
+    for f in dataclasses.fields(Config)
+    if f.name != "warnings"
+}
+"""Each setting's environment variable, derived from the fields: `MEMORY_<FIELD>`, except `log_path`,
+whose variable `MEMORY_LOG` predates the field's name. `warnings` holds what resolving found, not a setting."""
+
+
+def setting_env_names() -> tuple[str, ...]:
+    """The variable that sets each of `Config`'s settings, in field order (`MEMORY_URL`, ...).
+
+    Derived from the fields, so a new setting reaches everything that forwards settings (the
+    MCP server entries installers write, `memory_core.installing.memory_env_names`) without a
+    second list to update. `MEMORY_CONFIG`, which names the file rather than a setting, is
+    not one of them.
+    """
+    return tuple(_ENV_NAMES.values())
+
+
+def _with_fallbacks(values: dict[str, object]) -> Config:
+    """`Config(**values)`, with each value that fails validation replaced by its default and a warning."""
+    try:
+        return Config(**values)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        failed: dict[str, str] = {}
+        for error in exc.errors():
+            name = str(error["loc"][0]) if error["loc"] else ""
+            if name in values and name not in failed:
+                failed[name] = _reason(error)
+        if not failed:
+            raise
+    defaults = {f.name: f.default for f in dataclasses.fields(Config)}
+    warnings = []
+    for name, reason in failed.items():
+        default = defaults[name]
+        shown = int(default) if isinstance(default, bool) else default
+        warnings.append(f"{_ENV_NAMES[name]}={values.pop(name)!r} {reason}; using {shown}")
+    return Config(**values, warnings=tuple(warnings))  # type: ignore[arg-type]
+
+
+def _reason(error: ErrorDetails) -> str:
+    kind = error["type"]
+    context = error.get("ctx") or {}
+    if kind in ("int_parsing", "float_parsing", "int_from_float"):
+        return "is not a number"
+    if kind == "greater_than_equal":
+        return f"is below {context.get('ge')}"
+    if kind == "value_error" and "not 0 or 1" in error["msg"]:
+        return "is not 0 or 1"
+    return f"is not valid ({error['msg']})"
 
 
 def _read_config_file(environ: Mapping[str, str]) -> Mapping[str, object]:
@@ -205,27 +257,3 @@ def _read_config_file(environ: Mapping[str, str]) -> Mapping[str, object]:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError):
         return {}
     return {str(k).lower(): v for k, v in table.items()} if isinstance(table, dict) else {}
-
-
-_ENV_NAME_OF_FIELD = {"log_path": "MEMORY_LOG"}
-"""Fields whose variable is not `MEMORY_<FIELD>` (the variable predates the field's name)."""
-_NOT_SETTINGS = frozenset({"warnings"})
-"""Fields that hold what resolving found, not a setting anyone sets."""
-
-
-def setting_env_names() -> tuple[str, ...]:
-    """The variable that sets each of `Config`'s settings, in field order (`MEMORY_URL`, ...).
-
-    Derived from the fields themselves (a dataclass's or a pydantic model's), so a new setting
-    reaches everything that forwards settings (the MCP server entries installers write) without
-    a second list to update. `MEMORY_CONFIG`, which names the file rather than a setting, is
-    not one of them.
-    """
-    fields = getattr(Config, "model_fields", None)
-    if fields is not None:
-        names = list(fields)
-    else:
-        import dataclasses
-
-        names = [spec.name for spec in dataclasses.fields(Config)]
-    return tuple(_ENV_NAME_OF_FIELD.get(name, f"MEMORY_{name.upper()}") for name in names if name not in _NOT_SETTINGS)
