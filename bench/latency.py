@@ -10,11 +10,14 @@ there), then measures, interleaved so that machine noise hits every series alike
 - in-process `assemble` (recall for a prompt, with a fresh session each time) and `capture`;
 - for each installed harness package with a command hook: its read and write hooks as the
   harness runs them (a subprocess, a recorded payload on stdin, fresh session and turn ids),
-  in steady state: the per-user worker the first hook call starts is warm before timing.
+  in steady state: the per-user worker the first hook call starts is warm before timing;
+- and the same hooks on a cold turn, when no worker answers: `MEMORY_WORKER=0`, so the hook
+  process imports the engine (pydantic, the store's client) and handles the payload itself,
+  which is what the first turn after a log-in, a crash or a settings change costs.
 
 `--json` prints one line: floor_p95_ms, assemble_p50_ms, assemble_p95_ms, capture_p50_ms,
-capture_p95_ms, per harness <name>_read_p95_ms and <name>_write_p95_ms, and each figure's
-ratio to the floor (`*_x_floor`).
+capture_p95_ms, per harness <name>_read_p95_ms, <name>_write_p95_ms, <name>_cold_read_p95_ms
+and <name>_cold_write_p95_ms, and each figure's ratio to the floor (`*_x_floor`).
 """
 
 from __future__ import annotations
@@ -234,23 +237,25 @@ def measure(url: str, project: str, runs: int, workdir: Path, about: list[str]) 
     service = MemoryService(config, long_lived=True)
     rng = random.Random(_SEED + 1)
     series: dict[str, list[float]] = {"floor": [], "assemble": [], "capture": []}
-    hooks: list[tuple[str, str, list[str], dict[str, Any]]] = []
+    cold_env = {**env, "MEMORY_WORKER": "0"}
+    hooks: list[tuple[str, list[str], dict[str, Any], dict[str, str]]] = []
     harnesses, _ = discover_harnesses()
     for name, harness in sorted(harnesses.items()):
         argv = harness.hook_argv()
         if not argv:
             continue
         read, write = harness.bench_payloads()
-        hooks += [(f"{name}_read", name, argv, read), (f"{name}_write", name, argv, write)]
-        series[f"{name}_read"] = []
-        series[f"{name}_write"] = []
+        for kind, payload in (("read", read), ("write", write)):
+            hooks.append((f"{name}_{kind}", argv, payload, env))
+            hooks.append((f"{name}_cold_{kind}", argv, payload, cold_env))
+    series.update({key: [] for key, *_ in hooks})
 
     # Warm the page cache, the imports, and each hook's worker (the first hook call starts it).
     service.assemble(_QUERIES[0], harness="bench", session_id="warm", turn_id="w")
     for _ in range(3):
         _time_subprocess([sys.executable, "-c", "pass"], b"", env)
-    for _key, _name, argv, payload in hooks:
-        _time_subprocess(argv, json.dumps(_fresh(payload)).encode(), env)
+    for _key, argv, payload, hook_env in hooks:
+        _time_subprocess(argv, json.dumps(_fresh(payload)).encode(), hook_env)
     worker_socket = _wait_for_worker(env) if hooks else None
     injected = 0
     for run in range(runs):
@@ -265,8 +270,8 @@ def measure(url: str, project: str, runs: int, workdir: Path, about: list[str]) 
         begin = time.perf_counter()
         service.capture(harness="bench", session_id=session, turn_id="t", prompt=prompt, response=answer)
         series["capture"].append(time.perf_counter() - begin)
-        for key, _name, argv, payload in hooks:
-            series[key].append(_time_subprocess(argv, json.dumps(_fresh(payload)).encode(), env))
+        for key, argv, payload, hook_env in hooks:
+            series[key].append(_time_subprocess(argv, json.dumps(_fresh(payload)).encode(), hook_env))
     if worker_socket is not None:
         stop_worker(worker_socket)
     if service._store is not None:

@@ -87,7 +87,7 @@ def _seed(url: str) -> None:
         store.close()
 
 
-def test_a_recall_costs_a_few_round_trips_whatever_its_candidates(
+def test_a_recall_costs_a_few_round_trips_on_one_kept_connection(
     backend: tuple[str, str, Callable[[int], str], int], tmp_path: Path
 ) -> None:
     name, direct, through, port = backend
@@ -109,6 +109,8 @@ def test_a_recall_costs_a_few_round_trips_whatever_its_candidates(
                 recall = service.assemble(prompt, harness="claude", session_id=f"p{n}", turn_id="t")
                 per_prompt.append(relay.round_trips - before)
                 assert recall.hits, f"{prompt!r} recalled nothing: the corpus no longer exercises neighbours"
+            connections = relay.connections
         finally:
             service.store.close()
+    assert connections == 1, "the store reconnected between calls: a warm worker would pay the connect again"
     assert max(per_prompt) <= _MOST_ROUND_TRIPS[name], per_prompt

@@ -8,7 +8,7 @@ PostgreSQL's).
 
 `round_trip_relay(host, port)` yields a `Relay` listening on a free loopback port and
 forwarding every connection to (host, port); `relay.round_trips` is the count so far,
-summed over connections. The relay's thread and sockets are closed on the way out; a
+summed over connections, and `relay.connections` how many connections it relayed. The relay's thread and sockets are closed on the way out; a
 connection that fails is closed on both sides, as a network failure would.
 """
 
@@ -35,6 +35,7 @@ class Relay:
     host: str
     port: int
     _count: int = 0
+    _connections: int = 0
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -43,9 +44,18 @@ class Relay:
         with self._lock:
             return self._count
 
-    def _add(self) -> None:
+    @property
+    def connections(self) -> int:
+        """Connections relayed so far (open or closed)."""
         with self._lock:
-            self._count += 1
+            return self._connections
+
+    def _add(self, *, connection: bool = False) -> None:
+        with self._lock:
+            if connection:
+                self._connections += 1
+            else:
+                self._count += 1
 
 
 @contextlib.contextmanager
@@ -86,6 +96,7 @@ def round_trip_relay(host: str, port: int) -> Iterator[Relay]:
                     for one in (client, server):
                         one.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
                         one.setblocking(True)
+                    relay._add(connection=True)
                     peers[client], peers[server] = server, client
                     client_spoke_last[client] = False
                     selector.register(client, selectors.EVENT_READ, True)
