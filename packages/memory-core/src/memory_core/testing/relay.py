@@ -8,8 +8,9 @@ PostgreSQL's).
 
 `round_trip_relay(host, port)` yields a `Relay` listening on a free loopback port and
 forwarding every connection to (host, port); `relay.round_trips` is the count so far,
-summed over connections, and `relay.connections` how many connections it relayed. The relay's thread and sockets are closed on the way out; a
-connection that fails is closed on both sides, as a network failure would.
+summed over connections, and `relay.connections` how many connections it relayed. The
+relay's thread and sockets are closed on the way out; a connection that fails is closed on
+both sides, as a network failure would.
 """
 
 from __future__ import annotations
