@@ -1,23 +1,21 @@
 """Round trips a prompt's recall costs on the server stores, counted on the wire (`memory_core.testing.relay`).
 
-`MemoryService.assemble` on Redis or PostgreSQL reads the session state, the index
-statistics, the postings and the candidates, whose `get` brings every record within
-`NEIGHBOUR_SPAN` of each one's seq, so the retriever's `session_records` calls cost nothing;
-then it writes the injected set, the counters and the handoff. While the stores prefetched
-only seq +- 1, the retriever's reads at +-2 and +-3 went to the server, one per session:
-16, 12 and 14 round trips for these prompts on Redis, 23, 20 and 21 on PostgreSQL.
+A recall (`Retriever.rank`) on Redis or PostgreSQL reads the index statistics, the postings
+and the candidates, whose `get` brings every record within `NEIGHBOUR_SPAN` of each one's
+seq, so the retriever's `session_records` calls cost nothing. While the stores prefetched
+only seq +- 1, the retriever's reads at +-2 and +-3 went to the server, one per session: 11,
+9 and 9 round trips for these prompts on Redis, 9, 8 and 9 on PostgreSQL. The store keeps
+its one connection across calls, as the warm worker relies on.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
-from memory_core.config import Config
 from memory_core.models import Scope
+from memory_core.retrieval.retriever import Retriever
 from memory_core.retrieval.tokenizer import index_terms
-from memory_core.service import MemoryService
 from memory_core.store import open_store
 from memory_core.testing.relay import round_trip_relay
 from memory_core.testing.requirements import require
@@ -38,10 +36,11 @@ _PROMPTS = (
     "what did we decide about the connection pool size for ingest?",
     "how do we run the gateway rate limiter tests?",
 )
-_MOST_ROUND_TRIPS = {"redis": 12, "postgres": 19}
-"""Per prompt at most, counted when the neighbour prefetch reached `NEIGHBOUR_SPAN`: Redis 12,
-10, 12; PostgreSQL 18, 18, 19 (a write transaction is a few exchanges in psycopg's pipeline,
-and psycopg prepares a statement on its fifth run, one exchange more that once)."""
+_MOST_ROUND_TRIPS = {"redis": 7, "postgres": 7}
+"""Per prompt at most, counted once the prefetch reached `NEIGHBOUR_SPAN`: Redis 7, 7, 7 (index
+stats, postings twice, `get` twice: where each id lives, then its scope's records, for the
+first pool and the widened one); PostgreSQL 5, 5, 7 (psycopg prepares a statement on its
+fifth run, one exchange more that once)."""
 
 _SUBJECTS = ("billing retry policy", "ingest connection pool", "gateway rate limiter", "audit serializer")
 
@@ -88,29 +87,23 @@ def _seed(url: str) -> None:
 
 
 def test_a_recall_costs_a_few_round_trips_on_one_kept_connection(
-    backend: tuple[str, str, Callable[[int], str], int], tmp_path: Path
+    backend: tuple[str, str, Callable[[int], str], int],
 ) -> None:
     name, direct, through, port = backend
     _seed(direct)
     with round_trip_relay("127.0.0.1", port) as relay:
-        env = {
-            "HOME": str(tmp_path),
-            "MEMORY_URL": through(relay.port),
-            "MEMORY_STATE_DIR": str(tmp_path / "state"),
-            "MEMORY_PROJECT": _PROJECT,
-            "MEMORY_USER": "alice",
-        }
-        service = MemoryService(Config.from_env(env))
+        store = open_store(through(relay.port))
+        retriever = Retriever(store)
         try:
-            service.assemble("warm up the connection", harness="claude", session_id="warm", turn_id="w")
+            store.ping()
             per_prompt = []
-            for n, prompt in enumerate(_PROMPTS):
+            for prompt in _PROMPTS:
                 before = relay.round_trips
-                recall = service.assemble(prompt, harness="claude", session_id=f"p{n}", turn_id="t")
+                hits = retriever.rank(prompt, [Scope("project", _PROJECT), Scope("user", "alice")], limit=5)
                 per_prompt.append(relay.round_trips - before)
-                assert recall.hits, f"{prompt!r} recalled nothing: the corpus no longer exercises neighbours"
+                assert hits, f"{prompt!r} recalled nothing: the corpus no longer exercises neighbours"
             connections = relay.connections
         finally:
-            service.store.close()
+            store.close()
     assert connections == 1, "the store reconnected between calls: a warm worker would pay the connect again"
     assert max(per_prompt) <= _MOST_ROUND_TRIPS[name], per_prompt
