@@ -303,8 +303,9 @@ class MemoryService:
         if kept:
             self.store.add_injected(session_key, [hit.record.id for hit in kept])
         self.store.bump({"recalls": 1, "recalls.injected": 1 if kept else 0, "recalls.items": len(kept)})
-        self.store.set_meta({"last_recall_at": f"{last['at']:.3f}", "last_recall": json.dumps(last, sort_keys=True)})
-        self.store.add_recall(self.config.user, entry, keep=HISTORY_KEEP)
+        # One write for the last-recall facts and this user's history entry: recall pays no extra trip.
+        meta = {"last_recall_at": f"{last['at']:.3f}", "last_recall": json.dumps(last, sort_keys=True)}
+        self.store.record_recall(self.config.user, entry, keep=HISTORY_KEEP, meta=meta)
 
     def capture(
         self,

@@ -213,8 +213,11 @@ class Store(Protocol):
 
     # -- recall history --------------------------------------------------------------------
 
-    def add_recall(self, user: str, entry: str, *, keep: int) -> None:
-        """Add one recall (a JSON text the service writes) to `user`'s history; keep the newest `keep`."""
+    def record_recall(self, user: str, entry: str, *, keep: int, meta: Mapping[str, str]) -> None:
+        """Store one recall's facts in one write: `entry` (a JSON text the service writes) at the
+        head of `user`'s history, all but the newest `keep` entries dropped, and the `meta`
+        values set as `set_meta` does. One write, because recall runs on every turn.
+        """
         ...
 
     def recalls(self, user: str) -> list[str]:

@@ -650,18 +650,29 @@ class PostgresStore:
 
     # -- recall history ----------------------------------------------------------------------
 
-    def add_recall(self, user: str, entry: str, *, keep: int) -> None:
-        """Append to `user`'s history and drop all but the newest `keep`, in one transaction."""
+    def record_recall(self, user: str, entry: str, *, keep: int, meta: Mapping[str, str]) -> None:
+        """Append to `user`'s history, drop all but the newest `keep`, set `meta`: one transaction,
+        sent in one pipeline (the insert is not visible to the delete, hence `keep - 1`).
+        """
+        names = sorted(meta)
 
         def work(conn: Any) -> None:
-            conn.execute(self._sql("INSERT INTO {s}.recalls (username, entry) VALUES (%s, %s)"), (user, entry))
             conn.execute(
                 self._sql(
-                    "DELETE FROM {s}.recalls WHERE username = %s AND slot NOT IN"
-                    " (SELECT slot FROM {s}.recalls WHERE username = %s ORDER BY slot DESC LIMIT %s)"
+                    "WITH added AS (INSERT INTO {s}.recalls (username, entry) VALUES (%s, %s))"
+                    " DELETE FROM {s}.recalls WHERE username = %s AND slot < (SELECT min(slot) FROM"
+                    " (SELECT slot FROM {s}.recalls WHERE username = %s ORDER BY slot DESC LIMIT %s) AS newest)"
                 ),
-                (user, user, max(int(keep), 0)),
+                (user, entry, user, user, max(int(keep) - 1, 1)),
             )
+            if names:
+                conn.execute(
+                    self._sql(
+                        "INSERT INTO {s}.meta (name, value) SELECT n, v FROM unnest(%s::text[], %s::text[]) AS u(n, v)"
+                        " ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value"
+                    ),
+                    (names, [str(meta[n]) for n in names]),
+                )
 
         self._write(work, durable=False)
 

@@ -562,11 +562,14 @@ class RedisStore:
     def _recalls_key(user: str) -> str:
         return f"{_ROOT}:{{r:{user}}}:recalls"
 
-    def add_recall(self, user: str, entry: str, *, keep: int) -> None:
-        """Push onto `user`'s history list and trim it to the newest `keep`, in one round trip."""
+    def record_recall(self, user: str, entry: str, *, keep: int, meta: Mapping[str, str]) -> None:
+        """Push onto `user`'s history list, trim it to the newest `keep` and set `meta`: one round trip."""
         key = self._recalls_key(user)
+        commands: list[tuple[object, ...]] = [("LPUSH", key, entry), ("LTRIM", key, 0, max(int(keep), 1) - 1)]
+        if meta:
+            commands.append(("HSET", _META, *[part for item in meta.items() for part in item]))
         with self._guard():
-            self._run(("LPUSH", key, entry), ("LTRIM", key, 0, max(int(keep), 1) - 1))
+            self._run(*commands)
 
     def recalls(self, user: str) -> list[str]:
         """`user`'s recall history, newest first."""

@@ -629,15 +629,19 @@ class SQLiteStore:
 
     # -- recall history --------------------------------------------------------------------
 
-    def add_recall(self, user: str, entry: str, *, keep: int) -> None:
-        """Append to `user`'s history and drop all but the newest `keep`, in one transaction."""
+    def record_recall(self, user: str, entry: str, *, keep: int, meta: Mapping[str, str]) -> None:
+        """Append to `user`'s history, drop all but the newest `keep`, set `meta`: one transaction."""
 
         def work(conn: sqlite3.Connection) -> None:
             conn.execute("INSERT INTO recalls (username, entry) VALUES (?, ?)", (user, entry))
             conn.execute(
                 "DELETE FROM recalls WHERE username = ? AND slot NOT IN"
                 " (SELECT slot FROM recalls WHERE username = ? ORDER BY slot DESC LIMIT ?)",
-                (user, user, max(keep, 0)),
+                (user, user, max(keep, 1)),
+            )
+            conn.executemany(
+                "INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                list(meta.items()),
             )
 
         self._write(work)

@@ -126,13 +126,15 @@ class BrowseConformance:
     def test_recall_history_is_per_user_newest_first_and_bounded(self, store: Store) -> None:
         assert store.recalls("alice") == []
         for n in range(5):
-            store.add_recall("alice", f'{{"n": {n}}}', keep=3)
-        store.add_recall("bob", '{"n": "bob"}', keep=3)
+            store.record_recall("alice", f'{{"n": {n}}}', keep=3, meta={"last_recall_at": str(n)})
+        store.record_recall("bob", '{"n": "bob"}', keep=3, meta={})
+        assert store.meta()["last_recall_at"] == "4"
         assert store.recalls("alice") == ['{"n": 4}', '{"n": 3}', '{"n": 2}']
         assert store.recalls("bob") == ['{"n": "bob"}']
         store.set_recalls("alice", ['{"n": 4}', '{"n": 2}'])
         assert store.recalls("alice") == ['{"n": 4}', '{"n": 2}']
-        store.add_recall("alice", '{"n": 5}', keep=3)
+        store.record_recall("alice", '{"n": 5}', keep=3, meta={"last_recall_at": "5", "last_recall": "{}"})
+        assert store.meta() == {"last_recall_at": "5", "last_recall": "{}"}
         assert store.recalls("alice") == ['{"n": 5}', '{"n": 4}', '{"n": 2}']
         store.set_recalls("alice", [])
         assert store.recalls("alice") == []
