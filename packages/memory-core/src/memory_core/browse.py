@@ -71,6 +71,7 @@ class Explanation:
         block: The exact text recall would inject ("" in search mode, or when nothing passed).
         max_items: The item cap of the block.
         max_tokens: The token budget of the block.
+        why: In recall mode, the retriever's reason when nothing would be injected.
     """
 
     mode: str
@@ -79,6 +80,7 @@ class Explanation:
     block: str
     max_items: int
     max_tokens: int
+    why: str = ""
 
 
 def query_words(query: str) -> list[tuple[str, frozenset[str]]]:

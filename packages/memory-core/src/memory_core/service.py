@@ -696,10 +696,13 @@ class MemoryService:
 
         query = self.firewall.scrub(query).text
         terms = tuple(query_terms(query))
+        why = ""
         if mode == "recall":
-            hits = self._guard(lambda: self.retriever.rank(query, self.scopes(cwd), limit=self.config.max_items))
+            ranking = self._guard(lambda: self.retriever.ranking(query, self.scopes(cwd), limit=self.config.max_items))
+            hits = ranking.hits
             block, kept = render_block(hits, max_tokens=self.config.max_tokens, max_items=self.config.max_items)
             kept_ids = [h.record.id for h in kept]
+            why = ranking.why if kept or not hits else "no hit fits the token budget"
         else:
             hits = self.search(query, limit=limit, cwd=cwd)
             block, kept_ids = "", []
@@ -710,6 +713,7 @@ class MemoryService:
             block=block,
             max_items=self.config.max_items,
             max_tokens=self.config.max_tokens,
+            why=why,
         )
 
     def recall_history(self) -> list[dict[str, Any]]:
