@@ -8,6 +8,7 @@ the launch token for the cookie as a browser does, then measures, interleaved so
 noise hits every series alike, the wall time from opening a connection to the last byte of:
 
 - `floor`: the interpreter floor, `python -c pass` as a subprocess;
+- `overview`: the Overview (doctor's facts, each installed harness's hook check included);
 - `memories`: the newest page of the Memories list (50 records, server-side);
 - `memories_older`: a page deep in the list (a cursor half-way through the project);
 - `memories_session`: the list filtered to one session;
@@ -88,6 +89,7 @@ def _paths(url: str, project: str, records: int) -> dict[str, str]:
         store.close()
     q = quote(f"project:{project}", safe="")
     return {
+        "overview": "/",
         "memories": f"/memories?scope={q}",
         "memories_older": f"/memories?scope={q}&after={quote(cursor, safe='')}",
         "memories_session": f"/memories?scope={q}&session=seed-{records // 48}",

@@ -73,6 +73,9 @@ def test_only_this_launchs_page_can_read_or_act(app: tuple[TestClient, MemorySer
     assert service.search("form") == []
     assert client.post("/notes", data=form, follow_redirects=False).status_code == 303
     assert [h.record.text for h in service.search("form")] == ["a note from a form"]
+    voided = client.post("/notes", data={**form, "text": "#nomemory keep this out"})
+    assert voided.status_code == 400
+    assert "firewall removed everything" in voided.text
 
 
 def test_export_downloads_the_scope_and_the_switch_turns_memory_off(

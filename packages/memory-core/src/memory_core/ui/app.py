@@ -26,7 +26,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response, Stream
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from memory_core.errors import NotFound, StoreError
+from memory_core.errors import MemoryCoreError, NotFound, StoreError
 from memory_core.service import MemoryService
 from memory_core.store.base import RecordFilter
 from memory_core.ui import views
@@ -84,17 +84,22 @@ def build_app(service: MemoryService, token: LaunchToken, port: int) -> Guard:
         )
         return HTMLResponse(html, status_code=status)
 
+    def failure(request: Request, exc: Exception, title: str) -> HTMLResponse:
+        """A page that says what went wrong, with the status a browser and a script understand."""
+        if isinstance(exc, NotFound):
+            return render(request, "error.html", 404, title="Not found", message=str(exc))
+        if isinstance(exc, StoreError):
+            return render(request, "error.html", 503, title="The store is not answering", message=str(exc))
+        # A mistyped parameter, another user's scope, or a note the firewall emptied.
+        return render(request, "error.html", 400, title=title, message=str(exc))
+
     def page(template: str, build: Callable[[Request], dict[str, Any]]) -> Callable[[Request], Response]:
         def endpoint(request: Request) -> Response:
             try:
                 with lock:
                     context = build(request)
-            except NotFound as exc:
-                return render(request, "error.html", 404, title="Not found", message=str(exc))
-            except (ValueError, PermissionError) as exc:
-                return render(request, "error.html", 400, title="Cannot show that", message=str(exc))
-            except StoreError as exc:
-                return render(request, "error.html", 503, title="The store is not answering", message=str(exc))
+            except (MemoryCoreError, ValueError, PermissionError) as exc:
+                return failure(request, exc, "Cannot show that")
             return render(request, template, **context)
 
         return endpoint
@@ -111,12 +116,8 @@ def build_app(service: MemoryService, token: LaunchToken, port: int) -> Guard:
 
             try:
                 location = await asyncio.to_thread(run)
-            except NotFound as exc:
-                return render(request, "error.html", 404, title="Not found", message=str(exc))
-            except (ValueError, PermissionError) as exc:
-                return render(request, "error.html", 400, title="Cannot do that", message=str(exc))
-            except StoreError as exc:
-                return render(request, "error.html", 503, title="The store is not answering", message=str(exc))
+            except (MemoryCoreError, ValueError, PermissionError) as exc:
+                return failure(request, exc, "Cannot do that")
             return RedirectResponse(location, status_code=303)
 
         return endpoint
