@@ -651,17 +651,15 @@ class MemoryService:
     # What `memory ui` reads and changes, and nothing else calls yet. Records are read a page at
     # a time on the server side; every change goes through the same store calls as the CLI's.
 
-    def browse_scopes(self, cwd: str | None = None) -> list[tuple[Scope, int]]:
-        """The scopes a page may show, each with its record count: this folder's project first, then
-        every other project in the store (a teammate's recall would show them anyway), then this
-        user's own scope, never another user's.
+    def browse_scopes(self, cwd: str | None = None) -> list[Scope]:
+        """The scopes a page may show: this folder's project first, then every other project in
+        the store (a teammate's recall would show them anyway), then this user's own scope,
+        never another user's.
         """
-        counts = self._guard(lambda: self.store.scope_keys("project"))
+        keys = self._guard(lambda: self.store.scope_keys("project"))
         here = self.project(cwd).key
-        mine = Scope("user", self.config.user)
-        projects = [(Scope("project", here), counts.get(here, 0))]
-        projects += [(Scope("project", key), n) for key, n in sorted(counts.items()) if key != here]
-        return [*projects, (mine, self._guard(lambda: self.store.count([mine])))]
+        projects = [Scope("project", here)] + [Scope("project", key) for key in keys if key != here]
+        return [*projects, Scope("user", self.config.user)]
 
     def records_page(
         self, scope: Scope, where: RecordFilter | None = None, *, after: PageCursor | None = None, limit: int = 50

@@ -165,8 +165,12 @@ class Store(Protocol):
         """
         ...
 
-    def scope_keys(self, kind: ScopeKind) -> dict[str, int]:
-        """Every key of this kind that holds at least one record, with its record count."""
+    def scope_keys(self, kind: ScopeKind) -> list[str]:
+        """Every key of this kind that holds at least one record, in code-point order.
+
+        No counts: counting a scope's records reads all of them on SQLite and PostgreSQL, and
+        listing the projects must stay cheap at any size.
+        """
         ...
 
     # -- lexical index ---------------------------------------------------------------------

@@ -502,15 +502,15 @@ class PostgresStore:
         )
         return [_to_record(row) for row in rows]
 
-    def scope_keys(self, kind: ScopeKind) -> dict[str, int]:
-        """Every key of `kind` holding records, with its count."""
+    def scope_keys(self, kind: ScopeKind) -> list[str]:
+        """Every key of `kind` holding records: the scope table, each checked with one index probe."""
         prefix = f"{kind}:"
         rows = self._read(
-            "SELECT s.name, count(*) FROM {s}.scopes s JOIN {s}.records r ON r.sid = s.sid"
-            " WHERE s.name >= %s AND s.name < %s GROUP BY s.name ORDER BY s.name",
+            "SELECT s.name FROM {s}.scopes s WHERE s.name >= %s AND s.name < %s"
+            " AND EXISTS (SELECT 1 FROM {s}.records r WHERE r.sid = s.sid) ORDER BY s.name",
             (prefix, f"{kind};"),
         )
-        return {str(name)[len(prefix) :]: int(n) for name, n in rows}
+        return [str(row[0])[len(prefix) :] for row in rows]
 
     # -- lexical index -----------------------------------------------------------------------
 

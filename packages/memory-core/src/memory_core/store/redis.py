@@ -455,14 +455,14 @@ class RedisStore:
         kept.sort(key=lambda r: (r.created_at, r.id), reverse=True)
         return kept[:limit]
 
-    def scope_keys(self, kind: ScopeKind) -> dict[str, int]:
-        """Every key of `kind` holding records, with its count (one round trip for the counts)."""
+    def scope_keys(self, kind: ScopeKind) -> list[str]:
+        """Every key of `kind` holding records (the scope set, and one ZCARD each in one round trip)."""
         with self._guard():
             chosen = [s for s in self._all_scopes() if s.kind == kind and s.key]
             if not chosen:
-                return {}
+                return []
             replies = self._run(*[("ZCARD", _scope_prefix(scope) + "time") for scope in chosen])
-        return {scope.key: int(n) for scope, n in zip(chosen, replies, strict=True) if int(n)}
+        return sorted(scope.key for scope, n in zip(chosen, replies, strict=True) if int(n))
 
     # -- lexical index -----------------------------------------------------------------------
 

@@ -481,14 +481,15 @@ class SQLiteStore:
         )
         return [row_to_record(row) for row in rows]
 
-    def scope_keys(self, kind: ScopeKind) -> dict[str, int]:
-        """Every key of `kind` holding records, with its count (one covering-index read)."""
+    def scope_keys(self, kind: ScopeKind) -> list[str]:
+        """Every key of `kind` holding records: the scope table, each checked with one index probe."""
         prefix = f"{kind}:"
         rows = self._read(
-            "SELECT scope, count(*) FROM records WHERE scope >= ? AND scope < ? GROUP BY scope ORDER BY scope",
+            "SELECT name FROM scopes WHERE name >= ? AND name < ?"
+            " AND EXISTS (SELECT 1 FROM records WHERE records.scope = scopes.name) ORDER BY name",
             [prefix, f"{kind};"],
         )
-        return {str(name)[len(prefix) :]: int(n) for name, n in rows}
+        return [str(row[0])[len(prefix) :] for row in rows]
 
     # -- lexical index ---------------------------------------------------------------------
 
