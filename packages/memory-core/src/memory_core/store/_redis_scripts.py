@@ -46,7 +46,8 @@ local function unindex(P, id)
     redis.call('HDEL', P..'t:'..term, id)
   end
   redis.call('HINCRBY', P..'stats', 'documents', -1)
-  redis.call('HINCRBY', P..'stats', 'total_length', -length)
+  -- 0 - length, not -length: Lua's -0 reaches Redis as "-0", which HINCRBY refuses
+  redis.call('HINCRBY', P..'stats', 'total_length', 0 - length)
 end
 
 local function reindex(P, id)

@@ -173,6 +173,13 @@ class Store(Protocol):
         """
         ...
 
+    def next_position(self, scope: Scope, session_id: str) -> int:
+        """One past the highest position (`seq`) of the session's records in `scope`; 0 for none.
+
+        One indexed lookup whatever the session's length: capture calls it for every turn.
+        """
+        ...
+
     # -- lexical index ---------------------------------------------------------------------
 
     def index_stats(self, scopes: Sequence[Scope]) -> IndexStats:

@@ -512,6 +512,17 @@ class PostgresStore:
         )
         return [str(row[0])[len(prefix) :] for row in rows]
 
+    def next_position(self, scope: Scope, session_id: str) -> int:
+        """One past the session's highest position: one backward probe of `records_session`."""
+        if not scope.key:
+            return 0
+        rows = self._read(
+            "SELECT max(seq) FROM {s}.records WHERE sid = (SELECT sid FROM {s}.scopes WHERE name = %s)"
+            " AND session_id = %s",
+            (_scope_name(scope), session_id),
+        )
+        return 0 if not rows or rows[0][0] is None else int(rows[0][0]) + 1
+
     # -- lexical index -----------------------------------------------------------------------
 
     def index_stats(self, scopes: Sequence[Scope]) -> IndexStats:

@@ -464,6 +464,18 @@ class RedisStore:
             replies = self._run(*[("ZCARD", _scope_prefix(scope) + "time") for scope in chosen])
         return sorted(scope.key for scope, n in zip(chosen, replies, strict=True) if int(n))
 
+    def next_position(self, scope: Scope, session_id: str) -> int:
+        """One past the session's highest position: the top of its `s:<session>` sorted set."""
+        if not scope.key:
+            return 0
+        with self._guard():
+            (top,) = self._run(("ZREVRANGE", _scope_prefix(scope) + "s:" + session_id, 0, 0, "WITHSCORES"))
+        if not top:
+            return 0
+        # A flat [member, score] from the raw client; [(member, score)] from redis-py.
+        last = top[-1]
+        return int(float(last[1] if isinstance(last, (list, tuple)) else last)) + 1
+
     # -- lexical index -----------------------------------------------------------------------
 
     def index_stats(self, scopes: Sequence[Scope]) -> IndexStats:

@@ -9,6 +9,16 @@ Promises:
   SQLite gives the `-wal` and `-shm` files the database file's permissions.
 - The schema is versioned with `PRAGMA user_version` and migrated in place on first use; a file
   written by a newer memory-core is refused rather than damaged.
+- The open connection is always to the file at the configured path: before each operation
+  the file's device and inode are compared with the ones opened, and a file removed (its
+  folder deleted) or replaced (`mv` over it) under a long-lived process is reopened at the
+  path, so no turn is written into a file nobody can read any more. A connection that met a
+  read-only file is dropped, so fixing the permissions is seen at the next call; and a
+  `-wal`/`-shm` file SQLite re-created read-only while the database was is made writable
+  again once the database is (`chmod 600 memory.db` is then enough).
+- `on_create(path, device, inode)`, when set, is called when this store creates the file, so
+  `doctor` can later tell a missing or replaced file from one never created
+  (`sqlite_health`).
 - The lexical index is our own (vocabulary, postings with document lengths, document
   frequencies, per-scope totals), not FTS5: the retriever scores, so every backend ranks alike.
   Postings are keyed (term, scope, document) in a WITHOUT ROWID table, so one term's postings
@@ -25,11 +35,12 @@ SQL text is only ever formatted with `?` placeholders and column lists of this m
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from memory_core.errors import StoreError, StoreUnavailable
@@ -76,6 +87,8 @@ class SQLiteStore:
         self._pid = 0
         self._lock = threading.RLock()
         self._sids: dict[str, int] = {}
+        self._identity: tuple[int, int] | None = None
+        self.on_create: Callable[[str, int, int], None] | None = None
 
     @classmethod
     def from_url(cls, url: str, *, timeout: float = 1.0) -> SQLiteStore:
@@ -84,14 +97,29 @@ class SQLiteStore:
 
     # -- connection ------------------------------------------------------------------------
 
+    def _still_the_file(self) -> bool:
+        """Whether the open connection's file is still the one at `path` (same device and inode)."""
+        if self._identity is None:
+            return True
+        try:
+            info = os.stat(self.path)
+        except OSError:
+            return False
+        return (info.st_dev, info.st_ino) == self._identity
+
     def _connect(self) -> sqlite3.Connection:
         if self._conn is not None and self._pid == os.getpid():
-            return self._conn
+            if self._still_the_file():
+                return self._conn
+            # Removed or replaced under us: writing on would go into a file nobody reads.
+            self._conn.close()
         self._conn = None
         self._sids = {}
+        self._identity = None
         try:
             if self.path != ":memory:":
                 self._create_file()
+                self._heal_sidecars()
             conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False)
         except (OSError, sqlite3.Error) as exc:
             raise StoreUnavailable(f"sqlite store cannot open {self.path}: {exc}") from exc
@@ -121,6 +149,12 @@ class SQLiteStore:
             raise
         self._conn = conn
         self._pid = os.getpid()
+        if self.path != ":memory:":
+            try:
+                info = os.stat(self.path)
+                self._identity = (info.st_dev, info.st_ino)
+            except OSError:
+                self._identity = None
         return conn
 
     def _create_file(self) -> None:
@@ -128,8 +162,40 @@ class SQLiteStore:
         if folder and not os.path.exists(folder):
             os.makedirs(folder, mode=0o700, exist_ok=True)
         if not os.path.exists(self.path):
-            fd = os.open(self.path, os.O_CREAT | os.O_RDWR, 0o600)
-            os.close(fd)
+            try:
+                fd = os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600)
+            except FileExistsError:
+                return  # another process created it a moment ago
+            try:
+                info = os.fstat(fd)
+            finally:
+                os.close(fd)
+            if self.on_create is not None:
+                try:
+                    self.on_create(self.path, info.st_dev, info.st_ino)
+                except Exception:  # noqa: BLE001, S110 - a missed note only weakens doctor's diagnosis
+                    pass
+
+    def _heal_sidecars(self) -> None:
+        """Make a read-only `-wal`/`-shm` of ours writable again once the database file is.
+
+        SQLite creates them with the database's permissions; after a `chmod 444` and back,
+        the stale read-only `-shm` would fail every write of every later process.
+        """
+        try:
+            info = os.stat(self.path)
+        except OSError:
+            return
+        if not os.access(self.path, os.W_OK):
+            return
+        for suffix in ("-wal", "-shm"):
+            side = self.path + suffix
+            try:
+                side_info = os.stat(side)
+                if side_info.st_uid == os.getuid() and not os.access(side, os.W_OK):
+                    os.chmod(side, (info.st_mode & 0o777) | 0o600)
+            except OSError:
+                continue
 
     def _migrate(self, conn: sqlite3.Connection) -> None:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -169,13 +235,20 @@ class SQLiteStore:
             try:
                 conn.execute("BEGIN IMMEDIATE")
             except sqlite3.Error as exc:
+                if "readonly" in str(exc).lower():
+                    self.close()
                 raise translate(exc, "write") from exc
             try:
                 result = work(conn)
                 conn.execute("COMMIT")
                 return result
             except sqlite3.Error as exc:
-                conn.execute("ROLLBACK")
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+                if "readonly" in str(exc).lower():
+                    # SQLite keeps a connection that met a read-only file read-only: reopen
+                    # on the next call, so a fixed `chmod` is seen at once.
+                    self.close()
                 raise translate(exc, "write") from exc
             except BaseException:
                 conn.execute("ROLLBACK")
@@ -490,6 +563,16 @@ class SQLiteStore:
             [prefix, f"{kind};"],
         )
         return [str(row[0])[len(prefix) :] for row in rows]
+
+    def next_position(self, scope: Scope, session_id: str) -> int:
+        """One past the session's highest position: one probe of `records_by_session`."""
+        if not scope.key:
+            return 0
+        rows = self._read(
+            "SELECT max(seq) FROM records INDEXED BY records_by_session WHERE scope = ? AND session_id = ?",
+            [scope_name(scope), session_id],
+        )
+        return 0 if not rows or rows[0][0] is None else int(rows[0][0]) + 1
 
     # -- lexical index ---------------------------------------------------------------------
 

@@ -327,6 +327,19 @@ class StoreConformance(BrowseConformance):
         assert store.session_records(PROJECT, "s1", []) == []
         assert store.session_records(PROJECT, "nope", [1]) == []
 
+    def test_next_position_is_one_past_the_sessions_last(self, store: Store) -> None:
+        assert store.next_position(PROJECT, "s1") == 0
+        for seq in (0, 1, 4):
+            store.put(make_record(f"s1-{seq}", session_id="s1", seq=seq), {})
+        store.put(make_record("other-9", scope=OTHER, session_id="s1", seq=9), {})
+        store.put(make_record("s2-7", session_id="s2", seq=7), {})
+        assert store.next_position(PROJECT, "s1") == 5  # past the highest, not the count
+        assert store.next_position(OTHER, "s1") == 10
+        assert store.next_position(PROJECT, "nope") == 0
+        assert store.next_position(Scope("project", ""), "s1") == 0
+        store.delete(["s1-4"])
+        assert store.next_position(PROJECT, "s1") == 2
+
     # -- scoping ---------------------------------------------------------------------------
 
     def test_an_empty_scope_matches_nothing(self, store: Store) -> None:
