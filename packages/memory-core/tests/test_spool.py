@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import stat
 import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-from memory_core.localstate.spool import Spool
+from memory_core.errors import StoreError, StoreUnavailable
+from memory_core.localstate.spool import Spool, record_from_json
 from memory_core.models import Record, Scope
 
 
@@ -46,18 +47,73 @@ def test_drain_writes_everything_once_and_empties_the_file(tmp_path: Path) -> No
     assert spool.drain(lambda r: written.append(r.id)) == 0
 
 
-def test_a_refused_entry_and_those_after_it_stay_for_next_time(tmp_path: Path) -> None:
+def test_an_outage_mid_drain_keeps_that_entry_and_those_after_it(tmp_path: Path) -> None:
     spool = Spool(tmp_path / "spool.jsonl", max_bytes=1 << 20)
     for n in range(4):
         spool.append(_record(n))
 
     def write(record: Record) -> None:
         if record.id == "r2":
-            raise ConnectionError("store went away")
+            raise StoreUnavailable("store went away")
 
-    with pytest.raises(ConnectionError):
-        spool.drain(write)
+    assert spool.drain(write) == 2
     assert [r.id for r in spool.entries()] == ["r2", "r3"]
+    assert spool.quarantined() == 0
+
+
+def test_an_entry_the_store_refuses_is_quarantined_and_blocks_nothing(tmp_path: Path) -> None:
+    spool = Spool(tmp_path / "spool.jsonl", max_bytes=1 << 20)
+    for n in range(4):
+        spool.append(_record(n))
+    refused: list[str] = []
+
+    def write(record: Record) -> None:
+        if record.id == "r1":
+            raise StoreError("the value was refused")
+
+    assert spool.drain(write, on_refused=lambda record, exc: refused.append(record.id)) == 3
+    assert spool.entries() == []
+    assert refused == ["r1"]
+    assert spool.quarantined() == 1
+    # The quarantine file is `memory export` lines: `memory restore` takes it back.
+    [line] = spool.quarantine_path.read_text(encoding="utf-8").splitlines()
+    assert record_from_json(json.loads(line)) == _record(1)
+
+
+def test_a_store_refusing_everything_quarantines_nothing(tmp_path: Path) -> None:
+    spool = Spool(tmp_path / "spool.jsonl", max_bytes=1 << 20)
+    for n in range(5):
+        spool.append(_record(n))
+
+    def write(record: Record) -> None:
+        raise StoreError("attempt to write a readonly database")
+
+    assert spool.drain(write, proven=True) == 0
+    assert [r.id for r in spool.entries()] == ["r0", "r1", "r2", "r3", "r4"]
+    assert spool.quarantined() == 0
+
+
+def test_a_refused_last_entry_is_quarantined_only_when_the_store_took_a_write(tmp_path: Path) -> None:
+    spool = Spool(tmp_path / "spool.jsonl", max_bytes=1 << 20)
+    spool.append(_record(0))
+
+    def write(record: Record) -> None:
+        raise StoreError("refused")
+
+    assert spool.drain(write) == 0
+    assert [r.id for r in spool.entries()] == ["r0"]  # nothing proves the store takes writes at all
+    assert spool.drain(write, proven=True) == 0
+    assert spool.entries() == []
+    assert spool.quarantined() == 1
+
+
+def test_turns_dropped_by_the_bound_are_counted_until_cleared(tmp_path: Path) -> None:
+    spool = Spool(tmp_path / "spool.jsonl", max_bytes=1000)
+    dropped = sum(spool.append(_record(n)) for n in range(30))
+    assert dropped > 0
+    assert Spool(spool.path, max_bytes=1000).dropped() == dropped
+    spool.clear_dropped()
+    assert spool.dropped() == 0
 
 
 def test_a_torn_line_is_skipped_not_fatal(tmp_path: Path) -> None:

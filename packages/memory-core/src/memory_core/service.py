@@ -5,7 +5,9 @@ Promises:
   never one already injected in this session and never a turn of this session still in the
   harness's live context; nothing (an empty block) when nothing is relevant.
 - Capture (`capture`) stores a turn verbatim after the firewall, once (ids derive from the
-  harness's own ids), or spools it when the store is unreachable; it never loses a turn.
+  harness's own ids), or spools it on any store failure (an outage, a read-only, missing or
+  corrupt file, a refused value), logged and counted; it never loses a turn. Every text is
+  normalised first (`textnorm`), so every backend keeps the same bytes.
 - The hook path (`handle`) never raises: every swallowed error is one log line and a counter.
 - In a hook process (`long_lived=False`) the first outage switches the store off for the rest
   of the process, so a hook never waits twice. A long-lived process retries after a back-off.
@@ -28,7 +30,7 @@ from typing import Any, TypeVar
 from memory_core import status
 from memory_core.browse import HISTORY_KEEP, Explanation, history_entry
 from memory_core.config import Config
-from memory_core.errors import FirewallBlocked, NotFound, StoreUnavailable
+from memory_core.errors import FirewallBlocked, NotFound, StoreError, StoreUnavailable
 from memory_core.firewall import Firewall
 from memory_core.localstate.atomic import atomic_write
 from memory_core.localstate.logbook import Logbook
@@ -42,6 +44,7 @@ from memory_core.retrieval.retriever import Retriever
 from memory_core.retrieval.tokenizer import index_terms
 from memory_core.store import open_store
 from memory_core.store.base import Checkpointing, PageCursor, RecordFilter, Store
+from memory_core.textnorm import clean_text
 from memory_core.urls import redact_url, redact_urls_in
 
 __all__ = ["MemoryService", "turn_record_id", "note_record_id"]
@@ -105,7 +108,6 @@ class MemoryService:
         self._down_until = 0.0
         self._backoff = _BACKOFF_FIRST_S
         self._projects: dict[str | None, ProjectIdentity] = {}
-        self._next_seq: dict[tuple[Scope, str | None], int] = {}
         self._firewall: Firewall | None = None
         self._retriever: Retriever | None = None
         self.logbook = Logbook(self.config.log_path, self.config.state_dir, scrub=self._scrub_for_log)
@@ -125,7 +127,27 @@ class MemoryService:
                 allow_db0=self.config.allow_db0,
                 pg_schema=self.config.pg_schema,
             )
+            if self._store.backend == "sqlite":
+                self._note_created_files(self._store)
         return self._store
+
+    def _note_created_files(self, store: Store) -> None:
+        """Have the embedded store note the file it creates.
+
+        So doctor can tell a deleted or replaced database from one never created.
+        """
+        from memory_core.store.sqlite import SQLiteStore
+
+        if not isinstance(store, SQLiteStore):
+            return
+        state_dir = self.config.state_dir
+
+        def note(path: str, device: int, inode: int) -> None:
+            from memory_core.store.sqlite_health import record_created
+
+            record_created(state_dir, path, device, inode)
+
+        store.on_create = note
 
     @property
     def firewall(self) -> Firewall:
@@ -198,11 +220,9 @@ class MemoryService:
         """Forget what this process cached about projects and sessions.
 
         A long-lived process calls this per request, so a repository whose remote changed is
-        seen under its new key, and a session another process wrote to meanwhile gets its
-        next position counted afresh.
+        seen under its new key.
         """
         self._projects.clear()
-        self._next_seq.clear()
 
     def close(self) -> None:
         """Close the store if this service opened it. Idempotent; never raises."""
@@ -260,6 +280,8 @@ class MemoryService:
         """
         if not self.active(cwd):
             return Recall("", reason="memory is off here")
+        prompt, session_id, turn_id = clean_text(prompt), clean_text(session_id), _clean_id(turn_id)
+        harness = clean_text(harness)
         verdict = self.firewall.check_turn(prompt, "")
         session_key = f"{harness}:{session_id}"
         # A voided turn stashes the bare marker, so its capture is voided too and no word of
@@ -296,7 +318,14 @@ class MemoryService:
         }
         reason = f"{len(kept)} of {len(hits)} candidates fit" if kept else why
         entry = history_entry(last, turn_id=turn_id, project=self.project(cwd).key, reason=reason)
-        self._guard(lambda: self._after_recall(session_key, kept, last, entry))
+        try:
+            self._guard(lambda: self._after_recall(session_key, kept, last, entry))
+        except StoreUnavailable:
+            raise
+        except StoreError as exc:
+            # A store that reads but cannot write (a read-only file) still recalls; only the
+            # injected set and the counters are missed, and the log says why.
+            self.logbook.error(f"{harness}.recall", exc)
         return Recall(text, kept, reason=reason)
 
     def _after_recall(self, session_key: str, kept: Sequence[Hit], last: dict[str, Any], entry: str) -> None:
@@ -326,10 +355,11 @@ class MemoryService:
         """
         if not self.active(cwd):
             return CaptureOutcome("dropped", reason="memory is off here")
+        harness, session_id, turn_id = clean_text(harness), clean_text(session_id), _clean_id(turn_id)
         session_key = f"{harness}:{session_id}"
         if prompt is None:
             prompt = self._take_stashed(session_key, turn_id)
-        verdict = self.firewall.check_turn(prompt or "", response)
+        verdict = self.firewall.check_turn(clean_text(prompt or ""), clean_text(response))
         counts = {f"firewall.{kind}": n for kind, n in verdict.counts.items() if n}
         if verdict.voided:
             self._count_quietly({"captures.dropped": 1, **counts})
@@ -351,45 +381,77 @@ class MemoryService:
             seq=-1,
         )
         try:
-            new = self._guard(lambda: self._write(record))
-        except StoreUnavailable as exc:
-            self.spool.append(record)
-            self.logbook.error(f"{harness}.capture", exc)
-            return CaptureOutcome("spooled", record_id, reason="store unreachable; kept in the spool")
-        self._guard(lambda: self._after_capture(now, {"captures": 1 if new else 0, **counts}))
+            new = self._guard(lambda: self._put_turn(record))
+        except StoreError as exc:
+            return self._keep_in_spool(record, exc)
+        self._quietly(harness, lambda: self._after_capture(now, {"captures": 1 if new else 0, **counts}))
+        # The store just took a write: whatever waits in the spool goes now.
+        self._quietly(harness, lambda: self._drain(proven=True))
         return CaptureOutcome("stored" if new else "duplicate", record_id)
 
-    def _write(self, record: Record) -> bool:
-        """Write one record, then whatever the spool holds (the store just proved reachable)."""
-        new = self._put_turn(record)
-        if self.spool.pending_bytes():
-            self._drain()
-        return new
+    def _keep_in_spool(self, record: Record, exc: StoreError) -> CaptureOutcome:
+        """The store did not take `record`: spool it, log why, count it. Never raises."""
+        where = f"{record.harness or 'memory'}.capture"
+        self.logbook.error(where, exc)
+        try:
+            dropped = self.spool.append(record)
+        except OSError as lost:
+            self.logbook.error("spool", f"turn {record.id} lost: the spool cannot be written: {lost}")
+            return CaptureOutcome("dropped", record.id, reason="the store and the spool both failed")
+        if dropped:
+            bound = self.spool.max_bytes
+            self.logbook.error("spool.full", f"the spool is full ({bound} bytes): dropped {dropped} old turns")
+        state = "unreachable" if isinstance(exc, StoreUnavailable) else "refused the write"
+        return CaptureOutcome("spooled", record.id, reason=f"store {state}; kept in the spool")
 
-    def _drain(self) -> int:
-        drained = self.spool.drain(self._put_turn)
+    def drain_spool(self) -> int:
+        """Write what waits in the spool (a long-lived process calls it when idle).
+
+        Returns how many turns were written; 0 when the store is down or refuses.
+        """
+        if not self.spool.pending_bytes() or self.store_down:
+            return 0
+        try:
+            return self._guard(lambda: self._drain(proven=False))
+        except StoreError as exc:
+            self.logbook.error("spool.drain", exc)
+            return 0
+
+    def _drain(self, *, proven: bool) -> int:
+        if not self.spool.pending_bytes():
+            return 0
+
+        def refused(record: Record, exc: Exception) -> None:
+            self.logbook.error(
+                "spool.quarantine",
+                f"turn {record.id} refused by the store ({type(exc).__name__}: {exc});"
+                f" moved to {self.spool.quarantine_path}",
+            )
+
+        drained = self.spool.drain(self._put_turn, proven=proven, on_refused=refused)
         if drained:
             self.store.bump({"spool.drained": drained})
         return drained
+
+    def _quietly(self, harness: str, call: Callable[[], object]) -> None:
+        """Run bookkeeping after a confirmed write: a failure is logged, never reported as a lost turn."""
+        try:
+            self._guard(call)
+        except StoreError as exc:
+            self.logbook.error(f"{harness}.capture", exc)
 
     def _put_turn(self, record: Record) -> bool:
         """Store one record; a turn's seq is assigned here, at the end of its session."""
         if record.seq < 0:
             if self.store.get([record.id]):
                 return False
-            key = (record.scope, record.session_id)
-            seq = self._next_seq.get(key)
-            if seq is None:
-                # Counted once per session and process, then carried on: a transcript import or
-                # a spool drain writes thousands of one session's turns, and a count per turn
-                # made that quadratic. Another writer of the same session at the same moment
-                # can at worst share a position, which only blurs neighbour context.
-                seq = sum(1 for _ in self.store.scan([record.scope], session_id=record.session_id))
+            # One indexed lookup of the session's last position, whatever its length: counting
+            # the session's records made a capture's cost grow with the session. Another writer
+            # of the same session at the same moment can at worst share a position, which only
+            # blurs neighbour context.
+            seq = self.store.next_position(record.scope, record.session_id) if record.session_id else 0
             record = replace(record, seq=seq)
-            written = self.store.put(record, index_terms(record.text) if record.searchable else {})
-            if written:
-                self._next_seq[key] = seq + 1
-            return written
+            return self.store.put(record, index_terms(record.text) if record.searchable else {})
         return self.store.put(record, index_terms(record.text) if record.searchable else {})
 
     def _after_capture(self, now: float, counts: dict[str, int]) -> None:
@@ -399,7 +461,7 @@ class MemoryService:
     def _count_quietly(self, counts: dict[str, int]) -> None:
         try:
             self._guard(lambda: self.store.bump(counts))
-        except StoreUnavailable:
+        except StoreError:
             pass
 
     def reset_session(self, *, harness: str, session_id: str, cwd: str | None = None) -> None:
@@ -420,12 +482,15 @@ class MemoryService:
                     session_key, turn_id, prompt, ttl=self.config.handoff_ttl, keep=self.config.handoff_keep
                 )
             )
-        except StoreUnavailable:
+        except StoreError as exc:
             # The capture of this turn will be spooled; keep its prompt locally so it pairs.
             with self._local_handoff(session_key) as pending:
                 pending.append({"turn": turn_id, "prompt": prompt, "at": self.clock()})
                 del pending[:-_HANDOFF_FALLBACK_KEEP]
-            raise
+            if isinstance(exc, StoreUnavailable):
+                raise
+            # A store that refuses writes may still read: recall goes on, the log says why.
+            self.logbook.error(f"{session_key.partition(':')[0]}.handoff", exc)
 
     def _take_stashed(self, session_key: str, turn_id: str | None) -> str | None:
         with self._local_handoff(session_key) as pending:
@@ -434,7 +499,7 @@ class MemoryService:
                     return str(pending.pop(index).get("prompt") or "")
         try:
             return self._guard(lambda: self.store.take_prompt(session_key, turn_id))
-        except StoreUnavailable:
+        except StoreError:
             return None
 
     @contextmanager
@@ -472,7 +537,7 @@ class MemoryService:
 
         Touches no session's injected set and is not counted as a recall.
         """
-        query = self.firewall.scrub(query).text
+        query = self.firewall.scrub(clean_text(query)).text
         limit = max(1, min(int(limit), 100))
         # No relevance floor: someone who searches on purpose wants the weak matches too; a
         # record still needs at least one query term to be returned.
@@ -481,6 +546,7 @@ class MemoryService:
 
     def save(self, content: str, *, scope: ScopeKind = "project", cwd: str | None = None) -> Record:
         """Save a deliberate note. Raises `FirewallBlocked` if nothing is left after the firewall."""
+        content = clean_text(content)
         scrubbed = self.firewall.scrub(content)
         verdict = self.firewall.check_turn(content, "")
         if verdict.voided or not scrubbed.text.strip():
@@ -500,14 +566,28 @@ class MemoryService:
         stored = self._guard(lambda: self.store.get([record.id]))
         return stored[0] if stored else record
 
-    def feedback(self, record_id: str, outcome: Outcome) -> int:
+    def _owned(self, record_id: str, cwd: str | None) -> Record:
+        """The record `record_id` if it lives in this project's or user's scope, else `NotFound`.
+
+        A record of another scope is answered exactly like an unknown id: ids appear in every
+        injected block, and one project must not read, expand or mark another's records.
+        """
+        keys = {(s.kind, s.key) for s in self.scopes(cwd)}
+        found = [r for r in self._guard(lambda: self.store.get([record_id])) if (r.scope.kind, r.scope.key) in keys]
+        if not found:
+            raise NotFound(f"no memory has the id {record_id!r} here")
+        return found[0]
+
+    def feedback(self, record_id: str, outcome: Outcome, *, cwd: str | None = None) -> int:
         """Raise (`acted`) or lower (`contradicted`) a record's standing; returns the new standing.
 
         A record with a negative standing is no longer recalled; it is not deleted.
-        Raises `NotFound` for an unknown id and `ValueError` for an unknown outcome.
+        Raises `NotFound` for an id unknown in this project's and user's scopes, and
+        `ValueError` for an unknown outcome.
         """
         if outcome not in ("acted", "contradicted"):
             raise ValueError(f"outcome must be 'acted' or 'contradicted', not {outcome!r}")
+        self._owned(record_id, cwd)
         delta = 1 if outcome == "acted" else -1
         standing = self._guard(lambda: self.store.adjust_standing(record_id, delta))
         if standing is None:
@@ -562,11 +642,14 @@ class MemoryService:
                 self.logbook.error("purge", exc)
 
     def tidy(self) -> None:
-        """Housekeeping for a long-lived process while no turn waits: fold the embedded store's
-        log into its file. Does nothing before the store was opened; never raises.
+        """Housekeeping for a long-lived process while no turn waits: write what waits in the
+        spool (the store may take writes again since the last turn), and fold the embedded
+        store's log into its file. Does nothing before the store was opened; never raises.
         """
         if self._store is None:
             return
+        if self.spool.pending_bytes():
+            self.drain_spool()
         store: Store = self._store
         if isinstance(store, Checkpointing):
             try:
@@ -574,12 +657,12 @@ class MemoryService:
             except Exception:  # noqa: BLE001, S110 - the next idle moment tries again
                 pass
 
-    def expand(self, record_id: str, *, radius: int = 1) -> list[Record]:
-        """A record with the turns just before and after it in its session, in order."""
-        found = self._guard(lambda: self.store.get([record_id]))
-        if not found:
-            raise NotFound(f"no memory has the id {record_id!r}")
-        record = found[0]
+    def expand(self, record_id: str, *, radius: int = 1, cwd: str | None = None) -> list[Record]:
+        """A record with the turns just before and after it in its session, in order.
+
+        Raises `NotFound` for an id unknown in this project's and user's scopes.
+        """
+        record = self._owned(record_id, cwd)
         if record.session_id is None:
             return [record]
         seqs = [record.seq + offset for offset in range(-radius, radius + 1) if record.seq + offset >= 0]
@@ -629,10 +712,6 @@ class MemoryService:
         what was stored before it stays stored.
         """
         return self._guard(lambda: restore(self.store, self.firewall, records))
-
-    def drain_spool(self) -> int:
-        """Write what the outage spool holds into the store now; returns how many were written."""
-        return self._guard(self._drain)
 
     def migrate_to(self, url: str, *, progress: Progress | None = None) -> MigrateReport:
         """Copy every record and counter of this store into the store `url` names (idempotent).
@@ -818,6 +897,10 @@ class MemoryService:
     def last_recall(self) -> dict[str, Any] | None:
         """What the last recall injected and why (the `last_recall` key of `status()`), or None."""
         return status.parse_last_recall(self._guard(lambda: self.store.meta()))
+
+
+def _clean_id(value: str | None) -> str | None:
+    return None if value is None else clean_text(value)
 
 
 def _positional_id(prompt: str, response: str) -> str:

@@ -4,11 +4,14 @@ Two builders, both reached through `MemoryService` (`status()` and `doctor_repor
 CLI, the MCP server and a UI print the same facts:
 - `collect_status`: the store, the project, counters, the spool and the log.
 - `doctor_report`: that, plus each installed harness (found through entry points) and whether
-  its hook command still runs. `repair` is `doctor --fix`: drain the spool into a reachable
-  store and import the turns hooks missed.
+  its hook command still runs. `repair` is `doctor --fix`: start a new embedded database where
+  the old one is gone, take a replaced file as the store, drain the spool into a store that
+  takes writes (then clear the dropped-turns notice), and import the turns hooks missed.
 
-Promise: collecting status never raises and never waits on a down store longer than the
-configured timeout. Each fact that cannot be read is reported as such (`reachable: false`
+Promise: collecting status never raises, never waits on a down store longer than the
+configured timeout, and never creates an embedded database it only looks at: the file's state
+(`store.sqlite_health`) is checked first, and a missing, corrupt, read-only or replaced file is
+a problem with the command that fixes it. Each fact that cannot be read is reported as such (`reachable: false`
 with the error), and `problems` lists what stops memory from working, each with the command
 that fixes it. `ok` is false exactly when `problems` is non-empty. A harness whose status
 raises is reported with its error; it never hides the others.
@@ -28,6 +31,7 @@ from memory_core.version import __version__
 
 if TYPE_CHECKING:
     from memory_core.service import MemoryService
+    from memory_core.store.sqlite_health import FileHealth
 
 __all__ = ["collect_status", "doctor_report", "repair", "parse_last_recall"]
 
@@ -59,8 +63,20 @@ def collect_status(service: MemoryService) -> dict[str, Any]:
     records: dict[str, int | None] = {"project": None, "user": None, "total": None}
     counters: dict[str, int] = {}
     meta: dict[str, str] = {}
+    health = _file_health(service)
+    if health is not None:
+        store["file"] = health.state
+        if health.broken:
+            store["state"] = health.state.upper()
+            problems.append({"what": health.what, "fix": health.fix})
     if not config.enabled:
         problems.append({"what": "memory is switched off (MEMORY_ENABLED=0)", "fix": "unset MEMORY_ENABLED"})
+    elif health is not None and health.state in ("new", "missing", "corrupt"):
+        # Opening would create the file (or fail on a broken one): report what is there instead.
+        if health.state == "new":
+            store["state"] = "not created yet (the first capture creates it)"
+            store["reachable"] = True
+            records = {"project": 0, "user": 0, "total": 0}
     else:
         try:
             opened = service.store
@@ -78,14 +94,17 @@ def collect_status(service: MemoryService) -> dict[str, Any]:
             meta = opened.meta()
         except Exception as exc:  # noqa: BLE001 - doctor reports, it does not crash
             store["error"] = f"{type(exc).__name__}: {exc}"
-            store["state"] = "UNREACHABLE" if type(exc).__name__ == "StoreUnavailable" else "BROKEN"
-            problems.append(
-                {
-                    "what": f"the {store['backend']} store at {store['url']} is {store['state'].lower()}: {exc}",
-                    "fix": "start the server, or point MEMORY_URL at a reachable store "
-                    "(unset it for the embedded default)",
-                }
-            )
+            if health is not None and health.broken:
+                pass  # already reported, with its own fix
+            else:
+                store["state"] = "UNREACHABLE" if type(exc).__name__ == "StoreUnavailable" else "BROKEN"
+                problems.append(
+                    {
+                        "what": f"the {store['backend']} store at {store['url']} is {store['state'].lower()}: {exc}",
+                        "fix": "start the server, or point MEMORY_URL at a reachable store "
+                        "(unset it for the embedded default)",
+                    }
+                )
     disabled = is_disabled(config.state_dir, project.key)
     if disabled:
         problems.append({"what": f"memory is off for this project ({project.key})", "fix": "memory on"})
@@ -99,6 +118,7 @@ def collect_status(service: MemoryService) -> dict[str, Any]:
                 "fix": "memory prune",
             }
         )
+    spool = _spool_status(service, problems)
     return {
         "ok": not problems,
         "version": __version__,
@@ -115,7 +135,7 @@ def collect_status(service: MemoryService) -> dict[str, Any]:
         "last_recall_at": _iso(meta.get("last_recall_at")),
         "last_capture_at": _iso(meta.get("last_capture_at")),
         "failures": service.logbook.failures(),
-        "spool": {"path": str(config.spool_path), "pending": len(service.spool.entries())},
+        "spool": spool,
         "log": {"path": str(config.log_path), "tail": service.logbook.tail(10)},
         "warnings": list(config.warnings),
         "problems": problems,
@@ -163,11 +183,21 @@ def doctor_report(service: MemoryService, project_dir: Path | None = None) -> di
 def repair(service: MemoryService, report: dict[str, Any]) -> list[str]:
     """`doctor --fix`: the repairs safe to run unasked, given a fresh `report`; one line per repair done."""
     done: list[str] = []
-    if not report["store"].get("reachable"):
+    file_state = report["store"].get("file")
+    if file_state == "replaced":
+        _adopt_file(service)
+        done.append("took the database file now at the path as memory's store")
+    if file_state == "missing":
+        service.store.ping()  # creates the new file (and notes it as memory's)
+        done.append(f"started a new database at {redact_url(service.config.url)}")
+    elif not report["store"].get("reachable"):
         return done
     if report["spool"]["pending"]:
         drained = service.drain_spool()
         done.append(f"wrote {drained} spooled capture(s) to the store")
+    if report["spool"]["dropped"] and not service.spool.pending_bytes():
+        service.spool.clear_dropped()
+        done.append("cleared the notice of turns the spool's bound dropped")
     harnesses, _ = discover_harnesses()
     for name, harness in sorted(harnesses.items()):
         if isinstance(harness, HasTranscripts):
@@ -176,3 +206,62 @@ def repair(service: MemoryService, report: dict[str, Any]) -> list[str]:
             count = import_since_last(service, harness.transcripts())
             done.append(f"{name}: imported {count} turn(s) hooks had missed")
     return done
+
+
+def _file_health(service: MemoryService) -> FileHealth | None:
+    """The embedded store's file state, looked at without opening the store; None for a server."""
+    if not service.config.url.lower().startswith("sqlite:"):
+        return None
+    try:
+        from memory_core.store._sqlite_schema import path_from_url
+        from memory_core.store.sqlite_health import inspect_file
+
+        path = path_from_url(service.config.url)
+        return None if path == ":memory:" else inspect_file(path, service.config.state_dir)
+    except Exception:  # noqa: BLE001 - an unusable URL is reported when the store is opened
+        return None
+
+
+def _spool_status(service: MemoryService, problems: list[dict[str, str]]) -> dict[str, Any]:
+    """The spool's facts; turns dropped by its bound and refused turns are problems."""
+    spool = service.spool
+    pending = len(spool.entries())
+    dropped = spool.dropped()
+    quarantined = spool.quarantined()
+    if dropped:
+        problems.append(
+            {
+                "what": f"{dropped} turn(s) were dropped: the spool reached its bound"
+                f" ({spool.max_bytes // (1024 * 1024)} MiB, MEMORY_SPOOL_MAX_BYTES) while the store took no writes",
+                "fix": "make the store take writes again (see the other problems), then `memory doctor --fix`"
+                " to write the spool and clear this notice",
+            }
+        )
+    if quarantined:
+        problems.append(
+            {
+                "what": f"{quarantined} turn(s) the store refused are kept in {spool.quarantine_path}"
+                " (the log says why)",
+                "fix": f"memory restore {spool.quarantine_path} once the cause is fixed, then delete that file",
+            }
+        )
+    return {
+        "path": str(spool.path),
+        "pending": pending,
+        "bytes": spool.pending_bytes(),
+        "max_bytes": spool.max_bytes,
+        "dropped": dropped,
+        "quarantined": quarantined,
+        "quarantine_path": str(spool.quarantine_path),
+    }
+
+
+def _adopt_file(service: MemoryService) -> None:
+    import os
+
+    from memory_core.store._sqlite_schema import path_from_url
+    from memory_core.store.sqlite_health import record_created
+
+    path = path_from_url(service.config.url)
+    info = os.stat(path)
+    record_created(service.config.state_dir, path, info.st_dev, info.st_ino)

@@ -1,9 +1,13 @@
 """`memory doctor [--json] [--fix]`: is memory working here, and if not, what fixes it.
 
-Exit 0 when memory can work, 1 when it cannot (an unreachable store, memory switched off,
-a hook command that no longer runs), with the command that fixes each problem. `--fix` runs
-the repairs that are safe to run unasked: draining the spool into a reachable store and
-importing turns a hook missed from transcripts (for harnesses that can import).
+Exit 0 when memory can work, 1 when it cannot (an unreachable store; an embedded database
+that is missing, replaced, read-only or corrupt; turns dropped by the spool's bound or
+refused by the store; memory switched off; a hook command that no longer runs), with the
+command that fixes each problem. Doctor never creates a database it only looks at. `--fix`
+runs the repairs that are safe to run unasked: starting a new embedded database where the
+old one is gone, taking a replaced file as the store, draining the spool into a store that
+takes writes (then clearing the dropped-turns notice), and importing turns a hook missed
+from transcripts (for harnesses that can import).
 """
 
 from __future__ import annotations
@@ -27,12 +31,14 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     svc = service()
     report = svc.doctor_report()
     if args.fix:
-        report["fixed"] = svc.repair(report)
+        fixed = svc.repair(report)
+        report = svc.doctor_report()  # what is still wrong after the repairs
+        report["fixed"] = fixed
     if args.json:
         print_json(report)
         return 0 if report["ok"] else 1
     store = report["store"]
-    state = "reachable" if store.get("reachable") else store.get("state", "UNREACHABLE")
+    state = store.get("state") or ("reachable" if store.get("reachable") else "UNREACHABLE")
     lines = [
         f"memory {report['version']}  ({'enabled' if report['enabled'] else 'DISABLED'})",
         f"store      {store['backend']}  {store['url']}  {state}"
@@ -62,6 +68,10 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     lines.append("failures   " + (", ".join(f"{k} {v}" for k, v in sorted(failures.items())) or "none"))
     if report["spool"]["pending"]:
         lines.append(f"spool      {report['spool']['pending']} capture(s) waiting in {report['spool']['path']}")
+    if report["spool"]["quarantined"]:
+        lines.append(
+            f"quarantine {report['spool']['quarantined']} refused capture(s) in {report['spool']['quarantine_path']}"
+        )
     for entry in report["harnesses"]:
         if "error" in entry:
             lines.append(f"harness    {entry['harness']}: BROKEN ({entry['error']})")

@@ -21,13 +21,18 @@ Promises, the hook path's rules unchanged:
   is started in the background for the next turn. No turn is lost to the worker's absence: a
   capture handled twice (a worker that timed out after writing) is stored once, since record
   ids derive from the harness's ids.
+- No error of this client's own (locating, checking or reaching the socket: a runtime folder
+  the user cannot enter, a broken environment) costs the turn: it is handled in this process
+  and the error is logged, one line per turn.
 - `MEMORY_ENABLED=0` touches nothing; `MEMORY_WORKER=0` never uses or starts a worker.
 
-The worker is keyed by the memory settings of the environment (every `MEMORY_*` and `XDG_*`
-variable, `HOME` and the user), so a hook only ever talks to a worker with its own settings;
-the worker checks them again on every request and refuses a mismatch. The socket lives in a
-folder only the user can enter (`$XDG_RUNTIME_DIR/memory`, else `/tmp/memory-<uid>`), which is
-checked before connecting.
+The worker is keyed by every setting of the environment that changes where or how a turn is
+written (`_ENV_PREFIXES`, `_ENV_NAMES`: every `MEMORY_*` and `XDG_*` variable, libpq's `PG*`,
+OpenSSL's certificate paths, Kerberos, `HOME` and the user; a value with a newline is encoded,
+never dropped), so a hook only ever talks to a worker with its own settings; the worker
+checks them again on every request and refuses a mismatch. The socket lives in a folder only
+the user can enter (`$XDG_RUNTIME_DIR/memory` when the user can enter `$XDG_RUNTIME_DIR`,
+else `/tmp/memory-<uid>`), which is checked before connecting.
 """
 
 from __future__ import annotations
@@ -42,8 +47,11 @@ _CONNECT_TIMEOUT_S = 0.5
 _ANSWER_TIMEOUT_S = 3.0
 """The worker's own store calls time out after `MEMORY_TIMEOUT` (1 s): an answer later than
 this means the worker itself is stuck, and the turn is handled here instead."""
-_ENV_PREFIXES = ("MEMORY_", "XDG_")
-_ENV_NAMES = ("HOME", "USER", "LOGNAME")
+_ENV_PREFIXES = ("MEMORY_", "XDG_", "PG", "SSL_CERT_", "KRB5")
+"""What a store or the configuration reads from the environment: memory's own settings, the
+XDG folders, libpq (`PGHOST`, `PGPASSWORD`, `PGOPTIONS`, `PGSERVICEFILE`, ...), the certificate
+paths OpenSSL reads for `rediss://` and TLS PostgreSQL, and libpq's Kerberos settings."""
+_ENV_NAMES = ("HOME", "USER", "LOGNAME", "LNAME", "USERNAME")
 _FALSE = ("0", "false", "no", "off")
 
 
@@ -73,7 +81,9 @@ def worker_environment(environ: dict[str, str] | os._Environ[str] | None = None)
     """
     env = os.environ if environ is None else environ
     names = sorted(k for k in env if k.startswith(_ENV_PREFIXES) or k in _ENV_NAMES)
-    lines = [f"{k}={env[k]}" for k in names if "\n" not in env[k]]
+    # One line per setting: a backslash and a newline in a value are escaped, so
+    # `MEMORY_PROJECT=$'team\nbeta'` keys a different worker than `team\nalpha`.
+    lines = [f"{k}={env[k]}".replace("\\", "\\\\").replace("\n", "\\n") for k in names]
     try:
         info = os.stat(_config_file(env))
         lines.append(f"config-file={info.st_mtime_ns}:{info.st_size}")
@@ -84,7 +94,9 @@ def worker_environment(environ: dict[str, str] | os._Environ[str] | None = None)
 
 def _socket_folder(env: dict[str, str] | os._Environ[str]) -> str:
     runtime = env.get("XDG_RUNTIME_DIR")
-    if runtime and os.path.isdir(runtime):
+    # A runtime folder the user cannot enter (another user's, after `su` without `-`) would
+    # fail every connect: such a hook uses the /tmp folder instead.
+    if runtime and os.path.isdir(runtime) and os.access(runtime, os.W_OK | os.X_OK):
         return os.path.join(runtime, "memory")
     return os.path.join("/tmp", f"memory-{os.getuid()}")  # noqa: S108 - checked to be ours and 0700
 
@@ -176,10 +188,23 @@ def _start_worker(path: str) -> None:
     os._exit(0)
 
 
-def _handle_here(adapter: str, raw: bytes) -> str:
+def _handle_here(adapter: str, raw: bytes, problem: BaseException | None = None) -> str:
     import importlib
 
     from memory_core.hookpath.runner import run
+
+    if problem is not None:
+        try:
+            from memory_core.config import Config
+            from memory_core.localstate.logbook import Logbook
+
+            config = Config.from_env()
+            reason = f"{type(problem).__name__}: {problem}"
+            Logbook(config.log_path, config.state_dir).error(
+                "hookclient", f"the worker could not be used, turn handled in the hook: {reason}"
+            )
+        except Exception:  # noqa: BLE001, S110 - the turn matters more than the log line
+            pass
 
     module, _, name = adapter.partition(":")
     return run(getattr(importlib.import_module(module), name)(), raw)
@@ -192,14 +217,18 @@ def main(adapter: str) -> None:
         if os.environ.get("MEMORY_ENABLED", "1").strip().lower() in _FALSE:
             os._exit(0)
         out: bytes | str | None = None
+        problem: BaseException | None = None
         if os.environ.get("MEMORY_WORKER", "1").strip().lower() not in _FALSE:
-            settings = worker_environment()
-            path = socket_path(settings)
-            out = _ask_worker(path, adapter, settings, raw)
-            if out is None:
-                _start_worker(path)
+            try:
+                settings = worker_environment()
+                path = socket_path(settings)
+                out = _ask_worker(path, adapter, settings, raw)
+                if out is None:
+                    _start_worker(path)
+            except Exception as exc:  # noqa: BLE001 - the worker only saves time; its failure never costs the turn
+                out, problem = None, exc
         if out is None:
-            out = _handle_here(adapter, raw)
+            out = _handle_here(adapter, raw, problem)
         if out:
             if isinstance(out, str):
                 out = out.encode("utf-8")

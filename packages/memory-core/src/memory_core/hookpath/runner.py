@@ -64,6 +64,12 @@ def run(adapter: HookAdapter, raw: bytes, *, config: Config | None = None, servi
         return ""
     try:
         payload = json.loads(raw.decode("utf-8", errors="replace") or "{}")
+        if b"\\u" in raw:
+            # Only a `\u` escape can carry a NUL or a lone surrogate into a JSON string: clean
+            # them here, before an adapter hashes an id or a path with them.
+            from memory_core.textnorm import clean_tree
+
+            payload = clean_tree(payload)
         if not isinstance(payload, dict):
             raise ValueError("the hook payload is not a JSON object")
         event = adapter.parse(payload)

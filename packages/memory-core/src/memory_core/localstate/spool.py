@@ -1,16 +1,22 @@
-"""The outage spool: captures that could not reach the store, kept until the next success.
+"""The spool: captures the store could not take, kept until it takes writes again.
 
-Promise: a capture that fails with the store unreachable is appended here (already through
-the firewall) and written to the store on a later successful capture, without duplicates
-(record ids are derived from the harness's ids and the store's `put` is idempotent). The
-file is user-only (0600) JSON lines, bounded by `max_bytes`: when full, the oldest entries
-are dropped first and counted, so a long outage keeps the newest turns.
+Promise: a capture the store did not confirm, for whatever reason (an outage, a read-only,
+locked, missing or corrupt file, a refused value), is appended here (already through the
+firewall) and written to the store by a later drain, without duplicates (record ids are
+derived from the harness's ids and the store's `put` is idempotent). The file is user-only
+(0600) JSON lines (the `memory export` format), bounded by `max_bytes`: when full, the
+oldest entries are dropped first and counted in `<spool>.dropped`, which `doctor` reports
+as a problem until a drain succeeds and `doctor --fix` clears it. Never a silent loss.
+
+A drain stops at an outage (the entry and all after it stay). An entry the store refuses
+while it takes the entries around it is one it can never take: it is moved to the
+quarantine file (`<spool>.quarantine`, same format, which `memory restore` reads) so it never
+blocks the entries behind it, and `doctor` names that file.
 
 Concurrency: every change happens under an exclusive `flock` on a lock file beside the
 spool, so a drain's rewrite never loses a concurrent append. A drain does not wait for the
 lock: a second process that finds it taken skips draining this time (the first is doing it).
-Entries are removed only after the store confirmed them; an entry the store rejects for a
-reason other than an outage is kept for the next drain and logged by the caller.
+Entries are removed only after the store confirmed them (or after they were quarantined).
 """
 
 from __future__ import annotations
@@ -24,9 +30,14 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from memory_core.errors import StoreUnavailable
 from memory_core.models import Record, Scope
 
 __all__ = ["Spool", "record_to_json", "record_from_json"]
+
+_REFUSALS_BEFORE_STOP = 3
+"""Consecutive refused entries after which a drain stops: the store refuses everything (it
+went read-only mid-drain), not one entry, so nothing is quarantined."""
 
 
 def record_to_json(record: Record) -> dict[str, Any]:
@@ -66,13 +77,50 @@ class Spool:
         except FileNotFoundError:
             return 0
 
+    @property
+    def quarantine_path(self) -> Path:
+        """Entries the store refused while it took others: `memory restore` reads this file."""
+        return self.path.with_name(self.path.name + ".quarantine")
+
+    @property
+    def dropped_path(self) -> Path:
+        """The count of turns the bound dropped, kept until `clear_dropped`."""
+        return self.path.with_name(self.path.name + ".dropped")
+
+    def dropped(self) -> int:
+        """How many turns the bound has dropped since `clear_dropped` (0 when none)."""
+        try:
+            return int(self.dropped_path.read_text(encoding="ascii").strip() or 0)
+        except (OSError, ValueError):
+            return 0
+
+    def clear_dropped(self) -> None:
+        """Forget the count of dropped turns (`doctor --fix`, once the user has been told)."""
+        self.dropped_path.unlink(missing_ok=True)
+
+    def quarantined(self) -> int:
+        """How many entries wait in the quarantine file."""
+        try:
+            with open(self.quarantine_path, "rb") as handle:
+                return sum(1 for line in handle if line.strip())
+        except OSError:
+            return 0
+
     def append(self, record: Record) -> int:
-        """Keep `record` for later. Returns how many old entries were dropped to stay in bounds."""
+        """Keep `record` for later. Returns how many old entries were dropped to stay in bounds.
+
+        Raises `OSError` when the spool cannot be written (a full disk): the caller logs it.
+        """
         line = (json.dumps(record_to_json(record), ensure_ascii=False, separators=(",", ":")) + "\n").encode()
         with self._lock(blocking=True):
             dropped = 0
             if self.pending_bytes() + len(line) > self.max_bytes:
                 dropped = self._trim(self.max_bytes - len(line))
+                if dropped:
+                    total = self.dropped() + dropped
+                    fd = os.open(self.dropped_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+                    with os.fdopen(fd, "w", encoding="ascii") as handle:
+                        handle.write(f"{total}\n")
             fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
             try:
                 if _ends_torn(fd):
@@ -87,12 +135,21 @@ class Spool:
         """Every well-formed pending record, oldest first (for `doctor` and draining)."""
         return [record for _, record in self._read()]
 
-    def drain(self, write: Callable[[Record], object]) -> int:
+    def drain(
+        self,
+        write: Callable[[Record], object],
+        *,
+        proven: bool = False,
+        on_refused: Callable[[Record, Exception], None] | None = None,
+    ) -> int:
         """Hand each pending record to `write`, oldest first, and forget those it accepted.
 
-        `write` raises to refuse a record: the refused one and all after it stay for next time
-        (an outage mid-drain stops the drain). Returns how many were written. Does nothing if
-        another process is draining.
+        `write` raising `StoreUnavailable` stops the drain: that entry and all after it stay.
+        Any other exception refuses one entry: it is quarantined once the store takes a write
+        after it (or took one just before, `proven`: the caller's own write succeeded), and
+        `on_refused` hears of it; `_REFUSALS_BEFORE_STOP` refusals in a row stop the drain
+        with nothing quarantined. Returns how many were written. Does nothing if another
+        process is draining.
         """
         if self.pending_bytes() == 0:
             return 0
@@ -101,12 +158,36 @@ class Spool:
                 return 0
             entries = self._read()
             written = 0
+            handled = 0  # entries[:handled] are written or quarantined
+            refused: list[tuple[str, Record, Exception]] = []
+            quarantine: list[tuple[str, Record, Exception]] = []
+            took = proven
             try:
-                for _, record in entries:
-                    write(record)
+                for index, (line, record) in enumerate(entries):
+                    try:
+                        write(record)
+                    except StoreUnavailable:
+                        break
+                    except Exception as refusal:  # noqa: BLE001 - a refusal of one entry, judged below
+                        refused.append((line, record, refusal))
+                        if len(refused) >= _REFUSALS_BEFORE_STOP:
+                            break
+                        continue
                     written += 1
+                    took = True
+                    quarantine.extend(refused)
+                    refused = []
+                    handled = index + 1
+                else:
+                    if refused and took:
+                        quarantine.extend(refused)
+                        handled = len(entries)
             finally:
-                self._rewrite([line for line, _ in entries[written:]])
+                self._quarantine(quarantine)
+                self._rewrite([line for line, _ in entries[handled:]])
+            if on_refused is not None:
+                for _, record, exc in quarantine:
+                    on_refused(record, exc)
             return written
 
     def _read(self) -> list[tuple[str, Record]]:
@@ -121,6 +202,16 @@ class Spool:
             except (ValueError, KeyError, TypeError):
                 continue  # a torn line from a crash mid-write: nothing recoverable in it
         return out
+
+    def _quarantine(self, entries: list[tuple[str, Record, Exception]]) -> None:
+        """Append refused entries to the quarantine file. Caller holds the lock."""
+        if not entries:
+            return
+        fd = os.open(self.quarantine_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, "".join(line + "\n" for line, _, _ in entries).encode("utf-8", "replace"))
+        finally:
+            os.close(fd)
 
     def _trim(self, budget: int) -> int:
         """Drop the oldest entries until the file fits `budget` bytes. Caller holds the lock."""

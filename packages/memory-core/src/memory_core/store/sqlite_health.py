@@ -67,7 +67,7 @@ def recorded_identity(state_dir: Path, path: str) -> tuple[int, int] | None:
 
 def record_created(state_dir: Path, path: str, device: int, inode: int) -> None:
     """Note that memory created (or, from `doctor --fix`, adopted) the database at `path`."""
-    from memory_core.atomic import atomic_write
+    from memory_core.localstate.atomic import atomic_write
 
     note = _read_note(state_dir)
     note[os.path.abspath(path)] = [device, inode]
