@@ -10,7 +10,9 @@ Promises:
   normalised first (`textnorm`), so every backend keeps the same bytes.
 - The hook path (`handle`) never raises: every swallowed error is one log line and a counter.
 - In a hook process (`long_lived=False`) the first outage switches the store off for the rest
-  of the process, so a hook never waits twice. A long-lived process retries after a back-off.
+  of the process, so a hook never waits twice. A long-lived process skips the store for a
+  back-off, while a background probe (`recovery`) pings it: its first answer ends the back-off,
+  so recovery does not wait for the back-off to expire, and no request waits on the probe.
 
 Nothing here touches a store when memory is off (`MEMORY_ENABLED=0`, or `memory off` in the
 project); the firewall runs before anything is stored, indexed, spooled or logged.
@@ -25,7 +27,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from memory_core import status
 from memory_core.browse import HISTORY_KEEP, Explanation, history_entry
@@ -46,6 +48,9 @@ from memory_core.store import open_store
 from memory_core.store.base import Checkpointing, PageCursor, RecordFilter, Store
 from memory_core.textnorm import clean_text
 from memory_core.urls import redact_url, redact_urls_in
+
+if TYPE_CHECKING:
+    from memory_core.recovery import RecoveryProbe
 
 __all__ = ["MemoryService", "turn_record_id", "note_record_id"]
 
@@ -102,6 +107,8 @@ class MemoryService:
     ) -> None:
         self.config = config if config is not None else Config.from_env()
         self._store = store
+        self._owns_store = store is None
+        self._probe: RecoveryProbe | None = None
         self.long_lived = long_lived
         self.cwd = cwd
         self.clock = clock
@@ -187,11 +194,37 @@ class MemoryService:
             if self.long_lived:
                 self._down_until = self.clock() + self._backoff
                 self._backoff = min(self._backoff * 2, _BACKOFF_MAX_S)
+                self._start_probe()
             else:
                 self._down_until = float("inf")
             raise
         self._backoff = _BACKOFF_FIRST_S
         return result
+
+    def _start_probe(self) -> None:
+        """Ping the store in the background while it is down, so the first answer ends the back-off.
+
+        Only for a store this service opened: the probe opens its own connection from the same
+        settings (a store handed in is not shared across threads).
+        """
+        if not self._owns_store:
+            return
+        if self._probe is None:
+            from memory_core.recovery import RecoveryProbe
+
+            config = self.config
+
+            def probe_store() -> Store:
+                return open_store(
+                    config.url, timeout=config.timeout, allow_db0=config.allow_db0, pg_schema=config.pg_schema
+                )
+
+            self._probe = RecoveryProbe(probe_store, self._store_is_back)
+        self._probe.start()
+
+    def _store_is_back(self) -> None:
+        self._down_until = 0.0
+        self._backoff = _BACKOFF_FIRST_S
 
     def project(self, cwd: str | None = None) -> ProjectIdentity:
         """The project of `cwd` (default: the service's, then the process's), resolved once."""
@@ -225,7 +258,9 @@ class MemoryService:
         self._projects.clear()
 
     def close(self) -> None:
-        """Close the store if this service opened it. Idempotent; never raises."""
+        """Close the store if this service opened it, and stop a recovery probe. Idempotent; never raises."""
+        if self._probe is not None:
+            self._probe.stop()
         if self._store is not None:
             try:
                 self._store.close()

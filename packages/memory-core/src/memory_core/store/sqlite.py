@@ -66,6 +66,7 @@ from memory_core.urls import redact_url
 
 __all__ = ["SQLiteStore", "SCHEMA_VERSION"]
 
+_SQLITE_MAGIC = b"SQLite format 3\x00"
 _WAL_AUTOCHECKPOINT_PAGES = 10_000
 """About 40 MB of log before an automatic checkpoint (SQLite's default is 1,000 pages)."""
 
@@ -88,6 +89,7 @@ class SQLiteStore:
         self._lock = threading.RLock()
         self._sids: dict[str, int] = {}
         self._identity: tuple[int, int] | None = None
+        self._watch = -1  # a read-only descriptor of the open file, for the header check
         self.on_create: Callable[[str, int, int], None] | None = None
 
     @classmethod
@@ -107,15 +109,33 @@ class SQLiteStore:
             return False
         return (info.st_dev, info.st_ino) == self._identity
 
+    def _header_intact(self) -> bool:
+        """Whether the file still starts as a SQLite database (garbage written over it does not).
+
+        SQLite in WAL mode trusts its cache and the shared-memory index, so commits would go on
+        "succeeding" into a file that can no longer be read: a capture must fail (and spool).
+        """
+        if self._watch < 0:
+            return True
+        try:
+            head = os.pread(self._watch, len(_SQLITE_MAGIC), 0)
+        except OSError:
+            return False
+        return head in (_SQLITE_MAGIC, b"")  # empty: created, not yet written
+
     def _connect(self) -> sqlite3.Connection:
         if self._conn is not None and self._pid == os.getpid():
             if self._still_the_file():
+                if not self._header_intact():
+                    self._conn.close()
+                    self._conn = None
+                    raise StoreError(f"sqlite store {self.path}: file is not a database (overwritten)")
                 return self._conn
             # Removed or replaced under us: writing on would go into a file nobody reads.
             self._conn.close()
         self._conn = None
         self._sids = {}
-        self._identity = None
+        self._unwatch()
         try:
             if self.path != ":memory:":
                 self._create_file()
@@ -150,12 +170,21 @@ class SQLiteStore:
         self._conn = conn
         self._pid = os.getpid()
         if self.path != ":memory:":
+            self._unwatch()
             try:
-                info = os.stat(self.path)
+                self._watch = os.open(self.path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+                info = os.fstat(self._watch)
                 self._identity = (info.st_dev, info.st_ino)
             except OSError:
-                self._identity = None
+                self._unwatch()
         return conn
+
+    def _unwatch(self) -> None:
+        if self._watch >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self._watch)
+        self._watch = -1
+        self._identity = None
 
     def _create_file(self) -> None:
         folder = os.path.dirname(self.path)
@@ -280,6 +309,7 @@ class SQLiteStore:
             if self._conn is not None:
                 self._conn.close()
                 self._conn = None
+            self._unwatch()
 
     # -- scopes ----------------------------------------------------------------------------
 
