@@ -16,6 +16,7 @@ import anyio
 import pytest
 from mcp import Client
 from mcp.types import CallToolResult
+from memory_core.service import MemoryService
 from memory_mcp import TOOL_NAMES
 from memory_mcp.server import INSTRUCTIONS, ServiceRunner, build_server
 
@@ -255,6 +256,57 @@ def test_one_project_cannot_forget_anothers_memory(workspace: Any, runner: Servi
     assert [h["id"] for h in data(call(runner, "memory_search", {"query": "release branch Thursdays"}))] == [
         saved["id"]
     ]
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "redis", "postgres"])
+def test_no_id_based_tool_reaches_another_projects_memory(
+    workspace: Any, monkeypatch: pytest.MonkeyPatch, backend: str
+) -> None:
+    from memory_core.testing.requirements import require
+    from memory_core.testing.servers import (
+        drop_schema,
+        local_postgres_available,
+        local_redis_available,
+        new_schema_name,
+        with_schema,
+    )
+
+    postgres, schema = "postgresql://127.0.0.1:5432/test?user=postgres", new_schema_name("mcpscope")
+    if backend == "redis":
+        require(local_redis_available(), "Redis on 127.0.0.1:6379")
+        monkeypatch.setenv("MEMORY_URL", "redis://127.0.0.1:6379/12")  # projects are tmp folders: unique keys
+    elif backend == "postgres":
+        require(local_postgres_available(), "PostgreSQL on 127.0.0.1:5432")
+        monkeypatch.setenv("MEMORY_URL", with_schema(postgres, schema))
+    opened: list[MemoryService] = []
+
+    def service_in(folder: Any) -> MemoryService:
+        opened.append(workspace.service(folder))
+        return opened[-1]
+
+    here = ServiceRunner(lambda: service_in(workspace.project))
+    elsewhere = ServiceRunner(lambda: service_in(workspace.other_project))
+    try:
+        saved = data(call(here, "memory_save", {"content": "The staging vault rotates its token on Mondays."}))
+        for tool, arguments in (
+            ("memory_expand", {"id": saved["id"]}),
+            ("memory_feedback", {"id": saved["id"], "outcome": "contradicted"}),
+            ("memory_forget", {"id": saved["id"]}),
+        ):
+            assert "No memory found" in error_text(call(elsewhere, tool, arguments)), tool
+        found = data(call(elsewhere, "memory_search", {"query": "staging vault token Mondays"}))
+        assert saved["id"] not in [hit["id"] for hit in found]
+        [record] = data(call(here, "memory_expand", {"id": saved["id"]}))
+        assert record["text"] == "The staging vault rotates its token on Mondays."
+        marked = data(call(here, "memory_feedback", {"id": saved["id"], "outcome": "acted"}))
+        assert marked["standing"] == 1, "the other project's `contradicted` changed nothing"
+    finally:
+        here.close()
+        elsewhere.close()
+        for service in opened:
+            service.close()  # the runner stops its thread; the store connections are ours to close
+        if backend == "postgres":
+            drop_schema(postgres, schema)
 
 
 def test_search_can_narrow_to_one_author_of_a_shared_store(

@@ -38,7 +38,9 @@ _DEFAULT_HANDOFF_TTL_S = 6 * 3600.0
 """A turn's prompt waits this long for its write event (long agentic turns run for hours)."""
 _DEFAULT_HANDOFF_KEEP = 16
 """Prompts held per session at most: more than any harness has in flight at once."""
-_DEFAULT_SPOOL_MAX_BYTES = 16 * 1024 * 1024
+_DEFAULT_SPOOL_MAX_BYTES = 256 * 1024 * 1024
+"""30,000 to 130,000 turns (2 to 8 KB each): weeks of heavy use against a store that takes no
+writes (docs/reliability.md)."""
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 

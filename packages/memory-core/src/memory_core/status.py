@@ -225,7 +225,7 @@ def _file_health(service: MemoryService) -> FileHealth | None:
 def _spool_status(service: MemoryService, problems: list[dict[str, str]]) -> dict[str, Any]:
     """The spool's facts; turns dropped by its bound and refused turns are problems."""
     spool = service.spool
-    pending = len(spool.entries())
+    pending = spool.count()
     dropped = spool.dropped()
     quarantined = spool.quarantined()
     if dropped:

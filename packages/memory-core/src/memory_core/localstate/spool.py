@@ -35,6 +35,8 @@ from memory_core.models import Record, Scope
 
 __all__ = ["Spool", "record_to_json", "record_from_json"]
 
+_TRIM_TO = 0.9
+"""A full spool drops its oldest entries down to this share of its bound."""
 _REFUSALS_BEFORE_STOP = 3
 """Consecutive refused entries after which a drain stops: the store refuses everything (it
 went read-only mid-drain), not one entry, so nothing is quarantined."""
@@ -115,7 +117,8 @@ class Spool:
         with self._lock(blocking=True):
             dropped = 0
             if self.pending_bytes() + len(line) > self.max_bytes:
-                dropped = self._trim(self.max_bytes - len(line))
+                # Down to 90%: a full spool is trimmed once per tenth of its bound, not per turn.
+                dropped = self._trim(int(self.max_bytes * _TRIM_TO) - len(line))
                 if dropped:
                     total = self.dropped() + dropped
                     fd = os.open(self.dropped_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -130,6 +133,14 @@ class Spool:
             finally:
                 os.close(fd)
             return dropped
+
+    def count(self) -> int:
+        """How many entries are pending (lines, without parsing them: cheap for `doctor`)."""
+        try:
+            with open(self.path, "rb") as handle:
+                return sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b""))
+        except OSError:
+            return 0
 
     def entries(self) -> list[Record]:
         """Every well-formed pending record, oldest first (for `doctor` and draining)."""
