@@ -21,10 +21,11 @@ from pathlib import Path
 import pytest
 from memory_core.config import Config
 from memory_core.errors import NotFound
-from memory_core.hookclient import worker_environment
+from memory_core.hookpath.client import worker_environment
+from memory_core.hookpath.worker import stop_worker
+from memory_core.localstate.spool import Spool
 from memory_core.models import Record, Scope
 from memory_core.service import MemoryService
-from memory_core.spool import Spool
 from memory_core.testing.faults import HookRig, SwitchableProxy, current_user, hook_rig, unprivileged_user
 from memory_core.testing.requirements import require
 from memory_core.testing.servers import (
@@ -35,7 +36,6 @@ from memory_core.testing.servers import (
     new_schema_name,
     with_schema,
 )
-from memory_core.worker import stop_worker
 
 _REDIS = "redis://127.0.0.1:6379/12"
 _POSTGRES = "postgresql://127.0.0.1:5432/test?user=postgres"
@@ -237,7 +237,7 @@ def test_a_runtime_folder_the_user_cannot_enter_costs_no_turn() -> None:
             injected = rig.hook({"event": "read", "session": "s2", "turn": "u1", "text": rig.prompt(1)}, env)
         finally:
             uid = os.getuid() if user.uid is None else user.uid
-            from memory_core.hookclient import socket_path
+            from memory_core.hookpath.client import socket_path
 
             where = socket_path(worker_environment(env), env)
             stop_worker(where.replace(f"{locked}/memory", f"/tmp/memory-{uid}", 1))

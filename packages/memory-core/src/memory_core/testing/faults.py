@@ -9,7 +9,7 @@ a mock:
 - `unprivileged_user` is the user permission faults run as. CI runs as root, which ignores
   file permissions, so under root a system user is created (`useradd`); creating it failing
   is a test failure under `CI=true` and a skip elsewhere (`requirements.require`).
-- `HookRig` runs a turn through the real hook client and worker (`memory_core.hookclient`),
+- `HookRig` runs a turn through the real hook client and worker (`memory_core.hookpath.client`),
   as that user, with a minimal command-hook adapter, and reads the store back through
   `memory export`, as that user too (reading as root would leave root-owned `-shm` files).
 
@@ -269,7 +269,7 @@ class HookRig:
         (package / "__init__.py").write_text("")
         (package / "adapter.py").write_text(TEST_ADAPTER)
         (package / "hook.py").write_text(
-            "from memory_core.hookclient import main\nmain('memory_faultharness.adapter:Hooks')\n"
+            "from memory_core.hookpath.client import main\nmain('memory_faultharness.adapter:Hooks')\n"
         )
         runtime = self.home / "run"
         runtime.mkdir(mode=0o700)
@@ -359,13 +359,13 @@ class HookRig:
     @staticmethod
     def socket_for(env: Mapping[str, str]) -> str:
         """Where the worker for the settings `env` listens."""
-        from memory_core.hookclient import socket_path, worker_environment
+        from memory_core.hookpath.client import socket_path, worker_environment
 
         return socket_path(worker_environment(dict(env)), dict(env))
 
     def close(self) -> None:
         """Stop the rig's worker and remove its folder."""
-        from memory_core.worker import stop_worker
+        from memory_core.hookpath.worker import stop_worker
 
         stop_worker(self.socket())
         shutil.rmtree(self.home, ignore_errors=True)
