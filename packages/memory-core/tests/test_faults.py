@@ -287,7 +287,13 @@ def test_the_worker_key_covers_what_every_store_reads(name: str) -> None:
 
 @pytest.mark.parametrize("backend", ["redis", "postgres"])
 @pytest.mark.parametrize("fault", ["down", "silent"])
-def test_recovery_after_an_outage_does_not_wait_for_the_back_off(tmp_path: Path, backend: str, fault: str) -> None:
+def test_recovery_after_an_outage_does_not_wait_for_the_back_off(
+    tmp_path: Path, backend: str, fault: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import memory_core.service
+
+    # A back-off far longer than the test: only the probe can end it in time.
+    monkeypatch.setattr(memory_core.service, "_BACKOFF_FIRST_S", 60.0)
     if backend == "redis":
         require(local_redis_available(), "Redis on 127.0.0.1:6379")
         target, url = ("127.0.0.1", 6379), "redis://{}:{}/12"
@@ -312,7 +318,7 @@ def test_recovery_after_an_outage_does_not_wait_for_the_back_off(tmp_path: Path,
                 outcome = _capture(service, 4)
             waited = time.monotonic() - back
             assert outcome == "stored"
-            # Without the probe, the back-off (2 s, doubling) would have kept spooling longer.
+            # Without the probe, the back-off would have kept spooling for a minute.
             assert waited < (2.5 if fault == "silent" else 1.5), f"recovery took {waited:.1f}s"
             assert _stored_numbers(service) == {1, 2, 3, 4}, "the spool drained with the first write"
             service.close()
@@ -360,6 +366,7 @@ def test_the_cost_of_a_capture_does_not_grow_with_the_session(tmp_path: Path) ->
     per_turn = []
     for n in range(400):
         calls.clear()
+        service.refresh()  # as the worker does before every request
         service.capture(harness="claude", session_id="long", turn_id=f"t{n}", prompt=f"turn {n}", response="ok")
         per_turn.append(list(calls))
     assert per_turn[5] == per_turn[399], "the same store calls at turn 5 and turn 400"
