@@ -293,6 +293,11 @@ class SQLiteStore:
         """
         mode = "TRUNCATE" if truncate else "PASSIVE"
         with self._lock:
+            if self._conn is None or not self._still_the_file():
+                # Nothing of ours to fold; and housekeeping must not re-create a removed file
+                # (a write will, and `doctor` must see the removal until then).
+                self.close()
+                return
             try:
                 self._connect().execute(f"PRAGMA wal_checkpoint({mode})").fetchall()
             except sqlite3.Error as exc:
