@@ -1,4 +1,4 @@
-"""The payload schema against every payload Claude Code 2.1.332 really sent (fixtures/)."""
+"""The payload models against every payload Claude Code 2.1.332 really sent (fixtures/), and their docs."""
 
 from __future__ import annotations
 
@@ -7,9 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from memory_claude.payloads import SCHEMAS, CommonPayload, PayloadError, validate
+from memory_claude.payloads import SCHEMAS, CommonPayload, PayloadError, SessionStartPayload, schema_page, validate
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+SCHEMA_DOC = Path(__file__).resolve().parent.parent / "docs" / "payloads.md"
 RECORDED = sorted([*FIXTURES.glob("*.json"), *(FIXTURES / "http").glob("*.json")])
 
 
@@ -26,7 +27,7 @@ def test_every_event_we_use_has_recorded_payloads() -> None:
 @pytest.mark.parametrize("path", RECORDED, ids=lambda p: p.relative_to(FIXTURES).as_posix())
 def test_every_recorded_payload_validates(path: Path) -> None:
     payload = json.loads(path.read_text(encoding="utf-8"))
-    assert validate(payload) == payload
+    assert validate(payload).model_dump(exclude_unset=True) == payload
 
 
 @pytest.mark.parametrize("path", RECORDED, ids=lambda p: p.relative_to(FIXTURES).as_posix())
@@ -36,14 +37,14 @@ def test_every_key_of_a_typed_event_is_declared_by_its_schema(path: Path) -> Non
     payload = json.loads(path.read_text(encoding="utf-8"))
     schema = SCHEMAS.get(payload["hook_event_name"])
     if schema is None:
-        assert set(CommonPayload.__annotations__) & set(payload) >= {"session_id", "hook_event_name"}
+        assert set(CommonPayload.model_fields) & set(payload) >= {"session_id", "hook_event_name"}
         return
-    assert set(payload) <= set(schema.__annotations__)
+    assert set(payload) <= set(schema.model_fields)
 
 
 def test_unknown_extra_keys_are_tolerated() -> None:
     payload = {**_load("Stop.json"), "a_key_from_a_later_release": {"nested": [1, 2]}}
-    assert validate(payload)["a_key_from_a_later_release"] == {"nested": [1, 2]}
+    assert (validate(payload).model_extra or {})["a_key_from_a_later_release"] == {"nested": [1, 2]}
 
 
 @pytest.mark.parametrize(
@@ -82,9 +83,16 @@ def test_a_known_key_with_the_wrong_json_type_is_refused(name: str, key: str, va
 def test_optional_keys_may_be_absent() -> None:
     startup = _load("SessionStart.startup.json")
     assert "prompt_id" not in startup
-    assert validate(startup)["source"] == "startup"
+    typed = validate(startup)
+    assert isinstance(typed, SessionStartPayload)
+    assert (typed.source, typed.prompt_id) == ("startup", None)
 
 
 def test_a_payload_that_is_not_an_object_is_refused() -> None:
     with pytest.raises(PayloadError):
         validate([1, 2])  # type: ignore[arg-type]
+
+
+def test_the_documented_json_schemas_are_the_models() -> None:
+    # Regenerate with: python -m memory_claude.payloads > packages/memory-claude/docs/payloads.md
+    assert SCHEMA_DOC.read_text(encoding="utf-8") == schema_page()

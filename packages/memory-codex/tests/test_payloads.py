@@ -8,10 +8,11 @@ from typing import Any
 
 import pytest
 from memory_codex.adapter import CodexHooks
-from memory_codex.payloads import PayloadError, validate
+from memory_codex.payloads import SCHEMAS, PayloadError, schema_page, validate
 from memory_core.models import EventKind
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+SCHEMA_DOC = Path(__file__).resolve().parents[1] / "docs" / "payloads.md"
 RECORDED = sorted(FIXTURES.glob("*.json"))
 
 
@@ -28,7 +29,7 @@ def test_there_are_recorded_payloads_for_every_event_we_use() -> None:
 @pytest.mark.parametrize("path", RECORDED, ids=lambda p: p.stem)
 def test_every_recorded_payload_validates_and_parses(path: Path) -> None:
     payload = json.loads(path.read_text(encoding="utf-8"))
-    validate(payload)
+    assert validate(payload).model_dump(exclude_unset=True) == payload
     CodexHooks().parse(payload)
 
 
@@ -80,7 +81,7 @@ def test_a_session_start_after_compaction_or_clear_resets_what_was_injected(sour
 
 def test_unknown_keys_are_kept_not_rejected() -> None:
     payload = dict(load("UserPromptSubmit.json"), some_future_key={"nested": [1, 2]}, effort="high")
-    assert validate(payload)["some_future_key"] == {"nested": [1, 2]}  # type: ignore[typeddict-item]
+    assert (validate(payload).model_extra or {})["some_future_key"] == {"nested": [1, 2]}
     assert CodexHooks().parse(payload).kind is EventKind.READ
 
 
@@ -126,3 +127,18 @@ def test_a_payload_that_is_not_an_object_is_refused() -> None:
 def test_a_turn_that_ended_with_no_text_stores_nothing(text: str | None) -> None:
     event = CodexHooks().parse(dict(load("Stop.json"), last_assistant_message=text))
     assert event.kind is EventKind.IGNORE
+
+
+@pytest.mark.parametrize("path", RECORDED, ids=lambda p: p.stem)
+def test_every_key_of_a_modelled_event_is_declared_by_its_model(path: Path) -> None:
+    # A recorded key the model does not know would be accepted unchecked: keep the models as
+    # complete as what Codex really sends for the events memory acts on.
+    payload = json.loads(path.read_text(encoding="utf-8"))
+    model = SCHEMAS.get(payload["hook_event_name"])
+    if model is not None:
+        assert set(payload) <= set(model.model_fields)
+
+
+def test_the_documented_json_schemas_are_the_models() -> None:
+    # Regenerate with: python -m memory_codex.payloads > packages/memory-codex/docs/payloads.md
+    assert SCHEMA_DOC.read_text(encoding="utf-8") == schema_page()

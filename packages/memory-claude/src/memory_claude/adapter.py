@@ -14,8 +14,9 @@ What each event means to memory:
 
 `render` answers only a READ with something to inject, as one compact JSON line; otherwise "".
 Failure: `parse` raises `PayloadError` (a `ValueError`) for a payload its event cannot use;
-the shared hook runner turns that into a logged line and no output. This module is on the hook
-path: it imports `json` and the payload schema only.
+the shared hook runner turns that into a logged line and no output. The warm worker and a
+cold turn's in-process path load this module with the payload models (pydantic); the hook
+client never does.
 """
 
 from __future__ import annotations
@@ -26,7 +27,13 @@ from typing import Any
 
 from memory_core.models import EventKind, HookEvent, Recall
 
-from memory_claude.payloads import validate
+from memory_claude.payloads import (
+    SessionStartPayload,
+    StopPayload,
+    SubagentStopPayload,
+    UserPromptSubmitPayload,
+    validate,
+)
 
 __all__ = ["ClaudeHooks", "TASK_NOTIFICATION_TAG", "render_context"]
 
@@ -54,28 +61,27 @@ class ClaudeHooks:
         Raises:
             PayloadError: The payload misses a key its event needs or has a mistyped one.
         """
-        typed: Mapping[str, Any] = validate(payload)
-        event = typed["hook_event_name"]
-        common = {
+        typed = validate(payload)
+        common: dict[str, Any] = {
             "harness": self.name,
-            "session_id": typed["session_id"],
-            "turn_id": typed.get("prompt_id"),
-            "cwd": typed.get("cwd"),
-            "transcript_path": typed.get("transcript_path"),
+            "session_id": typed.session_id,
+            "turn_id": typed.prompt_id,
+            "cwd": typed.cwd,
+            "transcript_path": typed.transcript_path,
         }
-        if event == "UserPromptSubmit":
-            prompt: str = typed["prompt"]
-            if prompt.lstrip().startswith(TASK_NOTIFICATION_TAG):
+        if isinstance(typed, UserPromptSubmitPayload):
+            if typed.prompt.lstrip().startswith(TASK_NOTIFICATION_TAG):
                 return HookEvent(EventKind.SKIP, reason="task-notification prompt", **common)
-            return HookEvent(EventKind.READ, prompt=prompt, **common)
-        if event == "Stop":
-            return HookEvent(EventKind.WRITE, response=typed["last_assistant_message"], **common)
-        if event == "SubagentStop":
+            return HookEvent(EventKind.READ, prompt=typed.prompt, **common)
+        if isinstance(typed, StopPayload):
+            return HookEvent(EventKind.WRITE, response=typed.last_assistant_message, **common)
+        if isinstance(typed, SubagentStopPayload):
             return HookEvent(EventKind.IGNORE, reason="a subagent's stop is not a user turn", **common)
-        if event == "SessionStart" and typed["source"] == "compact":
-            return HookEvent(EventKind.RESET, reason="compaction emptied the live context", **common)
-        detail = f" source {typed['source']}" if event == "SessionStart" else ""
-        return HookEvent(EventKind.IGNORE, reason=f"{event}{detail} is not used", **common)
+        if isinstance(typed, SessionStartPayload):
+            if typed.source == "compact":
+                return HookEvent(EventKind.RESET, reason="compaction emptied the live context", **common)
+            return HookEvent(EventKind.IGNORE, reason=f"SessionStart source {typed.source} is not used", **common)
+        return HookEvent(EventKind.IGNORE, reason=f"{typed.hook_event_name} is not used", **common)
 
     def render(self, event: HookEvent, recall: Recall) -> str:
         """The stdout for `event`: the recalled context for a READ, else ""."""

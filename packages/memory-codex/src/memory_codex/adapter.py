@@ -23,7 +23,7 @@ from typing import Any
 
 from memory_core.models import EventKind, HookEvent, Recall
 
-from memory_codex.payloads import validate
+from memory_codex.payloads import SessionStartPayload, StopPayload, UserPromptSubmitPayload, validate
 
 __all__ = ["CodexHooks", "CODEX_CONTEXT_LIMIT_TOKENS", "MAX_CONTEXT_TOKENS"]
 
@@ -50,24 +50,23 @@ class CodexHooks:
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
         """Normalise one payload. Raises `PayloadError` when it lacks what its event needs."""
-        checked = validate(payload)
-        event = checked["hook_event_name"]
+        typed = validate(payload)
         base: dict[str, Any] = {
             "harness": self.name,
-            "session_id": checked["session_id"],
-            "cwd": checked.get("cwd") or None,
-            "transcript_path": checked.get("transcript_path") or None,
+            "session_id": typed.session_id,
+            "cwd": typed.cwd or None,
+            "transcript_path": typed.transcript_path or None,
         }
-        if event == "UserPromptSubmit":
-            return HookEvent(EventKind.READ, turn_id=payload["turn_id"], prompt=payload["prompt"], **base)
-        if event == "Stop":
-            response = payload["last_assistant_message"]
+        if isinstance(typed, UserPromptSubmitPayload):
+            return HookEvent(EventKind.READ, turn_id=typed.turn_id, prompt=typed.prompt, **base)
+        if isinstance(typed, StopPayload):
+            response = typed.last_assistant_message
             if not response or not response.strip():
-                return HookEvent(EventKind.IGNORE, turn_id=payload["turn_id"], reason="turn ended with no text", **base)
-            return HookEvent(EventKind.WRITE, turn_id=payload["turn_id"], response=response, **base)
-        if event == "SessionStart" and payload["source"] in _RESET_SOURCES:
-            return HookEvent(EventKind.RESET, reason=f"session start after {payload['source']}", **base)
-        return HookEvent(EventKind.IGNORE, reason=f"{event} is not an event memory acts on", **base)
+                return HookEvent(EventKind.IGNORE, turn_id=typed.turn_id, reason="turn ended with no text", **base)
+            return HookEvent(EventKind.WRITE, turn_id=typed.turn_id, response=response, **base)
+        if isinstance(typed, SessionStartPayload) and typed.source in _RESET_SOURCES:
+            return HookEvent(EventKind.RESET, reason=f"session start after {typed.source}", **base)
+        return HookEvent(EventKind.IGNORE, reason=f"{typed.hook_event_name} is not an event memory acts on", **base)
 
     def render(self, event: HookEvent, recall: Recall) -> str:
         """The exact stdout for `event`: one JSON object carrying the recall, or "" for nothing."""

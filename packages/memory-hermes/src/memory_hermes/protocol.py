@@ -12,8 +12,9 @@ in `fixtures/` (which carry more keys around it, ignored here).
   (`platform="subagent"`, whose result its parent's turn already carries): IGNORE.
 
 Hermes sends no working directory, so `cwd` stays None: the plugin's service resolves the
-project once for the whole process. Failure: `ValueError` for an envelope without a hook
-name, keyword arguments or session id; unknown extra keys are ignored.
+project once for the whole process. The envelope is validated by the models of
+`memory_hermes.payloads`. Failure: `PayloadError` (a `ValueError`) for an envelope without a
+hook name, keyword arguments or session id, or with a mistyped one; unknown extra keys are kept.
 
 Compaction: Hermes compresses a long session in place (same session id) and fires no hook
 for it. Its `pre_llm_call` then carries a shorter `conversation_history` than the turn before;
@@ -33,6 +34,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from memory_core.models import EventKind, HookEvent, Recall
+
+from memory_hermes.payloads import PayloadError, PostLLMCall, PreLLMCall, validate
 
 __all__ = [
     "HARNESS",
@@ -68,26 +71,27 @@ def message_text(value: object) -> str:
 
 
 def parse_call(payload: Mapping[str, Any]) -> HookEvent:
-    """Turn one hook call (`{"hook": name, "kwargs": {...}}`) into a normalised event."""
-    hook = payload.get("hook")
-    kwargs = payload.get("kwargs")
-    if not isinstance(hook, str) or not isinstance(kwargs, Mapping):
-        raise ValueError('a Hermes hook payload is {"hook": <name>, "kwargs": {...}}')
-    if hook not in (READ_HOOK, WRITE_HOOK):
-        return HookEvent(EventKind.IGNORE, HARNESS, reason=f"{hook} is not used")
-    session_id = kwargs.get("session_id")
-    if not isinstance(session_id, str) or not session_id:
-        raise ValueError(f"{hook} call without a session_id")
-    raw_turn = kwargs.get("turn_id")
-    turn_id = raw_turn if isinstance(raw_turn, str) and raw_turn else None
-    if kwargs.get("platform") in _UNCAPTURED_PLATFORMS:
+    """Turn one hook call (`{"hook": name, "kwargs": {...}}`) into a normalised event.
+
+    Raises:
+        PayloadError: The call does not validate against its hook's model
+            (`memory_hermes.payloads`), or carries an empty session id.
+    """
+    typed = validate(payload)
+    if not isinstance(typed, PreLLMCall | PostLLMCall):
+        return HookEvent(EventKind.IGNORE, HARNESS, reason=f"{payload['hook']} is not used")
+    kwargs = typed.kwargs
+    if not kwargs.session_id:
+        raise PayloadError(f"{typed.hook} call without a session_id")
+    session_id, turn_id = kwargs.session_id, kwargs.turn_id or None
+    if kwargs.platform in _UNCAPTURED_PLATFORMS:
         return HookEvent(EventKind.IGNORE, HARNESS, session_id, turn_id, reason="a subagent's turn")
-    prompt = message_text(kwargs.get("user_message"))
-    if hook == READ_HOOK:
+    prompt = message_text(kwargs.user_message)
+    if isinstance(typed, PreLLMCall):
         if not prompt.strip():
             return HookEvent(EventKind.IGNORE, HARNESS, session_id, turn_id, reason="an empty prompt")
         return HookEvent(EventKind.READ, HARNESS, session_id, turn_id, prompt=prompt)
-    response = message_text(kwargs.get("assistant_response"))
+    response = message_text(typed.kwargs.assistant_response)
     if not response.strip():
         return HookEvent(EventKind.IGNORE, HARNESS, session_id, turn_id, reason="an empty answer")
     return HookEvent(EventKind.WRITE, HARNESS, session_id, turn_id, prompt=prompt or None, response=response)

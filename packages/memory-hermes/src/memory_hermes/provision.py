@@ -9,7 +9,8 @@ needs (`redis`, `postgres`): the plugin opens the store inside Hermes.
 Beside Hermes's pins: pip runs with a constraints file holding every distribution already in
 Hermes's interpreter at its present version (ours excepted), so the install may add packages
 but never moves one Hermes depends on (hermes-agent 0.19.0 pins `pydantic==2.13.4`, ...).
-memory-core has no runtime dependencies of its own.
+memory-core's and memory-hermes's one runtime dependency, pydantic (`>=2.5,<3`), is then the
+one Hermes already has.
 
 Idempotence: nothing to do when both distributions are there at our versions from our source
 and the store's client imports. Record: a successful install writes `<state dir>/

@@ -15,9 +15,10 @@ Project: OpenClaw runs every agent in its own workspace (`~/.openclaw/workspace`
 code repository, so the event's `cwd` is that workspace and the core resolves the project
 from it unless `MEMORY_PROJECT` is set.
 
-Failure: `parse` raises `ValueError` for a payload that lacks what its event needs (the core
-logs it and prints nothing); unknown extra keys are ignored. Imports stay minimal: this
-module is on the hook path.
+The payload is validated by the models of `memory_openclaw.payloads`. Failure: `parse`
+raises `PayloadError` (a `ValueError`) for a payload that lacks what its event needs (the core
+logs it and prints nothing); unknown extra keys are kept. The plugin's long-lived worker and a
+one-shot hook's in-process path load this module and pydantic; nothing else runs per call.
 """
 
 from __future__ import annotations
@@ -28,6 +29,17 @@ from typing import Any
 
 from memory_core.models import EventKind, HookEvent, Recall
 
+from memory_openclaw.payloads import (
+    AfterCompaction,
+    AgentEnd,
+    BeforePromptBuild,
+    ContentBlock,
+    LlmOutput,
+    Message,
+    PayloadError,
+    validate,
+)
+
 __all__ = ["OpenClawHooks", "HARNESS_NAME", "IGNORED_TRIGGERS"]
 
 HARNESS_NAME = "openclaw"
@@ -36,48 +48,36 @@ IGNORED_TRIGGERS = frozenset({"heartbeat", "memory"})
 """Runs OpenClaw starts on its own (heartbeat checks, memory flushes): no user's words to
 recall for, nothing worth keeping."""
 
-_WRITE_HOOKS = frozenset({"llm_output", "agent_end"})
 
-
-def _text(value: Any) -> str:
+def _text(content: str | list[ContentBlock] | None) -> str:
     """The text of a message's `content`: a string, or the `text` blocks of a list joined."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        blocks = [b for b in value if isinstance(b, Mapping) and b.get("type") == "text"]
-        return "\n".join(b["text"] for b in blocks if isinstance(b.get("text"), str))
-    return ""
+    if isinstance(content, str):
+        return content
+    return "\n".join(block.text for block in content or () if block.type == "text" and block.text is not None)
 
 
-def _last(messages: Any, role: str) -> Mapping[str, Any] | None:
-    if not isinstance(messages, list):
-        return None
-    for message in reversed(messages):
-        if isinstance(message, Mapping) and message.get("role") == role:
+def _last(messages: list[Message] | None, role: str) -> Message | None:
+    for message in reversed(messages or ()):
+        if message.role == role:
             return message
     return None
 
 
-def _string(mapping: Mapping[str, Any], key: str) -> str | None:
-    value = mapping.get(key)
-    return value if isinstance(value, str) and value else None
-
-
-def _answer(hook: str, event: Mapping[str, Any]) -> str:
+def _answer(typed: LlmOutput | AgentEnd) -> str:
     """The turn's final assistant text.
 
     `llm_output.lastAssistant` is the final message; `assistantTexts` also holds the text said
     before each tool call, so it is only the fallback.
     """
-    if hook == "llm_output":
-        last = event.get("lastAssistant")
-        text = _text(last.get("content")) if isinstance(last, Mapping) else ""
+    if isinstance(typed, LlmOutput):
+        last = typed.event.lastAssistant
+        text = _text(last.content) if last is not None else ""
         if text.strip():
             return text
-        texts = [t for t in event.get("assistantTexts") or () if isinstance(t, str) and t.strip()]
+        texts = [t for t in typed.event.assistantTexts or () if t.strip()]
         return texts[-1] if texts else ""
-    message = _last(event.get("messages"), "assistant")
-    return _text(message.get("content")) if message is not None else ""
+    message = _last(typed.event.messages, "assistant")
+    return _text(message.content) if message is not None else ""
 
 
 class OpenClawHooks:
@@ -86,50 +86,46 @@ class OpenClawHooks:
     name = HARNESS_NAME
 
     def parse(self, payload: Mapping[str, Any]) -> HookEvent:
-        """Turn one plugin payload into a normalised event (see the module docstring)."""
-        hook = payload.get("hook")
-        raw_event, raw_ctx = payload.get("event"), payload.get("ctx")
-        event: Mapping[str, Any] = raw_event if isinstance(raw_event, Mapping) else {}
-        ctx: Mapping[str, Any] = raw_ctx if isinstance(raw_ctx, Mapping) else {}
-        if not isinstance(hook, str):
-            raise ValueError("an OpenClaw payload needs a `hook` name")
-        session_id = _string(ctx, "sessionId") or _string(ctx, "sessionKey") or ""
-        turn_id = _string(ctx, "runId") or _string(event, "runId")
-        cwd = _string(ctx, "workspaceDir")
+        """Turn one plugin payload into a normalised event (see the module docstring).
+
+        Raises:
+            PayloadError: The payload does not validate (`memory_openclaw.payloads`), or a
+                hook memory uses lacks its session or run id.
+        """
+        typed = validate(payload)
+        if not isinstance(typed, BeforePromptBuild | LlmOutput | AgentEnd | AfterCompaction):
+            return HookEvent(EventKind.IGNORE, HARNESS_NAME, reason=f"OpenClaw hook {payload['hook']} is not used")
+        ctx = typed.ctx
+        session_id = ctx.sessionId or ctx.sessionKey or ""
+        turn_id = ctx.runId or (typed.event.runId if isinstance(typed, LlmOutput | AgentEnd) else None) or None
 
         def make(kind: EventKind, prompt: str | None = None, response: str | None = None, why: str = "") -> HookEvent:
-            return HookEvent(kind, HARNESS_NAME, session_id, turn_id, cwd, prompt, response, reason=why)
+            return HookEvent(kind, HARNESS_NAME, session_id, turn_id, ctx.workspaceDir or None, prompt, response, why)
 
-        trigger = _string(ctx, "trigger")
-        if trigger in IGNORED_TRIGGERS:
-            return make(EventKind.IGNORE, why=f"an OpenClaw {trigger} run")
-        if hook == "before_prompt_build":
-            prompt = event.get("prompt")
-            if not isinstance(prompt, str):
-                raise ValueError("before_prompt_build without `event.prompt`")
-            if not prompt.strip():
+        if ctx.trigger in IGNORED_TRIGGERS:
+            return make(EventKind.IGNORE, why=f"an OpenClaw {ctx.trigger} run")
+        if isinstance(typed, BeforePromptBuild):
+            if not typed.event.prompt.strip():
                 return make(EventKind.IGNORE, why="an empty prompt")
             if not session_id:
-                raise ValueError("before_prompt_build without `ctx.sessionId`")
-            return make(EventKind.READ, prompt=prompt)
-        if hook in _WRITE_HOOKS:
-            if hook == "agent_end" and event.get("success") is False:
-                return make(EventKind.IGNORE, why="a failed OpenClaw run")
-            response = _answer(hook, event)
-            if not response.strip():
-                return make(EventKind.IGNORE, why=f"{hook} without assistant text")
-            if not session_id or not turn_id:
-                raise ValueError(f"{hook} without `ctx.sessionId` and `ctx.runId`")
-            prompt = _string(payload, "prompt")
-            if prompt is None and hook == "agent_end":
-                user = _last(event.get("messages"), "user")
-                prompt = _text(user.get("content")) if user is not None else None
-            return make(EventKind.WRITE, prompt=prompt or None, response=response)
-        if hook == "after_compaction":
+                raise PayloadError("before_prompt_build without `ctx.sessionId`")
+            return make(EventKind.READ, prompt=typed.event.prompt)
+        if isinstance(typed, AfterCompaction):
             if not session_id:
-                raise ValueError("after_compaction without `ctx.sessionId`")
+                raise PayloadError("after_compaction without `ctx.sessionId`")
             return make(EventKind.RESET)
-        return make(EventKind.IGNORE, why=f"OpenClaw hook {hook} is not used")
+        if isinstance(typed, AgentEnd) and typed.event.success is False:
+            return make(EventKind.IGNORE, why="a failed OpenClaw run")
+        response = _answer(typed)
+        if not response.strip():
+            return make(EventKind.IGNORE, why=f"{typed.hook} without assistant text")
+        if not session_id or not turn_id:
+            raise PayloadError(f"{typed.hook} without `ctx.sessionId` and `ctx.runId`")
+        prompt = typed.prompt
+        if prompt is None and isinstance(typed, AgentEnd):
+            user = _last(typed.event.messages, "user")
+            prompt = _text(user.content) if user is not None else None
+        return make(EventKind.WRITE, prompt=prompt or None, response=response)
 
     def render(self, event: HookEvent, recall: Recall) -> str:
         """`{"appendContext": <block>}` for a READ with something to inject, else ""."""
