@@ -7,7 +7,8 @@
 | local   | `<project>/.claude/settings.local.json` | `~/.claude.json` `projects[<project>]`   |
 
 A plan is computed without touching anything; `memory_core.installing.apply_plan` shows it
-(`--dry-run`) or carries it out, keeping `<file>.bak` of every file it rewrites. Promises: a
+(`--dry-run`) or carries it out, keeping `<file>.bak` of every file it rewrites. Each file's
+new text follows the one JSON-edit policy of `memory_core.installing.jsonedit`. Promises: a
 second install plans no change; other hooks and keys are left as they are; install then
 uninstall leaves each settings file (and `.mcp.json`) byte for byte as it was, and removes a
 file the install created. Failure: `SettingsFileError` for a file we cannot read safely.
@@ -20,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from memory_core.installing import FileEdit, InstallPlan, read_text_or_none
+from memory_core.installing.jsonedit import load_object, planned_text
 
-from memory_claude import jsonfile, mcp_config, settings
+from memory_claude import mcp_config, settings
 from memory_claude.commands import HOOK_SCRIPT, MCP_MODULE, MCP_SCRIPT, MCP_SERVER_NAME, hook_command, mcp_argv
 from memory_claude.errors import SettingsFileError
 
@@ -44,14 +46,12 @@ def _mode(scope: str) -> int:
     return _SHARED_MODE if scope == "project" else _PRIVATE_MODE
 
 
-def _edit(path: Path, before: str | None, old: dict[str, Any], new: dict[str, Any], *, mode: int) -> FileEdit:
-    after = before if new == old else jsonfile.dump(new, like=before)
-    return FileEdit(path, before, after, mode=mode)
+def _edit(path: Path, before: str | None, old: dict[str, Any], new: dict[str, Any], *, mode: int = 0o600) -> FileEdit:
+    return FileEdit(path, before, planned_text(path, before, old, new), mode=mode)
 
 
-def _undo(path: Path, before: str | None, old: dict[str, Any], new: dict[str, Any]) -> FileEdit:
-    after = before if new == old else jsonfile.restore_or_dump(path, before, new)
-    return FileEdit(path, before, after)
+def _load(path: Path, text: str | None) -> dict[str, Any]:
+    return load_object(text, path, error=SettingsFileError)
 
 
 def plan_install(scope: str, *, home: Path, project_dir: Path, claude: str | None) -> InstallPlan:
@@ -61,7 +61,7 @@ def plan_install(scope: str, *, home: Path, project_dir: Path, claude: str | Non
 
     path = settings.settings_path(scope, home=home, project_dir=project_dir)
     before = read_text_or_none(path)
-    current = jsonfile.load(path, before)
+    current = _load(path, before)
     plan.edits.append(
         _edit(path, before, current, settings.with_hooks(current, hook_command(scope), path=path), mode=_mode(scope))
     )
@@ -70,7 +70,7 @@ def plan_install(scope: str, *, home: Path, project_dir: Path, claude: str | Non
     key = mcp_config.project_key(project_dir)
     mcp_path = mcp_config.mcp_path(scope, home=home, project_dir=project_dir)
     mcp_before = read_text_or_none(mcp_path)
-    mcp_current = jsonfile.load(mcp_path, mcp_before)
+    mcp_current = _load(mcp_path, mcp_before)
     entry = mcp_config.get_entry(mcp_current, scope, key)
     if entry is None and mcp_config.named_entry(mcp_current, scope, key) is not None:
         plan.notes.append(
@@ -111,19 +111,19 @@ def plan_uninstall(scope: str, *, home: Path, project_dir: Path) -> InstallPlan:
 
     path = settings.settings_path(scope, home=home, project_dir=project_dir)
     before = read_text_or_none(path)
-    current = jsonfile.load(path, before)
-    plan.edits.append(_undo(path, before, current, settings.without_hooks(current, path=path)))
+    current = _load(path, before)
+    plan.edits.append(_edit(path, before, current, settings.without_hooks(current, path=path)))
 
     key = mcp_config.project_key(project_dir)
     mcp_path = mcp_config.mcp_path(scope, home=home, project_dir=project_dir)
     mcp_before = read_text_or_none(mcp_path)
-    mcp_current = jsonfile.load(mcp_path, mcp_before)
-    plan.edits.append(_undo(mcp_path, mcp_before, mcp_current, mcp_config.without_entry(mcp_current, scope, key)))
+    mcp_current = _load(mcp_path, mcp_before)
+    plan.edits.append(_edit(mcp_path, mcp_before, mcp_current, mcp_config.without_entry(mcp_current, scope, key)))
     return plan
 
 
 def _has_our_hooks(path: Path) -> bool:
     try:
-        return bool(settings.find_our_commands(jsonfile.load(path, read_text_or_none(path))))
+        return bool(settings.find_our_commands(_load(path, read_text_or_none(path))))
     except (OSError, SettingsFileError):
         return False

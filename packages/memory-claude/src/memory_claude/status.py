@@ -9,7 +9,6 @@ module). The same for our MCP server entry, and for the plugin route (`enabledPl
 
 from __future__ import annotations
 
-import json
 import shlex
 from pathlib import Path
 from typing import Any
@@ -17,9 +16,11 @@ from typing import Any
 from memory_core import installing
 from memory_core.harnesses.contract import InstallStatus
 from memory_core.installing import read_text_or_none
+from memory_core.installing.jsonedit import load_object
 
 from memory_claude import mcp_config, settings
 from memory_claude.commands import HOOK_MODULE, HOOK_SCRIPT, MCP_MODULE, MCP_SCRIPT, MCP_SERVER_NAME
+from memory_claude.errors import SettingsFileError
 from memory_claude.install import SCOPES
 
 __all__ = ["install_status", "command_runs"]
@@ -30,14 +31,10 @@ _PLUGIN_ID = "memory@subconscious-memory"
 
 
 def _read(path: Path) -> tuple[dict[str, Any] | None, str]:
-    text = read_text_or_none(path)
-    if text is None:
-        return {}, ""
     try:
-        data = json.loads(text) if text.strip() else {}
-    except ValueError as exc:
-        return None, f"{path} is not valid JSON: {exc}"
-    return (data, "") if isinstance(data, dict) else (None, f"{path} is not a JSON object")
+        return load_object(read_text_or_none(path), path, error=SettingsFileError), ""
+    except (OSError, SettingsFileError) as exc:
+        return None, str(exc)
 
 
 _FIX_SCRIPT = "pipx install --include-deps 'memory-claude[mcp]'"

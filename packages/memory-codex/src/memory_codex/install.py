@@ -16,7 +16,8 @@ trust stays per machine, in each user's own `config.toml`, so each teammate runs
 `memory install codex --scope project` once. Codex also reads a project's `.codex/` only once
 the project itself is trusted; the plan's notes say so when it is not.
 
-Every edit keeps every byte it does not own (see `_jsonedit`, `_tomledit`); every
+Every edit keeps every byte it does not own (`hooksfile`, on the one JSON-edit policy of
+`memory_core.installing.jsonedit`; `_tomledit`); every
 `config.toml` result is re-parsed with `tomllib` and must equal the old configuration with
 only our entries changed, or the plan fails before anything is written. Uninstall takes out
 exactly what install put in, so the two leave each file byte for byte as it was (a file we
@@ -30,7 +31,6 @@ since the entries we wrote already carry the hash Codex 0.171.0 computes.
 from __future__ import annotations
 
 import copy
-import json
 import os
 import shutil
 import sys
@@ -46,7 +46,7 @@ from memory_core import installing
 from memory_core.harnesses.contract import InstallStatus
 from memory_core.installing import FileEdit, InstallPlan, Step, forwarded_env_names, is_our_mcp_entry, read_text_or_none
 
-from memory_codex import _jsonedit, _tomledit
+from memory_codex import _tomledit, hooksfile
 from memory_codex.errors import ConfigFileError, MemoryCodexError
 from memory_codex.trust import AppServer, AppServerError, hook_hash, hook_key
 
@@ -172,15 +172,12 @@ def _parse_config(text: str | None, path: Path) -> dict[str, Any]:
         raise ConfigFileError(f"{path} does not parse as TOML ({exc}); fix it, then run the install again") from exc
 
 
-def _our_trust(text: str | None, where: Layout) -> dict[str, str]:
-    """Trust key to the hash Codex 0.171.0 computes, for each of our groups in `text`."""
-    if text is None:
-        return {}
-    parsed = json.loads(text)
+def _our_trust(data: Mapping[str, Any], where: Layout) -> dict[str, str]:
+    """Trust key to the hash Codex 0.171.0 computes, for each of our groups in `data` (hooks.json's)."""
     found: dict[str, str] = {}
-    for event, positions in _jsonedit.find_groups(text).items():
+    for event, positions in hooksfile.find_groups(data).items():
         for position in positions:
-            group = parsed["hooks"][event][position]
+            group = data["hooks"][event][position]
             found[hook_key(where.hooks_file, event, position)] = hook_hash(event, group)
     return found
 
@@ -305,8 +302,10 @@ def plan_install(
     plan = InstallPlan(harness="codex", scope=scope)
 
     hooks_before = read_text_or_none(where.hooks_file)
-    hooks_after = _jsonedit.add_groups(hooks_before, hook_groups(hook_command(scope)))
-    trust = _our_trust(hooks_after, where)
+    hooks_current = hooksfile.load(hooks_before, where.hooks_file)
+    hooks_wanted = hooksfile.with_groups(hooks_current, hook_groups(hook_command(scope)), where.hooks_file)
+    hooks_after = hooksfile.planned(where.hooks_file, hooks_before, hooks_current, hooks_wanted)
+    trust = _our_trust(hooks_wanted, where)
     config_before = read_text_or_none(where.config_file)
     if hooks_after == hooks_before:
         # Nothing moves in hooks.json: Codex can tell us, from the files as they are, the hashes
@@ -387,8 +386,11 @@ def plan_uninstall(scope: str, *, project_dir: Path, environ: Mapping[str, str] 
     where = layout(scope, project_dir=project_dir, environ=env)
     plan = InstallPlan(harness="codex", scope=scope)
     hooks_before = read_text_or_none(where.hooks_file)
-    hooks_after = _jsonedit.remove_groups(hooks_before)
-    keys = set(_our_trust(hooks_before, where))
+    hooks_current = hooksfile.load(hooks_before, where.hooks_file)
+    hooks_after = hooksfile.planned(
+        where.hooks_file, hooks_before, hooks_current, hooksfile.without_groups(hooks_current, where.hooks_file)
+    )
+    keys = set(_our_trust(hooks_current, where))
 
     config_before = read_text_or_none(where.config_file)
     parsed = _parse_config(config_before, where.config_file)
@@ -401,7 +403,7 @@ def plan_uninstall(scope: str, *, project_dir: Path, environ: Mapping[str, str] 
         drop_mcp = (
             isinstance(servers, dict)
             and is_our_mcp_entry(servers.get(MCP_SERVER))
-            and not _jsonedit.find_groups(read_text_or_none(other.hooks_file))
+            and not _has_our_groups(other.hooks_file)
         )
         if drop_mcp:
             del expected["mcp_servers"][MCP_SERVER]
@@ -430,8 +432,8 @@ def status(*, project_dir: Path, environ: Mapping[str, str] | None = None) -> li
     for scope in SCOPES:
         where = layout(scope, project_dir=project_dir, environ=env)
         try:
-            hooks_text = read_text_or_none(where.hooks_file)
-            trust = _our_trust(hooks_text, where)
+            hooks = hooksfile.load(read_text_or_none(where.hooks_file), where.hooks_file)
+            trust = _our_trust(hooks, where)
             state = _state(_parse_config(read_text_or_none(where.config_file), where.config_file))
         except (OSError, ValueError, MemoryCodexError) as exc:
             found.append(InstallStatus(scope, str(where.hooks_file), False, detail=f"cannot read: {exc}"))
@@ -439,7 +441,7 @@ def status(*, project_dir: Path, environ: Mapping[str, str] | None = None) -> li
         if not trust:
             found.append(InstallStatus(scope, str(where.hooks_file), False, detail="not installed"))
             continue
-        command = _command_of(hooks_text or "{}")
+        command = _command_of(hooks)
         runs = _command_runs(command, env)
         untrusted = [key for key, value in trust.items() if not _trusted_in(state, key, value)]
         fix = f"run `memory install codex --scope {scope}`"
@@ -452,13 +454,14 @@ def status(*, project_dir: Path, environ: Mapping[str, str] | None = None) -> li
     return found
 
 
-def _command_of(hooks_text: str) -> str | None:
-    parsed = json.loads(hooks_text)
-    for groups in parsed.get("hooks", {}).values():
-        for group in groups if isinstance(groups, list) else []:
-            if _jsonedit.is_ours(group):
-                return str(group["hooks"][0]["command"])
+def _command_of(hooks: Mapping[str, Any]) -> str | None:
+    for event, positions in hooksfile.find_groups(hooks).items():
+        return str(hooks["hooks"][event][positions[0]]["hooks"][0]["command"])
     return None
+
+
+def _has_our_groups(path: Path) -> bool:
+    return bool(hooksfile.find_groups(hooksfile.load(read_text_or_none(path), path)))
 
 
 def _command_runs(command: str | None, environ: Mapping[str, str]) -> bool | None:

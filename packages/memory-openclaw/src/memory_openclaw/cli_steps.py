@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from memory_core.installing import Step, atomic_write, read_text_or_none
+from memory_core.installing.jsonedit import planned_text
 
 from memory_openclaw import PLUGIN_ID
 from memory_openclaw import openclaw_json as oj
@@ -69,10 +70,10 @@ def uninstall_step(openclaw: str, config_path: Path, environ: Mapping[str, str] 
         text = read_text_or_none(config_path)
         data = oj.load(text, config_path)
         if oj.entry(data) == {"enabled": False}:
-            cleaned = oj.without_memory(data)
-            if cleaned:
-                atomic_write(config_path, oj.dump(cleaned))
-            else:
+            after = planned_text(config_path, text, data, oj.without_memory(data))
+            if after is None:
                 config_path.unlink(missing_ok=True)
+            elif after != text:
+                atomic_write(config_path, after)
 
     return Step(description=" ".join(["openclaw", *argv[1:]]), run=run)

@@ -27,6 +27,7 @@ from typing import Any
 from memory_core import installing
 from memory_core.harnesses.contract import InstallStatus
 from memory_core.installing import MCP_MODULE, FileEdit, InstallPlan, command_imports, load_fixture, read_text_or_none
+from memory_core.installing.jsonedit import planned_text
 
 from memory_openclaw import PLUGIN_ID
 from memory_openclaw import openclaw_json as oj
@@ -91,7 +92,7 @@ class OpenClawHarness(OpenClawHooks):
         through_cli = openclaw is not None and not oj.is_linked(data, folder)
         mcp = self._has_module(MCP_MODULE)
         wanted = oj.with_memory(data, plugin_dir=folder, python=self._python, link=not through_cli, mcp=mcp)
-        after = before if wanted == data else oj.dump(wanted)
+        after = planned_text(path, before, data, wanted)
         plan = InstallPlan(harness=self.name, scope=scope, edits=[FileEdit(path, before, after)])
         if through_cli:
             assert openclaw is not None
@@ -114,7 +115,7 @@ class OpenClawHarness(OpenClawHooks):
         data = oj.load(before, path)
         cleaned = oj.without_memory(data)
         # Removing our entries from a file we created leaves `{}`: the file goes too.
-        after = before if cleaned == data else (oj.dump(cleaned) if cleaned else None)
+        after = planned_text(path, before, data, cleaned)
         plan = InstallPlan(harness=self.name, scope=scope, edits=[FileEdit(path, before, after)])
         openclaw = self._openclaw()
         if openclaw is not None and (oj.entry(data) is not None or oj.our_load_paths(data)):

@@ -13,8 +13,9 @@ What an install puts there (and an uninstall takes away, leaving everything else
 A load path of an earlier install from another place (`.../memory_openclaw/plugin`) is
 replaced, never kept beside the new one: two folders with one plugin id would clash.
 Containers our removal empties are removed too, so install then uninstall gives back the
-same data. The text form is OpenClaw's own (`JSON.stringify(data, null, 2)` and a newline),
-so a file OpenClaw wrote round-trips byte for byte.
+same data; the text follows the one JSON-edit policy of `memory_core.installing.jsonedit`
+(only what changed is spliced in; a new file in OpenClaw's own `JSON.stringify(data, null, 2)`
+form), so a file OpenClaw wrote round-trips byte for byte.
 
 Failure: `OpenClawConfigError` for a file that is not a JSON object (OpenClaw also accepts
 JSON5, comments and all; we do not rewrite such a file, we say how to fix it).
@@ -23,12 +24,12 @@ JSON5, comments and all; we do not rewrite such a file, we say how to fix it).
 from __future__ import annotations
 
 import copy
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from memory_core.installing import is_our_mcp_entry, mcp_argv
+from memory_core.installing.jsonedit import load_object
 
 from memory_openclaw import PLUGIN_ID
 from memory_openclaw.errors import OpenClawConfigError
@@ -36,7 +37,6 @@ from memory_openclaw.errors import OpenClawConfigError
 __all__ = [
     "MCP_SERVER_NAME",
     "load",
-    "dump",
     "with_memory",
     "without_memory",
     "lookup",
@@ -48,31 +48,18 @@ __all__ = [
 ]
 
 MCP_SERVER_NAME = "memory"
+_JSON5_ADVICE = (
+    "OpenClaw accepts JSON5 but the installer edits JSON only: remove the comments and trailing commas "
+    "(any `openclaw config set` rewrites it as JSON), then run the install again"
+)
 _PLUGIN_TAIL = ("memory_openclaw", "plugin")
 
 Data = dict[str, Any]
 
 
 def load(text: str | None, path: Path) -> Data:
-    """The config's data; `{}` for a missing or blank file."""
-    if text is None or not text.strip():
-        return {}
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise OpenClawConfigError(
-            f"{path} is not plain JSON ({exc.msg}, line {exc.lineno}); OpenClaw accepts JSON5 but the "
-            "installer edits JSON only: remove the comments and trailing commas (any `openclaw config set` "
-            "rewrites it as JSON), then run the install again"
-        ) from exc
-    if not isinstance(data, dict):
-        raise OpenClawConfigError(f"{path} does not hold a JSON object; fix or move it, then run the install again")
-    return data
-
-
-def dump(data: Data) -> str:
-    """The text OpenClaw itself writes for `data`."""
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    """The config's data; `{}` for a missing or blank file (`memory_core.installing.jsonedit`)."""
+    return load_object(text, path, error=OpenClawConfigError, advice=_JSON5_ADVICE)
 
 
 def _child(parent: Data, key: str) -> Data:
