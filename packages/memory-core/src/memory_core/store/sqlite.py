@@ -578,7 +578,9 @@ class SQLiteStore:
             clauses.append("created_at < ?")
             params.append(where.until)
         if after is not None:
-            clauses.append("(created_at < ? OR (created_at = ? AND id < ?))")
+            # `created_at <= ?` on its own is what lets SQLite start the index read at the cursor;
+            # with only the OR it read every newer entry first (50 ms half-way down 100,000).
+            clauses.append("created_at <= ? AND (created_at < ? OR id < ?)")
             params.extend([after[0], after[0], after[1]])
         # As in `scan`: one session is a few hundred rows, its own index and a sort beat the time order.
         index = "INDEXED BY records_by_session" if where.session_id is not None else "INDEXED BY records_by_scope_time"
