@@ -235,3 +235,35 @@ def test_an_edited_config_file_reaches_the_next_turn(hook_env: dict[str, str], t
     _stop_worker(env)
     assert _socket(env) != first
     assert moved.stdout == b"", "the new project setting applied at once, not after the old worker idled out"
+
+
+def _imported(argv: list[str], env: dict[str, str], stdin: bytes = b"") -> tuple[set[str], bytes]:
+    """The modules a fresh interpreter imports for `argv` (from `-X importtime`), and its stdout."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", *argv], input=stdin, env=env, capture_output=True, timeout=30, check=False
+    )
+    names = {
+        line.rsplit("|", 1)[1].strip()
+        for line in done.stderr.decode("utf-8", "replace").splitlines()
+        if line.startswith("import time:") and line.count("|") == 2 and "cumulative" not in line
+    }
+    return names, done.stdout
+
+
+_CLIENT_MAY_IMPORT = {"os", "sys", "_socket", "zlib"}
+"""The standard modules the hook client is allowed beyond the interpreter's own start-up."""
+_CLIENT_OWN = {"memory_core", "memory_core.version", "memory_core.hookpath", "memory_core.hookpath.client"}
+
+
+def test_a_warm_turn_imports_nothing_beyond_the_clients_allowed_set(hook_env: dict[str, str], tmp_path: Path) -> None:
+    _turn(hook_env, "s1", "t1", "the ledger service listens on port 8443", "noted: ledger on 8443")
+    assert _wait_for(_socket(hook_env))
+    # The interpreter's own start-up, measured in this run: `-c pass`, and the same for `-m`,
+    # which is how harnesses run a hook (runpy is the interpreter's, not ours).
+    (tmp_path / "pkg" / "memory_empty.py").write_text("")
+    floor = _imported(["-c", "pass"], hook_env)[0] | _imported(["-m", "memory_empty"], hook_env)[0]
+    ask = {"event": "read", "session": "s2", "turn": "u1", "text": "which port does the ledger use?"}
+    modules, out = _imported(["-m", "memory_testharness.hook"], hook_env, json.dumps(ask).encode())
+    assert b"8443" in out, "the worker answered this turn"
+    extra = modules - floor - _CLIENT_MAY_IMPORT - _CLIENT_OWN - {"memory_testharness", "memory_testharness.hook"}
+    assert sorted(extra) == []

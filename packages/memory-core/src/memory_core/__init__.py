@@ -4,8 +4,6 @@ The public surface is re-exported lazily so that `import memory_core` costs almo
 the hook path: each name is imported on first use.
 """
 
-from __future__ import annotations
-
 from memory_core.version import __version__
 
 # Not `typing.TYPE_CHECKING`: importing typing costs a hook a measurable share of its start-up,

@@ -20,7 +20,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from memory_core.firewall import marker
 from memory_core.models import Hit, Record
+from memory_core.retrieval.tokenizer import index_terms, query_terms
 
 __all__ = [
     "HISTORY_KEEP",
@@ -85,8 +87,6 @@ class Explanation:
 
 def query_words(query: str) -> list[tuple[str, frozenset[str]]]:
     """The query's words as a person typed them, each with the index terms it yields (stems, parts)."""
-    from memory_core.retrieval.tokenizer import query_terms
-
     words = []
     for raw in query.split():
         word = raw.strip(".,;:!?\"'()[]{}<>`")
@@ -98,8 +98,6 @@ def query_words(query: str) -> list[tuple[str, frozenset[str]]]:
 
 def explain_hits(query: str, hits: Sequence[Hit], kept: Iterable[str]) -> tuple[ExplainedHit, ...]:
     """Each hit with the query words it holds, its share of the best score, and whether it was kept."""
-    from memory_core.retrieval.tokenizer import index_terms
-
     words = query_words(query)
     kept_ids = set(kept)
     best = hits[0].score if hits else 0.0
@@ -159,8 +157,6 @@ def drop_forgotten(
 
 def redact_span(text: str, start: int, end: int) -> str:
     """`text` with [start, end) replaced by the firewall's marker. Raises `ValueError` for an empty span."""
-    from memory_core.firewall import marker
-
     if not 0 <= start < end <= len(text):
         raise ValueError(f"a redaction needs a non-empty span inside the text (0 <= start < end <= {len(text)})")
     return text[:start] + marker(REDACTION_KIND) + text[end:]
@@ -168,8 +164,6 @@ def redact_span(text: str, start: int, end: int) -> str:
 
 def redact_entries(entries: Sequence[dict[str, Any]], span: str) -> list[dict[str, Any]]:
     """The history with every occurrence of a redacted `span` in its prompts replaced by the marker."""
-    from memory_core.firewall import marker
-
     if not span.strip():
         return list(entries)
     return [

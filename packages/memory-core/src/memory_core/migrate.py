@@ -24,6 +24,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from memory_core.retrieval.tokenizer import index_terms
 from memory_core.store.base import Store
 
 __all__ = ["MigrateReport", "Progress", "migrate"]
@@ -57,8 +58,6 @@ class MigrateReport:
 
 def migrate(source: Store, target: Store, *, progress: Progress | None = None) -> MigrateReport:
     """Copy records and counters from `source` to `target`, idempotently (see the module doc)."""
-    from memory_core.retrieval.tokenizer import index_terms
-
     if source.display_url == target.display_url and source.backend == target.backend:
         raise ValueError(f"source and target are the same store ({source.display_url})")
     total = source.count(None)

@@ -30,20 +30,29 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from memory_core import status
-from memory_core.browse import HISTORY_KEEP, Explanation, history_entry
+from memory_core.browse import (
+    HISTORY_KEEP,
+    Explanation,
+    drop_forgotten,
+    explain_hits,
+    history_entry,
+    parse_history,
+    redact_entries,
+    redact_span,
+)
 from memory_core.config import Config
 from memory_core.errors import FirewallBlocked, NotFound, StoreError, StoreUnavailable
 from memory_core.firewall import Firewall
 from memory_core.localstate.atomic import atomic_write
 from memory_core.localstate.logbook import Logbook
-from memory_core.localstate.spool import Spool
+from memory_core.localstate.spool import Spool, record_to_json
 from memory_core.maintenance import PruneReport, RestoreReport, ScrubReport, prune, restore, scrub
 from memory_core.migrate import MigrateReport, Progress, migrate
 from memory_core.models import CaptureOutcome, EventKind, Hit, HookEvent, Outcome, Recall, Record, Scope, ScopeKind
-from memory_core.project import ProjectIdentity, is_disabled, resolve_project
+from memory_core.project import ProjectIdentity, is_disabled, resolve_project, set_disabled
 from memory_core.retrieval.render import render_block
 from memory_core.retrieval.retriever import Retriever
-from memory_core.retrieval.tokenizer import index_terms
+from memory_core.retrieval.tokenizer import index_terms, query_terms
 from memory_core.store import open_store
 from memory_core.store.base import Checkpointing, PageCursor, RecordFilter, Store
 from memory_core.textnorm import clean_text
@@ -803,9 +812,6 @@ class MemoryService:
 
         Touches no session, counts nothing, stores nothing.
         """
-        from memory_core.browse import Explanation, explain_hits
-        from memory_core.retrieval.tokenizer import query_terms
-
         query = self.firewall.scrub(query).text
         terms = tuple(query_terms(query))
         why = ""
@@ -830,19 +836,13 @@ class MemoryService:
 
     def recall_history(self) -> list[dict[str, Any]]:
         """This user's recent recalls, newest first (at most `browse.HISTORY_KEEP`)."""
-        from memory_core.browse import parse_history
-
         return parse_history(self._guard(lambda: self.store.recalls(self.config.user)))
 
     def _edit_histories(self, users: set[str], forgotten: Sequence[Record], sessions: Sequence[str]) -> None:
-        from memory_core.browse import drop_forgotten
-
         self._rewrite_histories(users, lambda entries: drop_forgotten(entries, forgotten, sessions))
 
     def _rewrite_histories(self, users: set[str], edit: Callable[[list[dict[str, Any]]], list[dict[str, Any]]]) -> None:
         """Apply `edit` to each of these users' recall histories, writing back only what changed."""
-        from memory_core.browse import parse_history
-
         for user in sorted(users - {""}):
             raw = self._guard(lambda user=user: self.store.recalls(user))  # type: ignore[misc]
             entries = parse_history(raw)
@@ -871,8 +871,6 @@ class MemoryService:
         """Replace characters [start, end) of a record's text by the firewall's marker, in the record,
         the index and the recall histories. Raises `NotFound`, or `ValueError` for a bad span.
         """
-        from memory_core.browse import redact_entries, redact_span
-
         record = self.record(record_id)
         span = record.text[start:end]
         clean = replace(record, text=redact_span(record.text, start, end))
@@ -884,8 +882,6 @@ class MemoryService:
 
     def set_active(self, project_key: str, active: bool) -> bool:
         """`memory on` / `memory off` for a project; returns whether anything changed."""
-        from memory_core.project import set_disabled
-
         return set_disabled(self.config.state_dir, project_key, not active)
 
     def project_active(self, project_key: str) -> bool:
@@ -901,8 +897,6 @@ class MemoryService:
 
     def export_scope(self, scope: Scope) -> Iterator[dict[str, Any]]:
         """Every record of one scope as the JSON objects `memory export` writes, oldest first."""
-        from memory_core.localstate.spool import record_to_json
-
         self._check_browsable(scope)
         for record in self.store.scan([scope]):
             yield record_to_json(record)

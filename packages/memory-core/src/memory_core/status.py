@@ -20,29 +20,21 @@ raises is reported with its error; it never hides the others.
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memory_core.harnesses.contract import HasTranscripts, discover_harnesses
 from memory_core.project import is_disabled
 from memory_core.urls import redact_url
+from memory_core.utc import utc_or_none
 from memory_core.version import __version__
 
 if TYPE_CHECKING:
+    # The service imports this module to build its reports: a cycle at import time.
     from memory_core.service import MemoryService
     from memory_core.store.sqlite_health import FileHealth
 
 __all__ = ["collect_status", "doctor_report", "repair", "parse_last_recall"]
-
-
-def _iso(seconds: str | float | None) -> str | None:
-    if seconds in (None, ""):
-        return None
-    try:
-        return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(float(seconds)))
-    except (TypeError, ValueError):
-        return None
 
 
 def parse_last_recall(meta: dict[str, str]) -> dict[str, Any] | None:
@@ -132,8 +124,8 @@ def collect_status(service: MemoryService) -> dict[str, Any]:
         "firewall": {"enabled": config.firewall, "counts": firewall_counts},
         "counters": {k: v for k, v in sorted(counters.items()) if not k.startswith("firewall.")},
         "last_recall": last_recall,
-        "last_recall_at": _iso(meta.get("last_recall_at")),
-        "last_capture_at": _iso(meta.get("last_capture_at")),
+        "last_recall_at": utc_or_none(meta.get("last_recall_at")),
+        "last_capture_at": utc_or_none(meta.get("last_capture_at")),
         "failures": service.logbook.failures(),
         "spool": spool,
         "log": {"path": str(config.log_path), "tail": service.logbook.tail(10)},
@@ -201,6 +193,7 @@ def repair(service: MemoryService, report: dict[str, Any]) -> list[str]:
     harnesses, _ = discover_harnesses()
     for name, harness in sorted(harnesses.items()):
         if isinstance(harness, HasTranscripts):
+            # Here, not at the top: the importer imports the service, which imports this module.
             from memory_core.harnesses.importing import import_since_last
 
             count = import_since_last(service, harness.transcripts())

@@ -13,7 +13,6 @@ Failure: never raises for a missing or broken Hermes; that is what the detail li
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from memory_core.config import Config
 from memory_core.harnesses.contract import InstallStatus
 from memory_core.installing import read_text_or_none
 from memory_core.project import resolve_project
+from memory_core.utc import MINUTE, utc
 
 from memory_hermes import PLUGIN_NAME, whereabouts
 from memory_hermes.errors import MemoryHermesError
@@ -36,7 +36,7 @@ def project_line(config: Config, project_dir: Path) -> str:
     """Which project Hermes writes to, in one line."""
     note = whereabouts.read(config.state_dir)
     if note is not None:
-        when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(note.at))
+        when = utc(note.at, MINUTE) + " UTC"
         return f"Hermes writes to project {note.key} (the Hermes started in {note.cwd}, pid {note.pid}, at {when})"
     here = resolve_project(project_dir, override=config.project)
     return f"Hermes writes to the project of the folder it is started in (from {project_dir}: {here.key})"

@@ -7,19 +7,15 @@ arithmetic. Nothing here fails on a well-formed `Record`.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from typing import Any
 
 from memory_core.models import Hit, Record
+from memory_core.utc import utc
 
 __all__ = ["hit_result", "record_result", "saved_result"]
 
 _SCORE_DIGITS = 3
 """Enough to order results; more digits only cost the model tokens."""
-
-
-def _iso(timestamp: float) -> str:
-    return datetime.fromtimestamp(timestamp, tz=UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def hit_result(hit: Hit) -> dict[str, Any]:
@@ -33,7 +29,7 @@ def hit_result(hit: Hit) -> dict[str, Any]:
         "text": hit.excerpt or record.text,
         "score": round(hit.score, _SCORE_DIGITS),
         "scope": record.scope.kind,
-        "created_at": _iso(record.created_at),
+        "created_at": utc(record.created_at),
         "session": record.session_id,
     }
 
@@ -44,7 +40,7 @@ def record_result(record: Record, *, target: bool = False) -> dict[str, Any]:
         "id": record.id,
         "text": record.text,
         "scope": record.scope.kind,
-        "created_at": _iso(record.created_at),
+        "created_at": utc(record.created_at),
         "session": record.session_id,
         "target": target,
     }
@@ -56,5 +52,5 @@ def saved_result(record: Record) -> dict[str, Any]:
         "id": record.id,
         "text": record.text,
         "scope": record.scope.kind,
-        "created_at": _iso(record.created_at),
+        "created_at": utc(record.created_at),
     }

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from memory_core.service import MemoryService
+from memory_core.utc import MINUTE, utc
 
 __all__ = ["service", "print_json", "parse_when", "iso"]
 
@@ -39,4 +40,4 @@ def parse_when(text: str) -> float:
 
 def iso(seconds: float) -> str:
     """Epoch seconds as `2026-11-30 12:00`, UTC."""
-    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M")
+    return utc(seconds, MINUTE)

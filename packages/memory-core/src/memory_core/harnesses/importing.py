@@ -25,17 +25,21 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from memory_core.errors import MemoryCoreError
 from memory_core.localstate.atomic import atomic_write
+from memory_core.localstate.locks import exclusive_lock
+from memory_core.retrieval.render import HEADER
 from memory_core.service import MemoryService
+from memory_core.urls import redact_url
 
 __all__ = [
     "TranscriptTurn",
@@ -215,8 +219,6 @@ def strip_injected(text: str) -> str:
     block (its header line and the `- [id] date: ...` items under it), so what we injected is
     never stored again as something the user said.
     """
-    from memory_core.retrieval.render import HEADER
-
     text = _HOOK_TAGS.sub("", _SYSTEM_REMINDER.sub("", text))
     if HEADER not in text:
         return text.strip()
@@ -243,8 +245,6 @@ def parse_timestamp(value: object) -> float | None:
         return float(value)
     if not isinstance(value, str) or not value:
         return None
-    from datetime import UTC, datetime
-
     try:
         parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
@@ -262,8 +262,6 @@ def state_path(service: MemoryService, harness: str) -> Path:
 
     One per store: switching `MEMORY_URL` to another store starts every offset from zero.
     """
-    from memory_core.urls import redact_url
-
     store = hashlib.sha256(redact_url(service.config.url).encode()).hexdigest()[:12]
     return service.config.state_dir / "import" / f"{harness}-{store}.json"
 
@@ -285,30 +283,14 @@ def _save_state(path: Path, files: dict[str, dict[str, Any]]) -> None:
     atomic_write(path, state, folder_mode=0o700)
 
 
-class _Lock:
-    """An exclusive, non-blocking lock beside the state file, released when the process ends."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path.with_suffix(".lock")
-        self._fd: int | None = None
-
-    def __enter__(self) -> _Lock:
-        import fcntl
-
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            raise ImportBusy(f"another import is running (lock {self.path}); wait for it to finish") from None
-        self._fd = fd
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
+@contextmanager
+def _only_import(state_file: Path) -> Iterator[None]:
+    """Hold the lock beside the state file for the import; `ImportBusy` when another import holds it."""
+    lock = state_file.with_suffix(".lock")
+    with exclusive_lock(lock) as fd:
+        if fd is None:
+            raise ImportBusy(f"another import is running (lock {lock}); wait for it to finish")
+        yield
 
 
 # -- the run ---------------------------------------------------------------------------------
@@ -334,7 +316,7 @@ def run_import(
     """
     began = time.monotonic()
     state_file = state_path(service, source.harness)
-    with _Lock(state_file):
+    with _only_import(state_file):
         run = _Run(service, source, state_file, progress)
         plan = _plan(paths, run.files, from_start=from_start)
         run.report.files = len(plan)

@@ -24,15 +24,12 @@ import json
 import os
 import sys
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from memory_core.config import Config
+from memory_core.harnesses.contract import CapsContext, HookAdapter
+from memory_core.localstate.logbook import Logbook
 from memory_core.models import EventKind
-
-if TYPE_CHECKING:
-    # Typing only: memory_core.harnesses.contract pulls in the installer plumbing, which a hook never needs.
-    from memory_core.harnesses.contract import HookAdapter
-    from memory_core.service import MemoryService
+from memory_core.service import MemoryService
 
 __all__ = ["run", "main", "config_for"]
 
@@ -40,8 +37,6 @@ __all__ = ["run", "main", "config_for"]
 def config_for(adapter: HookAdapter) -> Config:
     """The configuration for `adapter`: the environment's, with its `max_context_tokens` cap applied."""
     config = Config.from_env()
-    from memory_core.harnesses.contract import CapsContext
-
     if isinstance(adapter, CapsContext) and adapter.max_context_tokens < config.max_tokens:
         config = replace(config, max_tokens=adapter.max_context_tokens)
     return config
@@ -53,8 +48,6 @@ def run(adapter: HookAdapter, raw: bytes, *, config: Config | None = None, servi
     A long-lived caller (the worker) passes its `service`, which is then used and left open;
     otherwise a service is built for this one call and closed after it.
     """
-    from memory_core.localstate.logbook import Logbook
-
     try:
         config = config if config is not None else service.config if service is not None else config_for(adapter)
     except Exception as exc:  # noqa: BLE001 - even a broken environment must not fail the turn
@@ -80,8 +73,6 @@ def run(adapter: HookAdapter, raw: bytes, *, config: Config | None = None, servi
         return ""
     owned = service is None
     if service is None:
-        from memory_core.service import MemoryService
-
         service = MemoryService(config, cwd=event.cwd)
     recall = service.handle(event)
     try:

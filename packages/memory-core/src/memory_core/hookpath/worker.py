@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import fcntl
 import importlib
 import json
 import os
@@ -44,6 +43,7 @@ from typing import BinaryIO
 from memory_core.harnesses.contract import HookAdapter
 from memory_core.hookpath.client import PROTOCOL, worker_environment
 from memory_core.hookpath.warm import WarmService, for_adapter
+from memory_core.localstate.locks import exclusive_lock
 
 __all__ = ["serve", "serve_stdio", "main", "stop_worker"]
 
@@ -115,19 +115,14 @@ def _read_request(conn: socket.socket) -> bytes | None:
 
 @contextlib.contextmanager
 def _exclusive(path: str) -> Iterator[bool]:
-    fd = os.open(path + ".lock", os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+    with exclusive_lock(path + ".lock") as fd:
+        if fd is None:
             yield False
             return
         # The holder's pid, for whoever must stop it (tests, `memory doctor`).
         os.ftruncate(fd, 0)
         os.write(fd, str(os.getpid()).encode())
         yield True
-    finally:
-        os.close(fd)
 
 
 def serve(path: str, *, idle: float) -> int:

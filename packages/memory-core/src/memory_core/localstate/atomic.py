@@ -6,13 +6,14 @@ existing file keeps its permissions; a new one gets `mode` (user-only by default
 the `OSError` propagates and the temp file is removed; the target is untouched. Callers on the
 hook path that must never fail (the log's counters) catch it themselves.
 
-Standard library only, imported lazily where it is used on the hook path: it runs on
-outages, errors, imports and installs, never on a normal turn.
+Standard library only. It is part of the warm engine (the hook client never imports it): it
+runs on outages, errors, imports and installs, never on a normal turn.
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 
 __all__ = ["atomic_write"]
@@ -24,8 +25,6 @@ def atomic_write(path: Path, text: str, *, mode: int = 0o600, folder_mode: int =
     `folder_mode` applies to the folder when this call creates it (0o700 for memory's own
     state; the umask still applies).
     """
-    import tempfile
-
     path.parent.mkdir(parents=True, exist_ok=True, mode=folder_mode)
     try:
         mode = path.stat().st_mode & 0o7777

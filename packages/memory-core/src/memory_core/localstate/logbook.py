@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from collections.abc import Callable
 from pathlib import Path
+
+from memory_core.localstate.atomic import atomic_write
+from memory_core.utc import utc
 
 __all__ = ["Logbook"]
 
@@ -67,7 +69,7 @@ class Logbook:
             if self._scrub is not None:
                 message = self._scrub(message)
             message = " ".join(message.split())[:_MAX_LINE_CHARS]
-            stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+            stamp = utc()
             line = f"{stamp} {level} {where}: {message}\n".encode("utf-8", errors="replace")
             self.log_path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             try:
@@ -85,8 +87,6 @@ class Logbook:
 
     def _bump(self, where: str) -> None:
         try:
-            from memory_core.localstate.atomic import atomic_write
-
             counts = self.failures()
             counts[where] = counts.get(where, 0) + 1
             atomic_write(self.counters_path, json.dumps(counts, sort_keys=True), folder_mode=0o700)

@@ -21,7 +21,6 @@ Entries are removed only after the store confirmed them (or after they were quar
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 from collections.abc import Callable, Iterator
@@ -31,6 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from memory_core.errors import StoreUnavailable
+from memory_core.localstate.atomic import atomic_write
+from memory_core.localstate.locks import exclusive_lock
 from memory_core.models import Record, Scope
 
 __all__ = ["Spool", "record_to_json", "record_from_json"]
@@ -239,27 +240,9 @@ class Spool:
         if not lines:
             self.path.unlink(missing_ok=True)
             return
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write("".join(line + "\n" for line in lines))
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, self.path)
+        atomic_write(self.path, "".join(line + "\n" for line in lines), folder_mode=0o700)
 
     @contextmanager
     def _lock(self, *, blocking: bool) -> Iterator[bool]:
-        self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd = os.open(self.path.with_name(self.path.name + ".lock"), os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
-            except BlockingIOError:
-                yield False
-                return
-            try:
-                yield True
-            finally:
-                fcntl.flock(fd, fcntl.LOCK_UN)
-        finally:
-            os.close(fd)
+        with exclusive_lock(self.path.with_name(self.path.name + ".lock"), blocking=blocking) as fd:
+            yield fd is not None

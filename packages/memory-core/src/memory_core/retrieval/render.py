@@ -17,11 +17,11 @@ tokenizer has to be downloaded or imported. It never raises.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from dataclasses import replace
 
 from memory_core.models import Hit
+from memory_core.utc import DAY, utc
 
 __all__ = ["HEADER", "approx_tokens", "render_block"]
 
@@ -39,12 +39,8 @@ def approx_tokens(text: str) -> int:
     return (len(text.encode("utf-8")) + 2) // 3
 
 
-def _date(created_at: float) -> str:
-    return time.strftime("%Y-%m-%d", time.gmtime(created_at))
-
-
 def _line(hit: Hit, excerpt: str) -> str:
-    return f"- [{hit.record.id}] {_date(hit.record.created_at)}: {excerpt}"
+    return f"- [{hit.record.id}] {utc(hit.record.created_at, DAY)}: {excerpt}"
 
 
 def _shorten(hit: Hit, budget: int) -> str | None:

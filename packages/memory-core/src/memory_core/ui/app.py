@@ -31,6 +31,7 @@ from memory_core.service import MemoryService
 from memory_core.store.base import RecordFilter
 from memory_core.ui import views
 from memory_core.ui.guard import CSRF_FIELD, Guard, LaunchToken
+from memory_core.utc import SECOND, utc_or_none
 
 __all__ = ["build_app"]
 
@@ -42,14 +43,9 @@ _REDACT_MAX = 100
 
 
 def _when(seconds: float | str | None) -> str:
-    from datetime import UTC, datetime
-
-    if seconds in (None, ""):
+    if seconds is None or seconds == "":
         return "never"
-    try:
-        return datetime.fromtimestamp(float(seconds), UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
-    except (TypeError, ValueError, OverflowError):
-        return str(seconds)
+    return utc_or_none(seconds, SECOND) or str(seconds)
 
 
 def _environment() -> Environment:
