@@ -21,7 +21,7 @@ from memory_core.harnesses.importing import (
     Consumed,
     ImportBusy,
     TranscriptTurn,
-    _Lock,
+    _only_import,
     json_lines,
     load_state,
     parse_timestamp,
@@ -223,7 +223,7 @@ def test_offsets_are_kept_per_store(service: MemoryService, tmp_path: Path, fold
 def test_a_second_import_at_the_same_time_is_refused(service: MemoryService, folder: Path) -> None:
     (folder / "s1.jsonl").write_text(_line("1"))
     source = LineTurns(folder)
-    with _Lock(state_path(service, "lines")), pytest.raises(ImportBusy):
+    with _only_import(state_path(service, "lines")), pytest.raises(ImportBusy):
         run_import(service, source, source.find())
     assert run_import(service, source, source.find()).stored == 1
 
