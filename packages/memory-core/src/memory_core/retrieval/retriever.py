@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from memory_core.models import Hit, Record, Scope
 from memory_core.retrieval.dates import QueryDate, date_match, query_dates
 from memory_core.retrieval.evidence import term_strengths
-from memory_core.retrieval.excerpt import excerpt, near_duplicate, signature
+from memory_core.retrieval.excerpt import EXCERPT_CHARS, excerpt, near_duplicate, signature
 from memory_core.retrieval.recency import prefer_newer
 from memory_core.retrieval.render import approx_tokens, render_block
 from memory_core.retrieval.tokenizer import query_terms
@@ -87,9 +87,12 @@ language (`retrieval.evidence`), so one project identifier (about 1.0) passes al
 words add next to nothing. Cover is the share of the query's information (its words' strengths)
 found in the hit's window of turns: a memory that holds most of what was asked about passes on
 plainer words. Measured on the coding development set (`bench/recall.py`, docs/performance.md)."""
-_FLOOR_SHARE = 0.35
+_FLOOR_SHARE = 0.5
 """A hit must score at least this share of the best hit's score (with the floor on): the item cap
 is a maximum, and a hit far below the best one is mostly noise the model pays for."""
+_RELEVANCE_SHARE = 0.35
+"""...and, after the first hit, at least this share of the first hit's relevance: fewer items when
+the others hold little of what was asked."""
 _EVERYDAY_WEIGHT = 0.5
 """With the floor on, a query word's idf is scaled by `_EVERYDAY_WEIGHT + (1 - _EVERYDAY_WEIGHT)
 * strength`: an everyday word ranks at half its store weight, so a match on the project's own
@@ -99,6 +102,10 @@ _LEAST_INFORMATION = 0.05
 """A query word's information for cover is its strength, but at least this: a question made of
 plain words only still asks for all of them."""
 _WORD_FLOOR = 0.05
+_FULL_EXCERPTS = 2
+_SHORT_EXCERPT_SHARE = 0.5
+"""The first `_FULL_EXCERPTS` hits show an `EXCERPT_CHARS` passage, the others half of it: every
+injected token is paid on every turn, and a lower hit is more often a pointer than the answer."""
 _NEWEST_FIRST = True
 """Lift a later restatement of a candidate's subject above it (`retrieval.recency`)."""
 _LEND_SHARE = 0.2
@@ -375,10 +382,14 @@ class Retriever:
         hits: list[Hit] = []
         signatures: list[frozenset[str]] = []
         filtered = 0
+        first_relevance = 0.0
         for record, score, support, cover in candidates:
             if len(hits) >= limit:
                 break
-            if floor and (support + _COVER_WEIGHT * cover < _FLOOR_RELEVANCE or score < _FLOOR_SHARE * best):
+            relevance = support + _COVER_WEIGHT * cover
+            if floor and (
+                relevance < max(_FLOOR_RELEVANCE, _RELEVANCE_SHARE * first_relevance) or score < _FLOOR_SHARE * best
+            ):
                 continue
             if (author is not None and record.author != author) or (exclude is not None and exclude(record)):
                 filtered += 1
@@ -388,5 +399,8 @@ class Retriever:
                 filtered += 1
                 continue
             signatures.append(record_words)
-            hits.append(Hit(record, score, excerpt(record.text, weights)))
+            first_relevance = first_relevance or relevance
+            # The best hits show a full passage; the rest a shorter one (memory_expand opens the whole).
+            size = EXCERPT_CHARS if len(hits) < _FULL_EXCERPTS else int(EXCERPT_CHARS * _SHORT_EXCERPT_SHARE)
+            hits.append(Hit(record, score, excerpt(record.text, weights, size=size)))
         return hits, filtered
