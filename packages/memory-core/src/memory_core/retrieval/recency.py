@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-__all__ = ["prefer_newer", "says_replacement"]
+__all__ = ["prefer_newer", "says_replacement", "asks_current"]
 
 _RESTATE_OVERLAP = 0.8
 """A later record restates an earlier one's subject when it matches this share (idf-weighted) of
@@ -51,6 +51,18 @@ _REPLACEMENT = re.compile(
     re.IGNORECASE,
 )
 _CUE_SCAN_CHARS = 20_000
+_ASKS_CURRENT = re.compile(
+    r"\b(?:now|currently|current|still|latest|these days|anymore|any more|adesso|ora|attuale|ancora|"
+    r"теперь|сейчас|текущ\w*|всё ещё|все еще)\b",
+    re.IGNORECASE,
+)
+"""A query that asks for the current state ("which port does it use now?", "still on chi?"): then any
+rival that restates the subject is lifted, with or without a replacement cue."""
+
+
+def asks_current(query: str) -> bool:
+    """Whether a query asks how things are now ("now", "still", "currently"; "adesso"; "теперь")."""
+    return _ASKS_CURRENT.search(query) is not None
 
 
 def says_replacement(text: str) -> bool:
@@ -69,8 +81,13 @@ def prefer_newer(
     candidates: Sequence[tuple[str, float, float, str]],
     matched: Mapping[str, Sequence[str]],
     weights: Mapping[str, float],
+    *,
+    current: bool = False,
 ) -> dict[str, float]:
-    """Scores after lifting restatements: `candidates` are (id, score, created_at, text)."""
+    """Scores after lifting restatements: `candidates` are (id, score, created_at, text).
+
+    `current`: the query asks how things are now, so a restatement needs no replacement cue.
+    """
     scores = {rid: score for rid, score, _, _ in candidates}
     # Oldest first, so a chain (8000 -> 8080 -> 9000) lifts each version above the one before.
     ordered = sorted(candidates, key=lambda c: (c[2], c[0]))
@@ -90,7 +107,7 @@ def prefer_newer(
             if share < _REPLACE_OVERLAP:
                 continue
             if later not in cues:
-                cues[later] = says_replacement(text)
+                cues[later] = current or says_replacement(text)
             if not cues[later] and (share < _RESTATE_OVERLAP or scores[later] < _RESTATE_SHARE * scores[earlier]):
                 continue
             if cues[later] and later not in boosted:

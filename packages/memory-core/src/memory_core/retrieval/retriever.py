@@ -37,7 +37,7 @@ from memory_core.models import Hit, Record, Scope
 from memory_core.retrieval.dates import QueryDate, date_match, query_dates
 from memory_core.retrieval.evidence import term_strengths
 from memory_core.retrieval.excerpt import EXCERPT_CHARS, excerpt, near_duplicate, signature
-from memory_core.retrieval.recency import prefer_newer
+from memory_core.retrieval.recency import asks_current, prefer_newer
 from memory_core.retrieval.render import approx_tokens, render_block
 from memory_core.retrieval.tokenizer import query_terms
 from memory_core.store.base import Store
@@ -156,6 +156,8 @@ class _Matches:
     dates: Sequence[QueryDate]
     information: float
     """The query's information: the sum of its words' strengths, found in the store or not."""
+    current: bool
+    """Whether the query asks how things are now (`recency.asks_current`)."""
     weights: dict[str, float] = field(default_factory=dict)
     """Matched term -> its idf (everyday words scaled down when the floor is on)."""
     evidence: dict[str, float] = field(default_factory=dict)
@@ -258,7 +260,7 @@ class Retriever:
         # strength in general language (`evidence`): in a young store every word is rare.
         strengths = term_strengths(query) if floor else {}
         information = sum(max(strengths.get(t, 1.0), _LEAST_INFORMATION) for t in terms)
-        m = _Matches(terms, query_dates(query), information)
+        m = _Matches(terms, query_dates(query), information, asks_current(query))
         scores, rarity, matched = m.scores, m.rarity, m.matched
         strongest = 0.0
         for term in terms:
@@ -374,7 +376,9 @@ class Retriever:
             candidates.append((record, score, support, cover))
         # A query that names a date asks about that time, not about the current state of things.
         if _NEWEST_FIRST and floor and not dates:
-            lifted = prefer_newer([(r.id, sc, r.created_at, r.text) for r, sc, _, _ in candidates], matched, weights)
+            lifted = prefer_newer(
+                [(r.id, sc, r.created_at, r.text) for r, sc, _, _ in candidates], matched, weights, current=m.current
+            )
             candidates = [(r, lifted[r.id], support, cover) for r, _, support, cover in candidates]
         candidates.sort(key=lambda c: (-round(c[1], 9), -c[0].created_at, c[0].id))
 
