@@ -102,10 +102,11 @@ _LEAST_INFORMATION = 0.05
 """A query word's information for cover is its strength, but at least this: a question made of
 plain words only still asks for all of them."""
 _WORD_FLOOR = 0.05
-_FULL_EXCERPTS = 2
+_FULL_EXCERPTS = 1
 _SHORT_EXCERPT_SHARE = 0.5
 """The first `_FULL_EXCERPTS` hits show an `EXCERPT_CHARS` passage, the others half of it: every
-injected token is paid on every turn, and a lower hit is more often a pointer than the answer."""
+injected token is paid on every turn, and a lower hit is more often a pointer than the answer
+(every real prompt of the coding set replayed: 255 -> 225 tokens per prompt for 2 -> 1)."""
 _NEWEST_FIRST = True
 """Lift a later restatement of a candidate's subject above it (`retrieval.recency`)."""
 _LEND_SHARE = 0.2
@@ -404,7 +405,7 @@ class Retriever:
                 continue
             signatures.append(record_words)
             first_relevance = first_relevance or relevance
-            # The best hits show a full passage; the rest a shorter one (memory_expand opens the whole).
+            # The best hit shows a full passage; the rest a shorter one (memory_expand opens the whole).
             size = EXCERPT_CHARS if len(hits) < _FULL_EXCERPTS else int(EXCERPT_CHARS * _SHORT_EXCERPT_SHARE)
             hits.append(Hit(record, score, excerpt(record.text, weights, size=size)))
         return hits, filtered
