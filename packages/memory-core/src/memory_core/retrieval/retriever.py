@@ -13,17 +13,20 @@ How a record is scored (docs/retrieval.md has the reasoning and the measured fig
    index. A date the query names (`dates`) and an author it names lift matching records.
 4. Ties go to the newer record, then to the smaller id, so the order is total and stable.
 
-The relevance floor (on by default) keeps a record only when the query terms it matches,
-itself or through its neighbours, are rare enough in the scope to mean something, and when it
-scores at least a share of the best hit: an unrelated prompt returns nothing. Near-duplicates
-(almost the same words as a better hit) are collapsed into the better one. Each hit carries the
-best-matching excerpt of its record, not its head.
+The relevance floor (recall; on by default) weighs each matched word by its rarity in the scope
+times its strength in general language (`evidence`), keeps a record only when that support and
+the share of the query's information its window covers are enough, and when it scores at least
+half of the best hit: an unrelated prompt returns nothing, and `ranking` says why. With the
+floor on, a later record restating an earlier one's subject is lifted above it (`recency`).
+Near-duplicates (almost the same words as a better hit) are collapsed into the better one.
+Each hit carries the best-matching excerpt of its record, not its head.
 
 Everything is computed from store answers in a fixed order, and sums are taken in query-term
 order, so a given store content gives the same ranking on SQLite, Redis and PostgreSQL. Store
 errors propagate (`StoreUnavailable`, `StoreError`); the retriever itself does not raise.
 
-Standard library only: the hook path imports this module.
+Standard library only, plus the word lists `background` reads with msgpack at the first
+recall: the hook path imports this module.
 """
 
 from __future__ import annotations
