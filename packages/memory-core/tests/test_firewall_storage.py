@@ -12,9 +12,11 @@ finds the secret, which proves the search would see a leak.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -198,3 +200,51 @@ def test_after_memory_scrub_no_byte_of_the_secrets_is_left_in_the_file(
     _memory("scrub")
 
     assert [s.name for s in shapes if _leaks(s.secret, tmp_path)] == []
+
+
+def test_memory_scrub_applies_the_current_rules_to_turns_still_in_the_spool(tmp_path: Path) -> None:
+    shape = next(s for s in SHAPES if s.name == "url-password")
+    down = MemoryService(_config(tmp_path, url=f"sqlite:///{tmp_path}", MEMORY_FIREWALL="0"), cwd=str(tmp_path))
+    down.capture(harness="claude", session_id="s", turn_id="t", prompt=shape.text, response="ok")
+    assert [p for p in _leaks(shape.secret, tmp_path) if "spool" in p]  # the control: spooled as written
+
+    svc = MemoryService(_config(tmp_path), cwd=str(tmp_path))
+    report = svc.scrub()
+
+    assert report.spooled == 1
+    assert _leaks(shape.secret, tmp_path) == []
+    (entry,) = svc.spool.entries()
+    assert entry.text == turn_text(shape.expected, "ok")  # still waiting, now scrubbed
+    svc.store.close()
+
+
+def test_doctor_says_when_records_were_stored_under_an_older_rule_set_until_scrubbed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memory_core.firewall import RULES_VERSION
+
+    _store_with_the_firewall_off(tmp_path, monkeypatch)
+
+    before = json.loads(_memory_allowing_failure("doctor", "--json"))["firewall"]
+    assert (before["stale"], before["scrubbed_with"]) == (True, None)
+    assert "older rule set: run `memory scrub --all`" in _memory_allowing_failure("doctor")
+
+    _memory("scrub", "--all")
+
+    after = json.loads(_memory_allowing_failure("doctor", "--json"))["firewall"]
+    assert (after["stale"], after["scrubbed_with"], after["rules"]) == (False, RULES_VERSION, RULES_VERSION)
+    assert f"last scrubbed with v{RULES_VERSION}" in _memory_allowing_failure("doctor")
+
+    # A turn stored by an older release after that scrub makes the store stale again.
+    svc = MemoryService(cwd=str(tmp_path))
+    svc.store.set_meta({f"firewall.captured.{RULES_VERSION - 1}": f"{time.time() + 1:.3f}"})
+    svc.store.close()
+    assert json.loads(_memory_allowing_failure("doctor", "--json"))["firewall"]["stale"] is True
+
+
+def _memory_allowing_failure(*args: str) -> str:
+    """`memory doctor` exits 1 when a harness is missing here; its report is what is checked."""
+    done = subprocess.run(
+        [sys.executable, "-m", "memory_core.cli", *args], capture_output=True, text=True, check=False, timeout=120
+    )
+    return done.stdout

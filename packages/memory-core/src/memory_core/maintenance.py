@@ -54,6 +54,7 @@ class ScrubReport:
 
     Attributes:
         changed: Records whose text the firewall changed.
+        spooled: Spooled captures (not yet in the store) whose text it changed.
         counts: Redactions by kind (`firewall.<kind>` counter names), summed over those records.
         dry_run: Whether nothing was written.
     """
@@ -61,6 +62,7 @@ class ScrubReport:
     changed: int = 0
     counts: dict[str, int] = field(default_factory=dict)
     dry_run: bool = False
+    spooled: int = 0
 
 
 @dataclass(frozen=True, slots=True)

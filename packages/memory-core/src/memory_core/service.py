@@ -42,7 +42,7 @@ from memory_core.browse import (
 )
 from memory_core.config import Config
 from memory_core.errors import FirewallBlocked, NotFound, StoreError, StoreUnavailable
-from memory_core.firewall import Firewall
+from memory_core.firewall import RULES_VERSION, Firewall
 from memory_core.localstate.atomic import atomic_write
 from memory_core.localstate.logbook import Logbook
 from memory_core.localstate.spool import Spool, record_to_json
@@ -500,7 +500,9 @@ class MemoryService:
 
     def _after_capture(self, now: float, counts: dict[str, int]) -> None:
         self.store.bump({k: v for k, v in counts.items() if v})
-        self.store.set_meta({"last_capture_at": f"{now:.3f}"})
+        # Which rule set scrubbed what was stored, and when: doctor compares it with the last scrub.
+        rules = str(RULES_VERSION) if self.firewall.enabled else "off"
+        self.store.set_meta({"last_capture_at": f"{now:.3f}", f"firewall.captured.{rules}": f"{now:.3f}"})
 
     def _count_quietly(self, counts: dict[str, int]) -> None:
         try:
@@ -739,9 +741,23 @@ class MemoryService:
         """
         scopes = None if every_scope else self.scopes()
         report = self._guard(lambda: scrub(self.store, self.firewall, scopes, dry_run=dry_run))
-        if report.changed and not dry_run:
+        if dry_run:
+            return report
+        # Turns still in the spool pass the current rules too: an upgrade protects them as well.
+        spooled = self.spool.rewrite(lambda r: replace(r, text=self.firewall.scrub(r.text).text))
+        if self.firewall.enabled:
+            self._guard(
+                lambda: self.store.set_meta(
+                    {
+                        "firewall.scrubbed_rules": str(RULES_VERSION),
+                        "firewall.scrubbed_at": f"{time.time():.3f}",
+                        "firewall.scrubbed_scope": "all" if every_scope else "project",
+                    }
+                )
+            )
+        if report.changed or spooled:
             self.purge_log()
-        return report
+        return replace(report, spooled=spooled)
 
     def export(self, *, every_scope: bool = False) -> Iterator[Record]:
         """Every record of this project and user (or of `every_scope`), oldest first."""

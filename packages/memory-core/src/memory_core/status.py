@@ -46,6 +46,42 @@ def parse_last_recall(meta: dict[str, str]) -> dict[str, Any] | None:
     return last if isinstance(last, dict) else None
 
 
+def firewall_rules(meta: dict[str, str], total: int | None) -> dict[str, Any]:
+    """Which rule set scrubbed the stored records: `rules` (the current version),
+    `scrubbed_with` / `scrubbed_at` (the last `memory scrub`, or None), and `stale`: whether some
+    record may have been stored under an older rule set (or with the firewall off) since the
+    last scrub with the current one. A store with records from before versions were recorded
+    counts as scrubbed by none.
+    """
+    from memory_core.firewall import RULES_VERSION
+
+    scrubbed_with = int(meta["firewall.scrubbed_rules"]) if meta.get("firewall.scrubbed_rules", "").isdigit() else None
+    try:
+        scrubbed_at = float(meta.get("firewall.scrubbed_at", ""))
+    except ValueError:
+        scrubbed_at = None
+    covered = scrubbed_at if scrubbed_with is not None and scrubbed_with >= RULES_VERSION else None
+    captured = {k[len("firewall.captured.") :]: v for k, v in meta.items() if k.startswith("firewall.captured.")}
+    stale = False
+    for rules, at in captured.items():
+        if rules.isdigit() and int(rules) >= RULES_VERSION:
+            continue
+        try:
+            when = float(at)
+        except ValueError:
+            when = float("inf")
+        stale = stale or covered is None or when > covered
+    if not captured and total and covered is None:
+        stale = True  # records stored before captures recorded their rule set
+    return {
+        "rules": RULES_VERSION,
+        "scrubbed_with": scrubbed_with,
+        "scrubbed_at": _iso(scrubbed_at),
+        "scrubbed_scope": meta.get("firewall.scrubbed_scope"),
+        "stale": stale,
+    }
+
+
 def collect_status(service: MemoryService) -> dict[str, Any]:
     """Every fact `doctor --json` prints. See docs/doctor.md for the keys."""
     config = service.config
@@ -121,7 +157,7 @@ def collect_status(service: MemoryService) -> dict[str, Any]:
         "retrieval": {"mode": "bm25", "max_items": config.max_items, "max_tokens": config.max_tokens},
         "records": records,
         "max_records": cap,
-        "firewall": {"enabled": config.firewall, "counts": firewall_counts},
+        "firewall": {"enabled": config.firewall, "counts": firewall_counts, **firewall_rules(meta, records["total"])},
         "counters": {k: v for k, v in sorted(counters.items()) if not k.startswith("firewall.")},
         "last_recall": last_recall,
         "last_recall_at": utc_or_none(meta.get("last_recall_at")),

@@ -13,6 +13,7 @@ from transcripts (for harnesses that can import).
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from memory_core.cli._common import print_json, service
 
@@ -25,6 +26,19 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--json", action="store_true", help="print the facts as JSON (keys: docs/doctor.md)")
     p.add_argument("--fix", action="store_true", help="drain the spool and import turns hooks missed")
     p.set_defaults(func=cmd_doctor)
+
+
+def _rules_line(firewall: dict[str, Any]) -> str:
+    """The rule set, and when stored records were last scrubbed with which one."""
+    current = f"v{firewall['rules']}"
+    if firewall["scrubbed_with"] is None:
+        scrubbed = "stored records never scrubbed"
+    else:
+        scope = " (this project)" if firewall.get("scrubbed_scope") == "project" else ""
+        scrubbed = f"stored records last scrubbed with v{firewall['scrubbed_with']} at {firewall['scrubbed_at']}{scope}"
+    if firewall["stale"]:
+        return f"{current}; {scrubbed}, some were stored under an older rule set: run `memory scrub --all`"
+    return f"{current}; {scrubbed}, none stored under an older rule set since"
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
@@ -56,6 +70,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     counts = report["firewall"]["counts"]
     firewall = ", ".join(f"{k} {v}" for k, v in counts.items()) or "nothing redacted yet"
     lines.append(f"firewall   {'on' if report['firewall']['enabled'] else 'OFF'}: {firewall}")
+    lines.append("rules      " + _rules_line(report["firewall"]))
     counters = report["counters"]
     lines.append(
         f"activity   {counters.get('recalls', 0)} recalls ({counters.get('recalls.injected', 0)} injected),"

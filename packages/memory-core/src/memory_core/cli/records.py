@@ -186,6 +186,8 @@ def cmd_scrub(args: argparse.Namespace) -> int:
     report = service().scrub(every_scope=args.all, dry_run=args.dry_run)
     verb = "would redact" if report.dry_run else "redacted"
     print(f"{verb} secrets in {report.changed} record{'s' if report.changed != 1 else ''}")
+    if report.spooled:
+        print(f"and in {report.spooled} spooled capture{'s' if report.spooled != 1 else ''} waiting for the store")
     return 0
 
 

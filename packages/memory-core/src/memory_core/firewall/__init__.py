@@ -7,5 +7,6 @@ are re-exported here.
 """
 
 from memory_core.firewall.engine import KINDS, Firewall, Scrubbed, TurnVerdict, marker
+from memory_core.firewall.patterns import RULES_VERSION
 
-__all__ = ["Firewall", "Scrubbed", "TurnVerdict", "KINDS", "marker"]
+__all__ = ["Firewall", "Scrubbed", "TurnVerdict", "KINDS", "RULES_VERSION", "marker"]

@@ -39,7 +39,14 @@ from memory_core.firewall.keyvalue import NAMED_TRIGGERS, find_named_secrets
 from memory_core.firewall.prose import PROSE_TRIGGERS, find_stated_passwords
 from memory_core.urls import find_userinfo
 
-__all__ = ["Rule", "RULES", "MARKER_PREFIX", "marker", "Edit"]
+__all__ = ["Rule", "RULES", "RULES_VERSION", "MARKER_PREFIX", "marker", "Edit"]
+
+RULES_VERSION = 2
+"""The rule set's version: raise it whenever a change makes the rules catch something they
+did not (1: vendor prefixes, assignments and entropy; 2: the RFC 3986 userinfo parser,
+password flags, named keys, stated passwords, `.pgpass`). `memory scrub` records the version
+it ran with, captures record the version that scrubbed them, and `doctor` says when stored
+records were last scrubbed by an older rule set."""
 
 MARKER_PREFIX = "[REDACTED:"
 _NOT_MARKER = r"(?!\[REDACTED:)"

@@ -202,6 +202,26 @@ class Spool:
                     on_refused(record, exc)
             return written
 
+    def rewrite(self, change: Callable[[Record], Record]) -> int:
+        """Replace each pending record by `change(record)` (`memory scrub` runs the firewall's
+        current rules over turns still waiting). Returns how many changed; blocks on the lock.
+        """
+        if self.pending_bytes() == 0:
+            return 0
+        with self._lock(blocking=True):
+            lines: list[str] = []
+            changed = 0
+            for line, record in self._read():
+                new = change(record)
+                if new == record:
+                    lines.append(line)
+                    continue
+                changed += 1
+                lines.append(json.dumps(record_to_json(new), ensure_ascii=False, separators=(",", ":")))
+            if changed:
+                self._rewrite(lines)
+            return changed
+
     def _read(self) -> list[tuple[str, Record]]:
         try:
             text = self.path.read_text(encoding="utf-8", errors="replace")
