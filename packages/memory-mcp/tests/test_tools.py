@@ -329,3 +329,24 @@ def test_search_can_narrow_to_one_author_of_a_shared_store(
     assert len(everyone) == 2
     assert [hit["text"] for hit in bobs] == ["the release branch is cut every Tuesday"]
     assert [hit["text"] for hit in mine] == ["the release branch needs two approvals"]
+
+
+@pytest.mark.parametrize(
+    ("url", "secrets"),
+    [
+        ("redis://Tk7Q9zX2mB4nL6pR8sV1@127.0.0.1:1/2", ("Tk7Q9zX2mB4nL6pR8sV1",)),
+        ("rediss://bob:p@ss#w/rd9@127.0.0.1:1/3", ("bob", "p@ss#w/rd9", "ss#w")),
+    ],
+)
+def test_memory_status_never_shows_the_credentials_of_the_store_url(
+    monkeypatch: pytest.MonkeyPatch, runner: ServiceRunner, url: str, secrets: tuple[str, ...]
+) -> None:
+    # The same redact_url as doctor: a lone token, a user and a password holding `@`, `#`, `/`.
+    monkeypatch.setenv("MEMORY_URL", url)
+    monkeypatch.setenv("MEMORY_TIMEOUT", "0.5")
+
+    result = call(runner, "memory_status", {})
+    text = " ".join(block.text for block in result.content)  # type: ignore[union-attr]
+
+    assert "127.0.0.1:1" in text
+    assert [s for s in secrets if s in text] == []
