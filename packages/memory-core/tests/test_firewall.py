@@ -10,6 +10,8 @@ import random
 import re
 import subprocess
 import sys
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -378,6 +380,45 @@ def test_hostile_input_is_scrubbed_and_stays_idempotent(text: str) -> None:
     once = FIREWALL.scrub(text)
 
     assert FIREWALL.scrub(once.text).text == once.text
+
+
+def _best_ms(work: Callable[[], object], runs: int = 3) -> float:
+    """CPU time of this process, best of `runs`: the shared machine's load does not count."""
+    times = []
+    for _ in range(runs):
+        start = time.process_time()
+        work()
+        times.append(time.process_time() - start)
+    return min(times) * 1000
+
+
+_ADVERSARIAL = {
+    # 200 KB of the syntax each new rule reads, repeated: a search that restarts from every
+    # position of such a run would be quadratic.
+    "url-at-signs": "postgresql://u:" + "p@" * 100_000,
+    "url-colons": "://a:" * 40_000,
+    "password-flags": "mysql -p" + " -p x" * 40_000,
+    "key-value-lines": "requirepass x\n" * 14_000,
+    "prose": "the password is " * 12_500,
+    "pgpass-colons": "h:5432:" * 28_000,
+    "quoted-names": "'password', '" * 15_000,
+    "base64-runs": ("QUJD" * 50 + " ") * 1_000,
+}
+
+
+@pytest.mark.parametrize("text", _ADVERSARIAL.values(), ids=_ADVERSARIAL.keys())
+def test_a_200_kb_adversarial_turn_costs_linear_time(text: str) -> None:
+    # Ratios in one run, never absolute times: ten times the text may cost at most about ten
+    # times as much (quadratic would be a hundred), and the whole 200 KB stays within a bounded
+    # multiple of one plain regular-expression pass over it.
+    small = text[: len(text) // 10]
+    FIREWALL.scrub(small)  # compile what it triggers
+    baseline = _best_ms(lambda: re.findall(r"[A-Za-z0-9]+|[^A-Za-z0-9\s]", text))
+
+    small_ms, big_ms = _best_ms(lambda: FIREWALL.scrub(small)), _best_ms(lambda: FIREWALL.scrub(text))
+
+    assert big_ms < 40 * small_ms + 20, (small_ms, big_ms)
+    assert big_ms < 200 * baseline + 50, (baseline, big_ms)
 
 
 # -- cost on the hook path ----------------------------------------------------------------------

@@ -32,11 +32,11 @@ from dataclasses import dataclass
 
 __all__ = ["Userinfo", "find_userinfo", "redact_url", "redact_urls_in", "is_credential_name"]
 
-_MAX_URL = 512
+MAX_URL = 512
 """How far past `://` a userinfo may end: bounded, so hostile text costs linear time."""
 _MAX_CANDIDATES = 16
 """`@`s tried from the last one backwards before giving up on an extended reading."""
-_URL_END = re.compile(r"[\s\"'<>`\\]")
+URL_END = re.compile(r"[\s\"'<>`\\]")
 """Where a URL written in text ends: a blank, a quote, an angle bracket, a backslash escape."""
 _HOST = re.compile(r"\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9][A-Za-z0-9._~\-]*")
 """What may follow the userinfo's `@`: a bracketed IPv6 address or a host name."""
@@ -77,8 +77,8 @@ class Userinfo:
 
 
 def _url_end(text: str, start: int) -> int:
-    limit = min(len(text), start + _MAX_URL)
-    found = _URL_END.search(text, start, limit)
+    limit = min(len(text), start + MAX_URL)
+    found = URL_END.search(text, start, limit)
     return found.start() if found else limit
 
 

@@ -39,7 +39,9 @@ def find_pgpass_passwords(text: str, folded: str) -> list[tuple[int, int, str]]:
                 break  # `\nlocalhost:...`: the `n` belongs to an escaped newline
             host -= 1
         window = max(0, host - 64)
-        if host == port.start() or _LINE_PREFIX.search(text[window:host]) is None:
+        if host == port.start() or (host > 0 and text[host - 1] not in "\n \t\"'+-n"):
+            continue  # a host field starts a line (or a quoted string); anything else is not `.pgpass`
+        if _LINE_PREFIX.search(text[window:host]) is None:
             continue
         found = _LINE.match(text, host)
         if found is None or found.end("host") != port.start():

@@ -37,7 +37,7 @@ from memory_core.firewall.files import find_pgpass_passwords
 from memory_core.firewall.flags import FLAG_TRIGGERS, find_flag_passwords
 from memory_core.firewall.keyvalue import NAMED_TRIGGERS, find_named_secrets
 from memory_core.firewall.prose import PROSE_TRIGGERS, find_stated_passwords
-from memory_core.urls import find_userinfo
+from memory_core.urls import MAX_URL, URL_END, find_userinfo
 
 __all__ = ["Rule", "RULES", "RULES_VERSION", "MARKER_PREFIX", "marker", "Edit"]
 
@@ -346,8 +346,13 @@ def _find_url_credentials(text: str, folded: str) -> list[Edit]:
     """
     edits: list[Edit] = []
     at = text.find("://")
+    token_end = -1
     while at >= 0:
-        userinfo = find_userinfo(text, at + 3)
+        if at >= token_end:
+            # One search per blank-delimited token, not per `://` in it: `://a:` repeated stays linear.
+            found = URL_END.search(text, at)
+            token_end = found.start() if found else len(text)
+        userinfo = find_userinfo(text, at + 3, min(token_end, at + 3 + MAX_URL))
         next_from = at + 3
         if userinfo is not None:
             span = userinfo.password or userinfo.user
