@@ -30,24 +30,26 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memory_core.lazyre import lazy
+
 __all__ = ["Userinfo", "find_userinfo", "redact_url", "redact_urls_in", "is_credential_name"]
 
 MAX_URL = 512
 """How far past `://` a userinfo may end: bounded, so hostile text costs linear time."""
 _MAX_CANDIDATES = 16
 """`@`s tried from the last one backwards before giving up on an extended reading."""
-URL_END = re.compile(r"[\s\"'<>`\\]")
+URL_END = lazy(r"[\s\"'<>`\\]")
 """Where a URL written in text ends: a blank, a quote, an angle bracket, a backslash escape."""
-_HOST = re.compile(r"\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9][A-Za-z0-9._~\-]*")
+_HOST = lazy(r"\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9][A-Za-z0-9._~\-]*")
 """What may follow the userinfo's `@`: a bracketed IPv6 address or a host name."""
-_PORT_THEN_PATH = re.compile(r"\d{1,5}/")
+_PORT_THEN_PATH = lazy(r"\d{1,5}/")
 """`host:8080/path`: the part after the colon is a port, not a password."""
-_QUERY_PARAMETER = re.compile(r"[?&][A-Za-z0-9_.\-]+=")
-_USER = re.compile(r"[^:/?#\[\]\s]*")
+_QUERY_PARAMETER = lazy(r"[?&][A-Za-z0-9_.\-]+=")
+_USER = lazy(r"[^:/?#\[\]\s]*")
 """The user: anything up to the colon, the path or a bracketed host."""
-_AUTHORITY_STOP = re.compile(r"[/?#]")
+_AUTHORITY_STOP = lazy(r"[/?#]")
 _CREDENTIAL_WORDS = ("pass", "pwd", "secret", "token", "key", "auth", "cred", "sig", "session", "cookie")
-_KEYWORD_PAIR = re.compile(r"(?P<k>[A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*(?P<v>'(?:[^'\\]|\\.)*'|[^\s']*)")
+_KEYWORD_PAIR = lazy(r"(?P<k>[A-Za-z_][A-Za-z0-9_]*)[ \t]*=[ \t]*(?P<v>'(?:[^'\\]|\\.)*'|[^\s']*)")
 MASK = "***"
 
 
@@ -163,7 +165,7 @@ def redact_url(url: str) -> str:
     return f"{head}{rest[: question + 1]}{_mask_query(query)}{tail}"
 
 
-_SCHEME_BEFORE = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]{0,31}$")
+_SCHEME_BEFORE = lazy(r"[A-Za-z][A-Za-z0-9+.\-]{0,31}$")
 
 
 def redact_urls_in(text: str) -> str:

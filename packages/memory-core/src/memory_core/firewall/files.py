@@ -11,20 +11,19 @@ Docker's `config.json`) name their secrets, and the assignment rules read them.
 
 from __future__ import annotations
 
-import re
-
 from memory_core.firewall.assign import is_placeholder
+from memory_core.lazyre import lazy
 
 __all__ = ["find_pgpass_passwords"]
 
-_PORT = re.compile(r":(?:\d{1,5}|\*):")
-_LINE = re.compile(
+_PORT = lazy(r":(?:\d{1,5}|\*):")
+_LINE = lazy(
     r"(?P<host>[A-Za-z0-9*_][A-Za-z0-9.*_\-]{0,253}):(?:\d{1,5}|\*):"
     r"(?P<db>[^:\s\\]{1,128}):(?P<user>[^:\s\\]{1,128}):(?P<s>(?:[^\s\\\"']|\\[:\\]){1,256})(?=[\"' \t]|\r?\n|\\n|$)"
 )
 _HOST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.*_-")
 _MAX_HOST = 253
-_LINE_PREFIX = re.compile(r"(?:^|(?<=\n)|(?<=\\n)|(?<=[\"']))[ \t]*(?:[+\-][ \t]*)?(?:echo[ \t]+[\"']?)?$")
+_LINE_PREFIX = lazy(r"(?:^|(?<=\n)|(?<=\\n)|(?<=[\"']))[ \t]*(?:[+\-][ \t]*)?(?:echo[ \t]+[\"']?)?$")
 """What may stand before a `.pgpass` line: a line start (real or escaped), a diff mark,
 `echo '...' >>`, or the quote of a JSON string."""
 

@@ -25,6 +25,7 @@ import re
 
 from memory_core.firewall.assign import is_placeholder
 from memory_core.firewall.values import looks_like_secret
+from memory_core.lazyre import lazy
 
 __all__ = ["find_flag_passwords", "FLAG_TRIGGERS"]
 
@@ -76,15 +77,18 @@ _ATTACHED: dict[str, tuple[str, ...]] = {
 _NEEDS_LOGIN = frozenset(_LOGIN_TOOLS)
 """These read `-p` as a password only in their `login` subcommand (`docker run -p 80:80` is a port)."""
 _SAMBA = ("smbclient", "rpcclient", "smbmap", "smbget", "smbcacls", "net")
-FLAG_TRIGGERS = tuple(
-    dict.fromkeys((*_SPACED, *_ATTACHED, *_SAMBA, "htpasswd", "sqlplus", " -p"))  # " -p": the general convention
+_PROGRAMS = tuple(dict.fromkeys((*_SPACED, *_ATTACHED, *_SAMBA, "htpasswd", "sqlplus")))
+FLAG_TRIGGERS = ("-", "/p:", "sqlplus")
+"""Every password flag has a dash but FreeRDP's `/p:` and `sqlplus user/password@db`."""
+_PROGRAM = lazy(
+    r"(?<![\w.\-])(?P<p>" + "|".join(re.escape(p) for p in sorted(_PROGRAMS, key=len, reverse=True)) + r")(?![\w\-])"
 )
-_PROGRAM = re.compile(r"(?<![\w.\-])(?:[\w.\-/]*/)?(?P<p>[a-z0-9][\w.\-]*)(?![\w\-])")
-_ARGUMENT = re.compile(r"\"((?:[^\"\\\n]|\\.)*)\"|'([^'\n]*)'|((?:[^\s\"'|;&\\]|\\[^\n])+)")
-_SEGMENT_END = re.compile(r"(?<!\\)\n|\\n|\|\||&&|[|;]")
+"""Any of the programs, as a word (after a path too: `/usr/bin/mysql`): one scan finds them all."""
+_ARGUMENT = lazy(r"\"((?:[^\"\\\n]|\\.)*)\"|'([^'\n]*)'|((?:[^\s\"'|;&\\]|\\[^\n])+)")
+_SEGMENT_END = lazy(r"(?<!\\)\n|\\n|\|\||&&|[|;]")
 _MAX_COMMAND = 600
-_GENERAL = re.compile(r"(?<=[ \t])-p(?P<s>[^\s\-\"'`][^\s\"'`]{5,255})")
-_SQLPLUS = re.compile(r"[\w.$#]+/(?P<s>[^\s@/\"']{1,128})(?:@|\s|$)")
+_GENERAL = lazy(r"(?<=[ \t])-p(?P<s>[^\s\-\"'`][^\s\"'`]{5,255})")
+_SQLPLUS = lazy(r"[\w.$#]+/(?P<s>[^\s@/\"']{1,128})(?:@|\s|$)")
 
 
 def _arguments(text: str, start: int, end: int) -> list[tuple[int, int, str]]:
@@ -137,17 +141,10 @@ def _read_command(text: str, program: str, start: int, end: int) -> list[tuple[i
 def find_flag_passwords(text: str, folded: str) -> list[tuple[int, int, str]]:
     """Every password passed as a command-line flag, as `(start, end, "password-flag")`."""
     edits: list[tuple[int, int, str]] = []
-    for trigger in FLAG_TRIGGERS:
-        if trigger == " -p":
-            continue
-        at = text.find(trigger)
-        while at >= 0:
-            found = _PROGRAM.match(text, at)
-            if found is not None and found.group("p") == trigger:
-                stop = _SEGMENT_END.search(text, found.end(), found.end() + _MAX_COMMAND)
-                end = stop.start() if stop else min(len(text), found.end() + _MAX_COMMAND)
-                edits.extend(_read_command(text, trigger, found.end(), end))
-            at = text.find(trigger, at + len(trigger))
+    for found in _PROGRAM.finditer(text):
+        stop = _SEGMENT_END.search(text, found.end(), found.end() + _MAX_COMMAND)
+        end = stop.start() if stop else min(len(text), found.end() + _MAX_COMMAND)
+        edits.extend(_read_command(text, found.group("p"), found.end(), end))
     if " -p" in text or "\t-p" in text:
         for found in _GENERAL.finditer(text):
             value = found.group("s").rstrip("`)]},.;")

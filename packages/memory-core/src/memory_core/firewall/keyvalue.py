@@ -21,15 +21,14 @@ reading around each hit; nothing scans the whole text with a case-insensitive pa
 
 from __future__ import annotations
 
-import re
-
 from memory_core.firewall.values import looks_like_secret, trim_value
+from memory_core.lazyre import lazy
 
 __all__ = ["find_named_secrets", "NAMED_TRIGGERS", "secret_name_kind"]
 
 NAMED_TRIGGERS = ("pass", "pwd", "secret", "token", "key", "credential", "auth", "licen", "signing", "certificate-data")
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
-_WORDS = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+_WORDS = lazy(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 _STRONG = {
     "password": "password-assignment",
     "passwd": "password-assignment",
@@ -86,13 +85,13 @@ _NOT_SECRET_WORDS = frozenset(
 _WHOLE_NAMES = {"clientkeydata": "secret-assignment", "clientcertificatedata": "secret-assignment"}
 """kubeconfig's embedded client key and certificate."""
 _MAX_LINE_PREFIX = 64
-_LINE_PREFIX = re.compile(r"[ \t]*(?:[+\-][ \t]*)?(?:export[ \t]+|set[ \t]+)?")
-_QUOTED = re.compile(r"\\\"((?:[^\"\\\n]){1,512})\\\"|\"((?:[^\"\\\n]|\\.){1,512})\"|'((?:[^'\\\n]|\\.){1,512})'")
+_LINE_PREFIX = lazy(r"[ \t]*(?:[+\-][ \t]*)?(?:export[ \t]+|set[ \t]+)?")
+_QUOTED = lazy(r"\\\"((?:[^\"\\\n]){1,512})\\\"|\"((?:[^\"\\\n]|\\.){1,512})\"|'((?:[^'\\\n]|\\.){1,512})'")
 """A value in quotes, or in escaped quotes inside a JSON string (`\\"value\\"`)."""
-_BARE = re.compile(r"[^\s\"'`,;&<>()\[\]{}\\]{1,512}")
-_WORD = re.compile(r"[^\s\"'`\\]{1,512}")
+_BARE = lazy(r"[^\s\"'`,;&<>()\[\]{}\\]{1,512}")
+_WORD = lazy(r"[^\s\"'`\\]{1,512}")
 """A value that runs to the next blank: a config file's `name value` line."""
-_ATTRIBUTE_VALUE = re.compile(r"[ \t]+value[ \t]*=[ \t]*")
+_ATTRIBUTE_VALUE = lazy(r"[ \t]+value[ \t]*=[ \t]*")
 
 
 def secret_name_kind(name: str) -> tuple[str, bool] | None:

@@ -37,6 +37,7 @@ from memory_core.firewall.files import find_pgpass_passwords
 from memory_core.firewall.flags import FLAG_TRIGGERS, find_flag_passwords
 from memory_core.firewall.keyvalue import NAMED_TRIGGERS, find_named_secrets
 from memory_core.firewall.prose import PROSE_TRIGGERS, find_stated_passwords
+from memory_core.lazyre import lazy
 from memory_core.urls import MAX_URL, URL_END, find_userinfo
 
 __all__ = ["Rule", "RULES", "RULES_VERSION", "MARKER_PREFIX", "marker", "Edit"]
@@ -152,7 +153,7 @@ class Rule:
         return edits
 
 
-_FILLER_RUN = re.compile(r"(.)\1{7}|XXXX|xxxx|\.\.\.")
+_FILLER_RUN = lazy(r"(.)\1{7}|XXXX|xxxx|\.\.\.")
 """In a documentation example the random part is filler: `AKIAXXXXXXXXXXXXXXXX`, `ghp_xxxx...`.
 (AWS's own `AKIAIOSFODNN7EXAMPLE` is still redacted: it is shaped like a real key.)"""
 

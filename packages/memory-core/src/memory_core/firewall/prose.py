@@ -21,31 +21,32 @@ import re
 
 from memory_core.firewall.assign import is_placeholder
 from memory_core.firewall.values import is_ordinary, looks_like_secret, trim_value
+from memory_core.lazyre import lazy
 
 __all__ = ["find_stated_passwords", "PROSE_TRIGGERS"]
 
 KIND = "stated-password"
 PROSE_TRIGGERS = ("pass", "pw", "secret", "token", "key")
-_WORD = re.compile(
+_WORD = lazy(
     r"(?<![a-z0-9_\-./$%{@])(?P<w>passwords?|passwd|passphrase|passcode|pw|pwd|secret|token|api[ _\-]?key)"
     r"(?:'s)?(?![a-z0-9_\-])"
 )
 """Run over the lower-cased text: a case-insensitive scan of a whole turn costs milliseconds."""
-_FOR = re.compile(
+_FOR = lazy(
     r"[ \t]+(?:for|of|on|to)[ \t]+(?:the[ \t]+|my[ \t]+|our[ \t]+)?(?:[\w.@:/\-]{1,40}[ \t]+){0,2}"
     r"[\w.@:/\-]{1,40}(?=[ \t]*(?:is|was|:|=))",
     re.IGNORECASE,
 )
-_LINK = re.compile(
+_LINK = lazy(
     r"[ \t]*(?:(?:is|was|=|:=?|->|=>|became|reads|remains)(?:[ \t]+(?:now|still|just|actually|set[ \t]+to))?"
     r"|(?:(?:is|was|been|got)[ \t]+)?(?:set|changed|reset|updated)[ \t]+to|to|as)(?:[ \t]*:)?[ \t]*",
     re.IGNORECASE,
 )
-_QUOTED = re.compile(
+_QUOTED = lazy(
     r"\"([^\"\n]{1,256})\"|'([^'\n]{1,256})'|`([^`\n]{1,256})`|“([^”\n]{1,256})”"
     r"|\\\"([^\"\\\n]{1,256})\\\""  # escaped quotes inside a JSON string
 )
-_BARE = re.compile(r"[^\s\"'`“”()\[\]{}<>\\]{1,256}")
+_BARE = lazy(r"[^\s\"'`“”()\[\]{}<>\\]{1,256}")
 _STRONG_WORDS = ("password", "passwd", "passphrase", "passcode", "pw", "pwd")
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from memory_core.firewall.assign import is_placeholder
+from memory_core.lazyre import lazy
 
 __all__ = ["looks_like_secret", "is_ordinary", "trim_value"]
 
@@ -30,15 +31,15 @@ _MIN_LENGTH = 6
 _STRICT_MIN_LENGTH = 16
 _HEX_KEY_LENGTH = 32
 _PASSWORD_SYMBOLS = frozenset("!@#$%^&*+=~?|;,<>()[]{}/\\'\"`")
-_ORDINARY = re.compile(
+_ORDINARY = lazy(
     r"(?:[a-z]+|[A-Z][a-z]+|[A-Z]+)(?:[-_.][a-z]+|[-_.][A-Z][a-z]+|[-_.][A-Z]+|[A-Z][a-z]+|[-_.]\d{1,4})*\d{0,2}"
     r"|v?\d+(?:\.\d+){1,3}(?:[-+.][0-9A-Za-z.\-]+)?"  # a version
     r"|\d+(?:[.,:]\d+)*[a-zA-Z%]{0,3}"  # a number, a time, a size (`512MB`)
 )
 """Words and identifiers in one case style with maybe a digit or two, versions, numbers."""
 _REFERENCE_PREFIXES = ("/", "~", "./", "../", "arn:", "urn:", "file:", "env:", "vault:", "secret:", "op://")
-_CODE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\([^()]*\)|\[[^\[\]]*\])?")
-_RUN = re.compile(r"[A-Za-z0-9+/_\-]{16,}={0,2}")
+_CODE = lazy(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\([^()]*\)|\[[^\[\]]*\])?")
+_RUN = lazy(r"[A-Za-z0-9+/_\-]{16,}={0,2}")
 _EXTRA_PLACEHOLDER_WORDS = ("your", "here", "placeholder", "example", "replace", "dummy", "redacted", "sample")
 
 
