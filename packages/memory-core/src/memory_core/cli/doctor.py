@@ -38,6 +38,8 @@ def _rules_line(firewall: dict[str, Any]) -> str:
         scrubbed = f"stored records last scrubbed with v{firewall['scrubbed_with']} at {firewall['scrubbed_at']}{scope}"
     if firewall["stale"]:
         return f"{current}; {scrubbed}, some were stored under an older rule set: run `memory scrub --all`"
+    if firewall["scrubbed_with"] is None:
+        return f"{current}; every stored record was scrubbed by it at capture"
     return f"{current}; {scrubbed}, none stored under an older rule set since"
 
 
