@@ -248,3 +248,13 @@ def _memory_allowing_failure(*args: str) -> str:
         [sys.executable, "-m", "memory_core.cli", *args], capture_output=True, text=True, check=False, timeout=120
     )
     return done.stdout
+
+
+def test_records_captured_by_the_current_rules_are_not_stale(tmp_path: Path) -> None:
+    svc = MemoryService(_config(tmp_path), cwd=str(tmp_path))
+    svc.capture(harness="claude", session_id="s", turn_id="t", prompt="which port?", response="8080")
+
+    firewall = svc.status()["firewall"]
+
+    assert (firewall["stale"], firewall["scrubbed_with"]) == (False, None)
+    svc.store.close()
