@@ -207,11 +207,13 @@ def test_memory_scrub_applies_the_current_rules_to_turns_still_in_the_spool(tmp_
     down = MemoryService(_config(tmp_path, url=f"sqlite:///{tmp_path}", MEMORY_FIREWALL="0"), cwd=str(tmp_path))
     down.capture(harness="claude", session_id="s", turn_id="t", prompt=shape.text, response="ok")
     assert [p for p in _leaks(shape.secret, tmp_path) if "spool" in p]  # the control: spooled as written
+    # An entry a store refused waits in the quarantine file in the same format: scrubbed too.
+    down.spool.quarantine_path.write_bytes(down.spool.path.read_bytes())
 
     svc = MemoryService(_config(tmp_path), cwd=str(tmp_path))
     report = svc.scrub()
 
-    assert report.spooled == 1
+    assert report.spooled == 2
     assert _leaks(shape.secret, tmp_path) == []
     (entry,) = svc.spool.entries()
     assert entry.text == turn_text(shape.expected, "ok")  # still waiting, now scrubbed

@@ -203,24 +203,43 @@ class Spool:
             return written
 
     def rewrite(self, change: Callable[[Record], Record]) -> int:
-        """Replace each pending record by `change(record)` (`memory scrub` runs the firewall's
-        current rules over turns still waiting). Returns how many changed; blocks on the lock.
+        """Replace each pending record, and each quarantined one, by `change(record)` (`memory
+        scrub` runs the firewall's current rules over turns still waiting). Returns how many
+        changed; blocks on the lock. A line that is not a record is kept as it is.
         """
-        if self.pending_bytes() == 0:
-            return 0
+        changed = 0
         with self._lock(blocking=True):
-            lines: list[str] = []
-            changed = 0
-            for line, record in self._read():
-                new = change(record)
-                if new == record:
-                    lines.append(line)
-                    continue
+            for path in (self.path, self.quarantine_path):
+                changed += self._rewrite_records(path, change)
+        return changed
+
+    def _rewrite_records(self, path: Path, change: Callable[[Record], Record]) -> int:
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except FileNotFoundError:
+            return 0
+        lines: list[str] = []
+        changed = 0
+        for line in text.splitlines():
+            try:
+                record = record_from_json(json.loads(line))
+            except (ValueError, KeyError, TypeError):
+                lines.append(line)
+                continue
+            new = change(record)
+            if new != record:
                 changed += 1
-                lines.append(json.dumps(record_to_json(new), ensure_ascii=False, separators=(",", ":")))
-            if changed:
-                self._rewrite(lines)
-            return changed
+                line = json.dumps(record_to_json(new), ensure_ascii=False, separators=(",", ":"))
+            lines.append(line)
+        if changed:
+            tmp = path.with_name(path.name + ".tmp")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write("".join(line + "\n" for line in lines))
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, path)
+        return changed
 
     def _read(self) -> list[tuple[str, Record]]:
         try:
