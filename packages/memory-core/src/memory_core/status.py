@@ -76,7 +76,7 @@ def firewall_rules(meta: dict[str, str], total: int | None) -> dict[str, Any]:
     return {
         "rules": RULES_VERSION,
         "scrubbed_with": scrubbed_with,
-        "scrubbed_at": _iso(scrubbed_at),
+        "scrubbed_at": utc_or_none(scrubbed_at),
         "scrubbed_scope": meta.get("firewall.scrubbed_scope"),
         "stale": stale,
     }
