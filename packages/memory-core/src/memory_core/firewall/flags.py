@@ -9,7 +9,8 @@ command-line program as a flag value, with kind `password-flag`:
   the OpenLDAP tools' `-w`; `sqlcmd`/`bcp`/`ipmitool` `-P`; `zip`/`unzip -P`; `7z -p`;
   `rdesktop -p`; FreeRDP's `/p:`; Samba's `-U user%password`; Java's `keytool -storepass`
   and kin; OpenSSL's `-pass pass:...`, `-passin`, `-passout` and `-k`; `htpasswd -b`'s
-  password argument; and `sqlplus user/password@db`;
+  password argument; `sqlplus user/password@db`; `rabbitmqctl add_user NAME PASSWORD` (and
+  `change_password`); and what `echo` or `printf` pipes into a `--password-stdin`;
 - anywhere else, the `-p<password>` convention when what is glued to `-p` looks like a
   password rather than an option cluster or a port (`-pv`, `-p8080:80` stay).
 Long flags (`--password x`, `--db-password=x`) are read by the assignment rule.
@@ -77,8 +78,8 @@ _ATTACHED: dict[str, tuple[str, ...]] = {
 _NEEDS_LOGIN = frozenset(_LOGIN_TOOLS)
 """These read `-p` as a password only in their `login` subcommand (`docker run -p 80:80` is a port)."""
 _SAMBA = ("smbclient", "rpcclient", "smbmap", "smbget", "smbcacls", "net")
-_PROGRAMS = tuple(dict.fromkeys((*_SPACED, *_ATTACHED, *_SAMBA, "htpasswd", "sqlplus")))
-FLAG_TRIGGERS = ("-", "/p:", "sqlplus")
+_PROGRAMS = tuple(dict.fromkeys((*_SPACED, *_ATTACHED, *_SAMBA, "htpasswd", "sqlplus", "rabbitmqctl")))
+FLAG_TRIGGERS = ("-", "/p:", "sqlplus", "rabbitmqctl")
 """Every password flag has a dash but FreeRDP's `/p:` and `sqlplus user/password@db`."""
 _PROGRAM = lazy(
     r"(?<![\w.\-])(?P<p>" + "|".join(re.escape(p) for p in sorted(_PROGRAMS, key=len, reverse=True)) + r")(?![\w\-])"
@@ -87,6 +88,18 @@ _PROGRAM = lazy(
 _ARGUMENT = lazy(r"\"((?:[^\"\\\n]|\\.)*)\"|'([^'\n]*)'|((?:[^\s\"'|;&\\]|\\[^\n])+)")
 _SEGMENT_END = lazy(r"(?<!\\)\n|\\n|\|\||&&|[|;]")
 _MAX_COMMAND = 600
+_PIPED = lazy(
+    r"(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+|'%s'[ \t]+|\"%s\"[ \t]+)?"
+    r"(?:\\\"(?P<e>[^\"\\\n]{1,256})\\\"|\"(?P<q>[^\"\n]{1,256})\"|'(?P<r>[^'\n]{1,256})'|(?P<b>[^\s|;&\"'\\]{1,256}))"
+    r"[ \t]*\|[^\n|;]{0,300}?--password-stdin"
+)
+"""`echo "$PW" | docker login --password-stdin`: the password is what is piped in."""
+_POSITIONAL: dict[tuple[str, str], int] = {
+    ("rabbitmqctl", "add_user"): 2,
+    ("rabbitmqctl", "change_password"): 2,
+    ("rabbitmqctl", "authenticate_user"): 2,
+}
+"""(program, subcommand) -> which operand after the subcommand is the password (1 = the first)."""
 _GENERAL = lazy(r"(?<=[ \t])-p(?P<s>[^\s\-\"'`][^\s\"'`]{5,255})")
 _SQLPLUS = lazy(r"[\w.$#]+/(?P<s>[^\s@/\"']{1,128})(?:@|\s|$)")
 
@@ -131,6 +144,11 @@ def _read_command(text: str, program: str, start: int, end: int) -> list[tuple[i
             operands = [w for w in words[i + 1 :] if not w[2].startswith("-")]
             if len(operands) >= 3 and _password(operands[2][2]):  # htpasswd -b FILE USER PASSWORD
                 edits.append((operands[2][0], operands[2][1], KIND))
+    operands = [w for w in words if not w[2].startswith("-")]
+    if operands and (program, operands[0][2]) in _POSITIONAL:
+        index = _POSITIONAL[(program, operands[0][2])]
+        if len(operands) > index and _password(operands[index][2]):
+            edits.append((operands[index][0], operands[index][1], KIND))
     if program == "sqlplus" and words:
         found = _SQLPLUS.match(text, words[0][0])
         if found is not None and _password(found.group("s")):
@@ -141,6 +159,11 @@ def _read_command(text: str, program: str, start: int, end: int) -> list[tuple[i
 def find_flag_passwords(text: str, folded: str) -> list[tuple[int, int, str]]:
     """Every password passed as a command-line flag, as `(start, end, "password-flag")`."""
     edits: list[tuple[int, int, str]] = []
+    if "-stdin" in text:
+        for found in _PIPED.finditer(text):
+            group = next(g for g in ("e", "q", "r", "b") if found.group(g) is not None)
+            if _password(found.group(group)):
+                edits.append((found.start(group), found.end(group), KIND))
     for found in _PROGRAM.finditer(text):
         stop = _SEGMENT_END.search(text, found.end(), found.end() + _MAX_COMMAND)
         end = stop.start() if stop else min(len(text), found.end() + _MAX_COMMAND)

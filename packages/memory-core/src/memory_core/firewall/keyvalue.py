@@ -208,7 +208,8 @@ def find_named_secrets(text: str, folded: str) -> list[tuple[int, int, str]]:
             continue
         kind, strict = decided
         quote = _quote_around(text, start, end)
-        found = _value_after(text, end, quote, _line_start(text, start))
+        # A quoted name starts a line when its opening quote does (`"name" value` is not `name value`).
+        found = _value_after(text, end, quote, not quote and _line_start(text, start))
         if found is None:
             continue
         value_at, value, _quoted = found

@@ -5,7 +5,8 @@ states, with kind `stated-password`: a credential word (`password`, `passwd`, `p
 `passphrase`, `passcode`, `secret`, `token`, `api key`), maybe what it is for (`the password
 for the staging db`), a link (`is`, `was`, `:`, `=`, `to`, `->`, `as`, `now`, ...), then the
 value, quoted or not. Without a link the value must follow the word directly and mix
-letters, digits and case or symbols (`use password Xy7-hunter`).
+letters, digits and case or symbols (`use password Xy7-hunter`). Stated as a password after a
+link, a word glued to digits counts (`hunter2`); `creds: admin / S3cret` gives the second half.
 
 Kept: prose that talks about a credential without stating one ("rotate the password
 tomorrow", "the token expired", "the password is stored in vault", "password is required"),
@@ -26,9 +27,10 @@ from memory_core.lazyre import lazy
 __all__ = ["find_stated_passwords", "PROSE_TRIGGERS"]
 
 KIND = "stated-password"
-PROSE_TRIGGERS = ("pass", "pw", "secret", "token", "key")
+PROSE_TRIGGERS = ("pass", "pw", "secret", "token", "key", "cred")
 _WORD = lazy(
-    r"(?<![a-z0-9_\-./$%{@])(?P<w>passwords?|passwd|passphrase|passcode|pw|pwd|secret|token|api[ _\-]?key)"
+    r"(?<![a-z0-9_\-./$%{@])"
+    r"(?P<w>passwords?|passwd|passphrase|passcode|pw|pwd|secret|token|api[ _\-]?key|creds|credentials)"
     r"(?:'s)?(?![a-z0-9_\-])"
 )
 """Run over the lower-cased text: a case-insensitive scan of a whole turn costs milliseconds."""
@@ -47,7 +49,11 @@ _QUOTED = lazy(
     r"|\\\"([^\"\\\n]{1,256})\\\""  # escaped quotes inside a JSON string
 )
 _BARE = lazy(r"[^\s\"'`“”()\[\]{}<>\\]{1,256}")
-_STRONG_WORDS = ("password", "passwd", "passphrase", "passcode", "pw", "pwd")
+_STRONG_WORDS = ("password", "passwd", "passphrase", "passcode", "pw", "pwd", "creds", "credentials")
+_MIN_STATED = 6
+_TECH_PHRASE = lazy(r"[a-z]+\d+(?:-[a-z]+)+")
+_SECOND_HALF = lazy(r"[ \t]*/[ \t]*([^\s\"'`]{1,256})")
+"""`creds: admin / S3cret`: the password is the second half."""
 
 
 def _mixed(value: str) -> bool:
@@ -65,11 +71,15 @@ def _judge(word: str, value: str, *, quoted: bool, linked: bool) -> bool:
     if quoted and linked and " " in value.strip():
         # A quoted phrase stated as a passphrase: kept only if it reads as a sentence about one.
         return word.lower() in _STRONG_WORDS and len(value.split()) <= 6 and not value.endswith((".", "?"))
+    if _TECH_PHRASE.fullmatch(value):
+        return False  # "the password is sha256-hashed", "utf8-encoded": a description
     if not linked:
         return _mixed(value) and looks_like_secret(value)
     if word.lower() not in _STRONG_WORDS:
         return looks_like_secret(value) and not is_ordinary(value)
-    return looks_like_secret(value)
+    # Stated as a password, a word with digits is one (`hunter2`), not an identifier.
+    has_digit_and_letter = any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+    return looks_like_secret(value) or (len(value) >= _MIN_STATED and has_digit_and_letter)
 
 
 def find_stated_passwords(text: str, folded: str) -> list[tuple[int, int, str]]:
@@ -102,6 +112,12 @@ def find_stated_passwords(text: str, folded: str) -> list[tuple[int, int, str]]:
         if text[bare.end() : bare.end() + 1] in ("(", "["):
             continue  # `password = os.environ["X"]`: code that goes on past the value
         value = trim_value(bare.group(0))
+        second = _SECOND_HALF.match(text, bare.end()) if found.group("w") in ("creds", "credentials") else None
+        if second is not None:
+            value_at, value = second.start(1), trim_value(second.group(1))
+            if _judge(found.group("w"), value, quoted=False, linked=linked):
+                edits.append((value_at, value_at + len(value), KIND))
+            continue
         if _judge(found.group("w"), value, quoted=False, linked=linked):
             edits.append((bare.start(), bare.start() + len(value), KIND))
     return edits

@@ -183,6 +183,8 @@ def _flag_samples() -> list[Sample]:
         "unzip -P {s} payroll-2024.zip",
         "mysql --host=db --user=app --password={s} < schema.sql",
         "  run: docker login ghcr.io -u bot -p{s}",
+        'echo "{s}" | docker login -u ci --password-stdin registry.example.com',
+        "rabbitmqctl add_user metrics {s} && rabbitmqctl set_user_tags metrics monitoring",
     )
     kinds = {25: "password-assignment", 26: "password-assignment", 28: "password-assignment", 24: "password-assignment"}
     return [
@@ -282,6 +284,10 @@ def _prose_samples() -> list[Sample]:
         _sample("prose", f"prose-{i}", assigned.get(i, "stated-password"), t, password(f"prose{i}"))
         for i, t in enumerate(templates)
     ]
+    plain = f"{_rng('plain').choice(_WORDS)}{_rng('plain2').randint(2, 99)}"
+    out.append(_sample("prose", "prose-word-digits", "stated-password", "the password is {s}, don't laugh", plain))
+    out.append(_sample("prose", "prose-quoted-word", "stated-password", "The staging password is '{s}'.", plain + "x"))
+    out.append(_sample("prose", "prose-creds", "stated-password", "creds: admin / {s}", password("creds")))
     out.append(
         _sample(
             "prose",
@@ -605,6 +611,15 @@ _BENIGN_TEXTS: tuple[tuple[str, str], ...] = (
     ("reference", "password_min_length = 12\npassword_hash_algorithm = argon2id"),
     ("reference", "token_url: https://oauth2.googleapis.com/token"),
     ("reference", "primary_key = models.AutoField(primary_key=True)"),
+    ("reference", '<input type="password" name="password" autocomplete="current-password">'),
+    ("reference", '"password": {"type": "string", "minLength": 8}'),
+    ("reference", "def test_should_return_401_when_the_token_is_missing(client):"),
+    ("reference", 'password = os.getenv("DB_PASSWORD")\nexport SECRET_KEY=$(openssl rand -hex 32)'),
+    ("reference", 'token_type="bearer", expires_in=3600, oauth_token_secret_length = 40'),
+    ("prose", "The password is sha256-hashed before storage; the password is 12 characters long."),
+    ("prose", "The password must be at least 12 characters and include a digit."),
+    ("flag", "echo $CR_PAT | docker login ghcr.io -u bob --password-stdin"),
+    ("flag", "psql -h localhost -p 5432 -U postgres -d app"),
     (
         "reference",
         "    certificate-authority-data: "
