@@ -119,3 +119,21 @@ def test_pages_filter_on_the_server_and_a_users_scope_is_their_own(service: Memo
     assert service.browse_scopes() == [project, Scope("user", "alice")]
     with pytest.raises(NotFound):
         service.record("nope")
+
+
+def test_the_quick_report_skips_the_page_scan_but_still_sees_a_file_that_is_no_database(tmp_path: Path) -> None:
+    env = {
+        "HOME": str(tmp_path),
+        "MEMORY_URL": f"sqlite:///{tmp_path / 'memory.db'}",
+        "MEMORY_STATE_DIR": str(tmp_path / "state"),
+        "MEMORY_PROJECT": "git:example.com/acme/payments",
+        "MEMORY_USER": "alice",
+    }
+    (tmp_path / "memory.db").write_bytes(b"not a database, just bytes " * 200)
+    svc = MemoryService(Config.from_env(env), long_lived=True)
+    try:
+        report = svc.doctor_report(integrity=False)
+        assert report["store"]["file"] == "corrupt"
+        assert not report["ok"]
+    finally:
+        svc.close()

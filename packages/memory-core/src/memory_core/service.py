@@ -923,11 +923,14 @@ class MemoryService:
         """The facts `memory doctor --json` prints (keys documented in docs/doctor.md)."""
         return status.collect_status(self)
 
-    def doctor_report(self, project_dir: Path | None = None) -> dict[str, Any]:
+    def doctor_report(self, project_dir: Path | None = None, *, integrity: bool = True) -> dict[str, Any]:
         """`status()` plus each installed harness and whether its hook command still runs
         (what `memory doctor` and the MCP `memory_status` tool print). Never raises.
+
+        `integrity=False` skips the embedded file's page-by-page check, which reads the whole
+        file (`memory ui`'s Overview, shown again on every capture, passes it).
         """
-        return status.doctor_report(self, project_dir)
+        return status.doctor_report(self, project_dir, integrity=integrity)
 
     def repair(self, report: dict[str, Any] | None = None) -> list[str]:
         """`memory doctor --fix`: drain the spool and import turns hooks missed, when the store is

@@ -82,8 +82,11 @@ def firewall_rules(meta: dict[str, str], total: int | None) -> dict[str, Any]:
     }
 
 
-def collect_status(service: MemoryService) -> dict[str, Any]:
-    """Every fact `doctor --json` prints. See docs/doctor.md for the keys."""
+def collect_status(service: MemoryService, *, integrity: bool = True) -> dict[str, Any]:
+    """Every fact `doctor --json` prints. See docs/doctor.md for the keys.
+
+    `integrity=False` skips the embedded file's page-by-page check (see `inspect_file`).
+    """
     config = service.config
     project = service.project()
     problems: list[dict[str, str]] = []
@@ -91,7 +94,7 @@ def collect_status(service: MemoryService) -> dict[str, Any]:
     records: dict[str, int | None] = {"project": None, "user": None, "total": None}
     counters: dict[str, int] = {}
     meta: dict[str, str] = {}
-    health = _file_health(service)
+    health = _file_health(service, integrity=integrity)
     if health is not None:
         store["file"] = health.state
         if health.broken:
@@ -170,9 +173,9 @@ def collect_status(service: MemoryService) -> dict[str, Any]:
     }
 
 
-def doctor_report(service: MemoryService, project_dir: Path | None = None) -> dict[str, Any]:
+def doctor_report(service: MemoryService, project_dir: Path | None = None, *, integrity: bool = True) -> dict[str, Any]:
     """The status dict plus each installed harness and whether its hook command still runs."""
-    report = collect_status(service)
+    report = collect_status(service, integrity=integrity)
     harnesses, broken = discover_harnesses()
     entries: list[dict[str, Any]] = []
     for name, harness in sorted(harnesses.items()):
@@ -237,7 +240,7 @@ def repair(service: MemoryService, report: dict[str, Any]) -> list[str]:
     return done
 
 
-def _file_health(service: MemoryService) -> FileHealth | None:
+def _file_health(service: MemoryService, *, integrity: bool = True) -> FileHealth | None:
     """The embedded store's file state, looked at without opening the store; None for a server."""
     if not service.config.url.lower().startswith("sqlite:"):
         return None
@@ -246,7 +249,7 @@ def _file_health(service: MemoryService) -> FileHealth | None:
         from memory_core.store.sqlite_health import inspect_file
 
         path = path_from_url(service.config.url)
-        return None if path == ":memory:" else inspect_file(path, service.config.state_dir)
+        return None if path == ":memory:" else inspect_file(path, service.config.state_dir, integrity=integrity)
     except Exception:  # noqa: BLE001 - an unusable URL is reported when the store is opened
         return None
 
