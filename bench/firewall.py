@@ -3,7 +3,7 @@
     python bench/firewall.py [--runs 50] [--json]
 
 Builds turns of 2 KB and 200 KB: typical ones (a traceback, test output, a diff and
-near-misses from the adversarial corpus, `memory_core.testing.secret_corpus`, with one
+near-misses from the adversarial corpus, `memory_testing.secret_corpus`, with one
 secret sample every second block, about one per 2.5 KB) and dense ones (the corpus's
 secrets and near-misses back to back, one secret per 150 characters: the worst a turn can
 be), and times `Firewall().scrub` on each, warm (rules compiled), best and median of
@@ -28,7 +28,7 @@ from collections.abc import Callable
 from functools import partial
 
 from memory_core.firewall import Firewall
-from memory_core.testing.secret_corpus import BENIGN, SECRETS
+from memory_testing.secret_corpus import BENIGN, SECRETS
 
 _BASELINE = re.compile(r"\S+")
 

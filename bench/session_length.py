@@ -27,7 +27,7 @@ from memory_core.config import Config
 from memory_core.service import MemoryService
 from memory_core.store import open_store
 from memory_core.store.base import Store
-from memory_core.testing.servers import drop_schema, new_schema_name, with_schema
+from memory_testing.servers import drop_schema, new_schema_name, with_schema
 
 _REDIS = "redis://127.0.0.1:6379/12"
 _POSTGRES = "postgresql://127.0.0.1:5432/test?user=postgres"

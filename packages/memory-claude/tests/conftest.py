@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from memory_core.testing.harness_programs import npm_program
-from memory_core.testing.mock_models import MockMessagesAPI
+from memory_testing.harness_programs import npm_program
+from memory_testing.mock_models import MockMessagesAPI
 
 
 @pytest.fixture

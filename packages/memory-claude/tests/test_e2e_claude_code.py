@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from memory_claude.harness import ClaudeHarness
 from memory_core.installing import apply_plan
-from memory_core.testing.mock_models import claude_code_env
+from memory_testing.mock_models import claude_code_env
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 

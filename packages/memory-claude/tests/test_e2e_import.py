@@ -18,7 +18,7 @@ import pytest
 from memory_core.config import Config
 from memory_core.retrieval.render import HEADER
 from memory_core.service import MemoryService
-from memory_core.testing.mock_models import claude_code_env
+from memory_testing.mock_models import claude_code_env
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 

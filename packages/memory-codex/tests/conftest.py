@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from memory_core.testing.harness_programs import npm_program
+from memory_testing.harness_programs import npm_program
 
 CODEX_VERSION = "0.171.0"
 """The Codex release the recorded payloads and the trust hash come from."""

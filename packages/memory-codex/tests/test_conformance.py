@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memory_codex.harness import CodexHarness
-from memory_core.testing.harness_conformance import HarnessConformance
+from memory_testing.harness_conformance import HarnessConformance
 
 
 class TestCodexConformance(HarnessConformance):

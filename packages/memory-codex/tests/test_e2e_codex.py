@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from memory_core.testing.mock_models import MockResponsesAPI, codex_config, messages_after
+from memory_testing.mock_models import MockResponsesAPI, codex_config, messages_after
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 

@@ -26,9 +26,9 @@ from memory_core.hookpath.worker import stop_worker
 from memory_core.localstate.spool import Spool
 from memory_core.models import Record, Scope
 from memory_core.service import MemoryService
-from memory_core.testing.faults import HookRig, SwitchableProxy, current_user, hook_rig, unprivileged_user
-from memory_core.testing.requirements import require
-from memory_core.testing.servers import (
+from memory_testing.faults import HookRig, SwitchableProxy, current_user, hook_rig, unprivileged_user
+from memory_testing.requirements import require
+from memory_testing.servers import (
     closed_port,
     drop_schema,
     local_postgres_available,

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from memory_core.config import Config
 from memory_core.firewall import KINDS, Firewall
-from memory_core.testing.secret_shapes import SHAPES, SecretShape, fake
+from memory_testing.secret_shapes import SHAPES, SecretShape, fake
 
 FIREWALL = Firewall()
 

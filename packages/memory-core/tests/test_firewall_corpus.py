@@ -22,7 +22,7 @@ from memory_core.errors import StoreUnavailable
 from memory_core.firewall import Firewall
 from memory_core.models import Scope
 from memory_core.service import MemoryService
-from memory_core.testing.secret_corpus import BENIGN, SECRETS, Sample, families
+from memory_testing.secret_corpus import BENIGN, SECRETS, Sample, families
 
 FIREWALL = Firewall()
 _PROJECT = "firewall-corpus-test"

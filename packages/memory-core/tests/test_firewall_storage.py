@@ -26,7 +26,7 @@ from memory_core.errors import StoreUnavailable
 from memory_core.models import Scope
 from memory_core.retrieval.tokenizer import index_terms
 from memory_core.service import MemoryService, turn_text
-from memory_core.testing.secret_shapes import SHAPES, SecretShape
+from memory_testing.secret_shapes import SHAPES, SecretShape
 
 _PROJECT = "firewall-storage-test"
 

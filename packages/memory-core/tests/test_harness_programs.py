@@ -14,9 +14,9 @@ import time
 from pathlib import Path
 
 import pytest
-from memory_core.testing.harness_programs import HarnessInstallError, npm_package, pip_package
-from memory_core.testing.installer_environment import npm_environment
-from memory_core.testing.requirements import require
+from memory_testing.harness_programs import HarnessInstallError, npm_package, pip_package
+from memory_testing.installer_environment import npm_environment
+from memory_testing.requirements import require
 
 _FAST_FAILURE_S = 30
 """npm's own defaults take over a minute to give up on a refused connection; ours take seconds."""

@@ -333,8 +333,8 @@ def _import_twice(service: MemoryService, folder: Path) -> None:
 
 @pytest.mark.redis
 def test_import_is_idempotent_on_redis(tmp_path: Path, folder: Path) -> None:
-    from memory_core.testing.requirements import require
-    from memory_core.testing.servers import ServerStartError, redis_server
+    from memory_testing.requirements import require
+    from memory_testing.servers import ServerStartError, redis_server
 
     try:
         with redis_server() as (host, port):
@@ -347,8 +347,8 @@ def test_import_is_idempotent_on_redis(tmp_path: Path, folder: Path) -> None:
 
 @pytest.mark.postgres
 def test_import_is_idempotent_on_postgres(tmp_path: Path, folder: Path) -> None:
-    from memory_core.testing.requirements import require
-    from memory_core.testing.servers import drop_schema, local_postgres_available, new_schema_name, with_schema
+    from memory_testing.requirements import require
+    from memory_testing.servers import drop_schema, local_postgres_available, new_schema_name, with_schema
 
     base = "postgresql://127.0.0.1:5432/test?user=postgres"
     require(local_postgres_available(base), "PostgreSQL on 127.0.0.1:5432 (database test, user postgres)")

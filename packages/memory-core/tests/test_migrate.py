@@ -18,8 +18,8 @@ from memory_core.store.base import Store
 from memory_core.store.postgres import PostgresStore
 from memory_core.store.redis import RedisStore
 from memory_core.store.sqlite import SQLiteStore
-from memory_core.testing.requirements import require
-from memory_core.testing.servers import (
+from memory_testing.requirements import require
+from memory_testing.servers import (
     drop_schema,
     flush_redis,
     local_postgres_available,
@@ -27,7 +27,7 @@ from memory_core.testing.servers import (
     new_schema_name,
     with_schema,
 )
-from memory_core.testing.store_conformance import make_record
+from memory_testing.store_conformance import make_record
 
 REDIS_URL = "redis://127.0.0.1:6379/13"
 PG_URL = "postgresql://127.0.0.1:5432/test?user=postgres"

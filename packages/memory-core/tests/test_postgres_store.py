@@ -13,9 +13,9 @@ import pytest
 from memory_core.errors import ConfigError
 from memory_core.store import _pg_schema, open_store
 from memory_core.store.postgres import PostgresStore
-from memory_core.testing.requirements import require
-from memory_core.testing.servers import drop_schema, local_postgres_available, new_schema_name, with_schema
-from memory_core.testing.store_conformance import PROJECT, StoreConformance, make_record
+from memory_testing.requirements import require
+from memory_testing.servers import drop_schema, local_postgres_available, new_schema_name, with_schema
+from memory_testing.store_conformance import PROJECT, StoreConformance, make_record
 
 pytestmark = pytest.mark.postgres
 

@@ -1,4 +1,4 @@
-"""Round trips a prompt's recall costs on the server stores, counted on the wire (`memory_core.testing.relay`).
+"""Round trips a prompt's recall costs on the server stores, counted on the wire (`memory_testing.relay`).
 
 A recall (`Retriever.rank`) on Redis or PostgreSQL reads the index statistics, the postings
 and the candidates, whose `get` brings every record within `NEIGHBOUR_SPAN` of each one's
@@ -17,9 +17,9 @@ from memory_core.models import Scope
 from memory_core.retrieval.retriever import Retriever
 from memory_core.retrieval.tokenizer import index_terms
 from memory_core.store import open_store
-from memory_core.testing.relay import round_trip_relay
-from memory_core.testing.requirements import require
-from memory_core.testing.servers import (
+from memory_testing.relay import round_trip_relay
+from memory_testing.requirements import require
+from memory_testing.servers import (
     drop_schema,
     flush_redis,
     local_postgres_available,
@@ -27,7 +27,7 @@ from memory_core.testing.servers import (
     new_schema_name,
     with_schema,
 )
-from memory_core.testing.store_conformance import make_record
+from memory_testing.store_conformance import make_record
 
 _PROJECT = "git:example.com/acme/payments"
 _SESSIONS, _TURNS = 8, 12

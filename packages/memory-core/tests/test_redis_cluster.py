@@ -8,9 +8,9 @@ from collections.abc import Iterator
 import pytest
 from memory_core.models import Scope
 from memory_core.store.redis import RedisStore
-from memory_core.testing.requirements import require
-from memory_core.testing.servers import flush_redis, redis_cluster
-from memory_core.testing.store_conformance import StoreConformance, make_record
+from memory_testing.requirements import require
+from memory_testing.servers import flush_redis, redis_cluster
+from memory_testing.store_conformance import StoreConformance, make_record
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 

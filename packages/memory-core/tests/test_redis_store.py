@@ -12,9 +12,9 @@ from memory_core.errors import ConfigError
 from memory_core.models import Scope
 from memory_core.store import open_store
 from memory_core.store.redis import RedisStore
-from memory_core.testing.requirements import require
-from memory_core.testing.servers import flush_redis, local_redis_available
-from memory_core.testing.store_conformance import StoreConformance, make_record
+from memory_testing.requirements import require
+from memory_testing.servers import flush_redis, local_redis_available
+from memory_testing.store_conformance import StoreConformance, make_record
 
 pytestmark = pytest.mark.redis
 
@@ -124,7 +124,7 @@ def test_rediss_speaks_tls_and_checks_the_certificate() -> None:
     import shutil
 
     from memory_core.errors import StoreUnavailable
-    from memory_core.testing.servers import redis_tls
+    from memory_testing.servers import redis_tls
 
     require(bool(shutil.which("redis-server") and shutil.which("openssl")), "redis-server with TLS, and openssl")
     with redis_tls() as url:
@@ -147,7 +147,7 @@ def test_passwords_and_acl_users_authenticate_and_a_wrong_one_is_a_store_error()
     import shutil
 
     from memory_core.errors import StoreError, StoreUnavailable
-    from memory_core.testing.servers import redis_server
+    from memory_testing.servers import redis_server
 
     require(bool(shutil.which("redis-server")), "redis-server")
     with redis_server("--requirepass", "s3cret", "--user", "alice", "on", ">wonderland", "~*", "&*", "+@all") as (

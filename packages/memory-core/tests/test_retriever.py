@@ -11,7 +11,7 @@ from memory_core.retrieval.excerpt import excerpt
 from memory_core.retrieval.retriever import Retriever
 from memory_core.retrieval.tokenizer import index_terms
 from memory_core.store.sqlite import SQLiteStore
-from memory_core.testing.store_conformance import OTHER, PROJECT, USER, make_record, ranking_corpus
+from memory_testing.store_conformance import OTHER, PROJECT, USER, make_record, ranking_corpus
 
 _T0 = 1_760_000_000.0
 

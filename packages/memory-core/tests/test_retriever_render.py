@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from memory_core.models import Hit
 from memory_core.retrieval.render import HEADER, approx_tokens, render_block
-from memory_core.testing.store_conformance import make_record
+from memory_testing.store_conformance import make_record
 
 _DAY = 1_764_460_800.0  # 2025-11-30 00:00 UTC
 

@@ -15,7 +15,7 @@ from memory_core.errors import ConfigError, StoreError, StoreUnavailable
 from memory_core.models import IndexStats
 from memory_core.store import open_store
 from memory_core.store.sqlite import SCHEMA_VERSION, SQLiteStore
-from memory_core.testing.store_conformance import PROJECT, make_record
+from memory_testing.store_conformance import PROJECT, make_record
 
 
 def test_four_slashes_give_an_absolute_path(tmp_path: Path) -> None:
@@ -139,7 +139,7 @@ _WRITER = textwrap.dedent(
     """
     import sys
     from memory_core.store.sqlite import SQLiteStore
-    from memory_core.testing.store_conformance import make_record
+    from memory_testing.store_conformance import make_record
 
     url, worker, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
     store = SQLiteStore.from_url(url, timeout=30.0)

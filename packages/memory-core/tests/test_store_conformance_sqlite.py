@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from memory_core.store.sqlite import SQLiteStore
-from memory_core.testing.store_conformance import StoreConformance
+from memory_testing.store_conformance import StoreConformance
 
 
 class TestSQLiteConformance(StoreConformance):

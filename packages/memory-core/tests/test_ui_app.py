@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from memory_core.config import Config
 from memory_core.service import MemoryService
-from memory_core.testing.requirements import require
 from memory_core.ui.guard import LaunchToken
+from memory_testing.requirements import require
 
 try:
     from memory_core.ui.app import build_app
@@ -109,7 +109,7 @@ _SERVERS = {
     "backend", [pytest.param("redis", marks=pytest.mark.redis), pytest.param("postgres", marks=pytest.mark.postgres)]
 )
 def test_every_page_renders_over_a_server_store(backend: str, tmp_path: Path) -> None:
-    from memory_core.testing.servers import (
+    from memory_testing.servers import (
         drop_schema,
         flush_redis,
         local_postgres_available,

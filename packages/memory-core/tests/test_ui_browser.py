@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from memory_core.config import Config
 from memory_core.service import MemoryService
-from memory_core.testing.requirements import require
+from memory_testing.requirements import require
 
 pytestmark = pytest.mark.browser
 

@@ -14,8 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from memory_core.testing.harness_programs import HarnessInstallError, pip_package
-from memory_core.testing.requirements import require
+from memory_testing.harness_programs import HarnessInstallError, pip_package
+from memory_testing.requirements import require
 
 __all__ = ["HERMES_VERSION", "cached_hermes", "make_overlay", "site_packages"]
 

@@ -21,11 +21,11 @@ from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
-from memory_core.testing.mock_models import MODEL, MockChatAPI
-from memory_core.testing.requirements import require
 from memory_hermes import PLUGIN_NAME
 from memory_hermes.install import MCP_SERVER_NAME
 from memory_hermes.yamltext import plugin_enabled
+from memory_testing.mock_models import MODEL, MockChatAPI
+from memory_testing.requirements import require
 
 from .hermes_program import cached_hermes, imports, make_overlay
 

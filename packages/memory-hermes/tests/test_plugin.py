@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from memory_core.testing.requirements import require
 from memory_hermes import whereabouts
 from memory_hermes.plugin import register
+from memory_testing.requirements import require
 
 from .support import HookRegistry, recorded
 

@@ -20,8 +20,8 @@ from typing import Any
 
 import pytest
 from memory_core.service import MemoryService
-from memory_core.testing.harness_programs import npm_program
-from memory_core.testing.mock_models import MockMessagesAPI, claude_code_env
+from memory_testing.harness_programs import npm_program
+from memory_testing.mock_models import MockMessagesAPI, claude_code_env
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 

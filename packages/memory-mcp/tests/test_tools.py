@@ -262,8 +262,8 @@ def test_one_project_cannot_forget_anothers_memory(workspace: Any, runner: Servi
 def test_no_id_based_tool_reaches_another_projects_memory(
     workspace: Any, monkeypatch: pytest.MonkeyPatch, backend: str
 ) -> None:
-    from memory_core.testing.requirements import require
-    from memory_core.testing.servers import (
+    from memory_testing.requirements import require
+    from memory_testing.servers import (
         drop_schema,
         local_postgres_available,
         local_redis_available,

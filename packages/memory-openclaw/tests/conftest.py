@@ -2,7 +2,7 @@
 
 `home` points HOME at a temp folder and PATH at folders without `openclaw`, so the installer
 takes its config-edit route unless a test puts the real program on PATH (`openclaw_bin`).
-Node 24 and `openclaw` come from `memory_core.testing.harness_programs` (a version-keyed cache
+Node 24 and `openclaw` come from `memory_testing.harness_programs` (a version-keyed cache
 outside the clone); a missing one fails under CI and skips elsewhere.
 """
 
@@ -17,9 +17,9 @@ from typing import Any
 
 import pytest
 from memory_core.installing import load_fixture
-from memory_core.testing.harness_programs import HarnessInstallError, node24, npm_package
-from memory_core.testing.mock_models import MockChatAPI
-from memory_core.testing.requirements import require
+from memory_testing.harness_programs import HarnessInstallError, node24, npm_package
+from memory_testing.mock_models import MockChatAPI
+from memory_testing.requirements import require
 
 OPENCLAW_VERSION = "2026.9.6"
 """Pinned to the version recorded in shared/harnesses/README.md."""

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from memory_core.testing.harness_conformance import HarnessConformance
 from memory_openclaw.harness import OpenClawHarness
+from memory_testing.harness_conformance import HarnessConformance
 
 
 class TestOpenClawConformance(HarnessConformance):

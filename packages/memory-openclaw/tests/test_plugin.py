@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from memory_core.testing.harness_programs import HarnessInstallError, npm_package
-from memory_core.testing.requirements import require
 from memory_openclaw import PLUGIN_ID
 from memory_openclaw.harness import plugin_dir
+from memory_testing.harness_programs import HarnessInstallError, npm_package
+from memory_testing.requirements import require
 
 JS = Path(__file__).resolve().parent / "js"
 TYPESCRIPT_VERSION = "5.9.3"

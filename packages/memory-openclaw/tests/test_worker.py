@@ -91,7 +91,7 @@ def test_a_capture_the_store_cannot_take_is_spooled_and_stored_later(
     recorded: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from memory_core.config import Config
-    from memory_core.testing.servers import closed_port
+    from memory_testing.servers import closed_port
 
     with closed_port() as (host, port):
         monkeypatch.setenv("MEMORY_URL", f"redis://{host}:{port}/5")

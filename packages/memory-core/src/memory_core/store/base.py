@@ -13,7 +13,7 @@ it cannot do. It never returns partial results silently.
 Optional capabilities are declared here too, as their own `Protocol`s (`Checkpointing`), so
 a caller asks `isinstance(store, Checkpointing)` rather than probing for a method by name.
 
-`memory_core.testing.store_conformance` is the suite every implementation must pass.
+`memory_testing.store_conformance` is the suite every implementation must pass.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Use it from a harness package's tests:
 
-    from memory_core.testing.harness_conformance import HarnessConformance
+    from memory_testing.harness_conformance import HarnessConformance
 
     class TestClaudeConformance(HarnessConformance):
         harness_factory = ClaudeHarness
@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
-
 from memory_core.harnesses.contract import CapsContext, Harness, HasTranscripts, ShipsPlugin
 from memory_core.installing import fixtures_dir, load_fixtures
 from memory_core.models import EventKind, Hit, HookEvent, Recall, Record, Scope

