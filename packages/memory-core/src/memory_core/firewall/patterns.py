@@ -10,8 +10,13 @@ tried only where a trigger occurs; a rule with a `find` function (assignments, k
 reads the text itself.
 
 Order matters and is deliberate: whole blocks (private keys) first, then vendor tokens with
-an unambiguous prefix (specific before generic: `sk-ant-` before `sk-`), then JWTs, then
-shapes that need context (URL passwords, headers, assignments), and the entropy test last.
+an unambiguous prefix (specific before generic: `sk-ant-` before `sk-`; filler such as
+`xxxx` marks a documentation example and is kept), then JWTs, then shapes that need context:
+URL userinfo (read by `memory_core.urls.find_userinfo`, the parser `redact_url` uses), headers,
+command-line password flags (`flags`), names ending in a credential word (`assign`), names
+saying secret anywhere (`keyvalue`), `.pgpass` lines (`files`), passwords stated in prose
+(`prose`), and the entropy test last (base64 that decodes to plain text is kept).
+`RULES_VERSION` names this rule set; raise it whenever a change makes it catch more.
 A later rule never re-redacts an earlier marker: every value pattern refuses to start with
 `[REDACTED:`.
 
