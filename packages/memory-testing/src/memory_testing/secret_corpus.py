@@ -641,6 +641,9 @@ _BENIGN_TEXTS: tuple[tuple[str, str], ...] = (
     ("file", "started 12:30:45, finished 12:31:02 (17s)"),
     ("file", "inet6 fe80::1c2b:3dff:fe4e:5f60/64 scope link"),
     ("file", "localhost:5432:*:postgres:*"),
+    ("file", "MAC address 52:54:00:9d:0e:67 and an address like 123:2:3:4:5:6:7:8"),
+    ("reference", '_SPACED = {\n    "sshpass": ("-p",),\n    "redis-cli": ("-a",),\n}'),
+    ("reference", '    password = text[colon + 1 : at]\n_TOKEN = re.compile(r"[A-Z]?[a-z]+|[0-9]+")'),
     # base64 of text and small images
     ("base64", "echo " + _b64("The quick brown fox jumps over the lazy dog near the river bank") + " | base64 -d"),
     ("base64", "data: " + _b64("Hello world, this is a perfectly ordinary sentence about deploys.")),

@@ -21,6 +21,7 @@ _LINE = lazy(
     r"(?P<host>[A-Za-z0-9*_][A-Za-z0-9.*_\-]{0,253}):(?:\d{1,5}|\*):"
     r"(?P<db>[^:\s\\]{1,128}):(?P<user>[^:\s\\]{1,128}):(?P<s>(?:[^\s\\\"']|\\[:\\]){1,256})(?=[\"' \t]|\r?\n|\\n|$)"
 )
+_MAC = lazy(r"[0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){5}(?![0-9A-Fa-f:])")
 _HOST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.*_-")
 _MAX_HOST = 253
 _LINE_PREFIX = lazy(r"(?:^|(?<=\n)|(?<=\\n)|(?<=[\"']))[ \t]*(?:[+\-][ \t]*)?(?:echo[ \t]+[\"']?)?$")
@@ -45,6 +46,8 @@ def find_pgpass_passwords(text: str, folded: str) -> list[tuple[int, int, str]]:
         found = _LINE.match(text, host)
         if found is None or found.end("host") != port.start():
             continue
+        if found.group("host").isdigit() or _MAC.match(text, host):
+            continue  # `123:2:3:4:...` (an IPv6 address) and `52:54:00:9d:0e:67` (a MAC address)
         value = found.group("s")
         if value.startswith("[REDACTED:") or is_placeholder(value) or not value.strip("*"):
             continue

@@ -165,6 +165,8 @@ def find_flag_passwords(text: str, folded: str) -> list[tuple[int, int, str]]:
             if _password(found.group(group)):
                 edits.append((found.start(group), found.end(group), KIND))
     for found in _PROGRAM.finditer(text):
+        if not text.startswith((" ", "\t"), found.end()):
+            continue  # a command takes its arguments after a blank; `"sshpass": (...)` is data
         stop = _SEGMENT_END.search(text, found.end(), found.end() + _MAX_COMMAND)
         end = stop.start() if stop else min(len(text), found.end() + _MAX_COMMAND)
         edits.extend(_read_command(text, found.group("p"), found.end(), end))

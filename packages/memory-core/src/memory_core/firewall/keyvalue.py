@@ -169,7 +169,9 @@ def _value_after(text: str, end: int, name_quote: str, at_line_start: bool) -> t
     bare = (_WORD if at_line_start else _BARE).match(text, gap)
     if bare is None:
         return None
-    if text[bare.end() : bare.end() + 1] in ("(", "[") or bare.group(0)[-1] in "([":
+    if text[bare.end() : bare.end() + 1] in ("(", "[") or (
+        separated and ("(" in bare.group(0) or "[" in bare.group(0))
+    ):
         return None  # `os.environ["X"]`, `get("x")`: code that goes on past the value
     return bare.start(), trim_value(bare.group(0)), False
 
