@@ -16,7 +16,7 @@ import os
 import tempfile
 from pathlib import Path
 
-__all__ = ["atomic_write"]
+__all__ = ["atomic_write", "atomic_write_bytes"]
 
 
 def atomic_write(path: Path, text: str, *, mode: int = 0o600, folder_mode: int = 0o777) -> None:
@@ -34,6 +34,22 @@ def atomic_write(path: Path, text: str, *, mode: int = 0o600, folder_mode: int =
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def atomic_write_bytes(path: Path, data: bytes, *, mode: int = 0o600, folder_mode: int = 0o777) -> None:
+    """`atomic_write` for binary content (a cache file a reader maps and must never see half written)."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=folder_mode)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)
