@@ -214,3 +214,13 @@ def test_everyday_words_are_weak_evidence_and_identifiers_strong() -> None:
     russian = term_strengths("почему сегодня не работает")
     assert max(italian.values()) < 0.5
     assert max(russian.values()) < 0.5
+
+
+def test_an_elided_italian_or_french_word_is_no_evidence() -> None:
+    # `dov` and `dell` are in no word list; cut short before an apostrophe they are particles.
+    strengths = term_strengths("Dov'è l'impostazione dell'app? qu'il dit. The user's config, don't.")
+    assert strengths["dov"] == 0.0
+    assert strengths["dell"] == 0.0
+    assert strengths["qu"] == 0.0
+    assert strengths["impostazion"] > 0.5
+    assert strengths["user"] == term_strengths("the user config")["user"] > 0.0

@@ -11,7 +11,10 @@ Promise: `term_strengths(query)` gives each query term (as `query_terms` names i
   (`firmware`), none from Zipf 5 on (`good`, `day`, `keep`, `work`), linear between (`cache`
   0.7, `server` 0.3); in every language the background knows (`memory_core.retrieval.background`):
   "perché", "теперь" are everyday words, not evidence;
-- one- and two-digit numbers are weak (0.3): "30 minutes" and "2 players" are everyday too.
+- one- and two-digit numbers are weak (0.3): "30 minutes" and "2 players" are everyday too;
+- a word the query only writes elided before an apostrophe (`dov'è`, `dell'app`, `qu'il`) is no
+  evidence: it is an article, preposition or adverb of Italian or French cut short, which no word
+  list knows in that form; English endings (`user's`, `don't`, `we're`) are not elisions.
 
 Why: a store's own counts say how rare a word is among its memories, which in a young store of a
 few dozen turns is nothing: every word is rare there. The recall floor multiplies the two, so a
@@ -38,6 +41,9 @@ _JARGON_ZIPF = 4.6
 """Programming's everyday words (`jargon`) count as at least this common: `commit`, `struct` and
 `docker` are rare in English at large and in every coding project's memory."""
 _SHORT_NUMBER = 0.3
+_ELIDED = re.compile(r"([^\W\d_]+)['\u2019]([^\W\d_]+)")
+_ENGLISH_ENDINGS = frozenset({"s", "t", "d", "m", "re", "ve", "ll"})
+"""What follows the apostrophe in an English possessive or contraction, not an elision."""
 _IDENTIFIER_MARKS = re.compile(r"[_./:\\]|[a-z][A-Z]|[A-Z]{2}[a-z]|[A-Za-z][0-9]|[0-9][A-Za-z]")
 
 
@@ -69,6 +75,16 @@ def _surface_strength(surface: str) -> float:
     return word_strength(surface)
 
 
+def _elided(query: str) -> frozenset[str]:
+    """The lower-case words the query writes cut short before an apostrophe (`dov` of `dov'è`)."""
+    return frozenset(m.group(1).lower() for m in _ELIDED.finditer(query) if m.group(2).lower() not in _ENGLISH_ENDINGS)
+
+
 def term_strengths(query: str) -> dict[str, float]:
     """Each query term's strength: the strongest of the ways the query wrote it."""
-    return {term: max(_surface_strength(s) for s in surfaces) for term, surfaces in query_surfaces(query).items()}
+    elided = _elided(query)
+    # `dov` (of `dov'è`) is unknown to every word list, so it would otherwise count as a rare word.
+    return {
+        term: 0.0 if any(s in elided for s in surfaces) else max(_surface_strength(s) for s in surfaces)
+        for term, surfaces in query_surfaces(query).items()
+    }
