@@ -137,3 +137,23 @@ def test_the_quick_report_skips_the_page_scan_but_still_sees_a_file_that_is_no_d
         assert not report["ok"]
     finally:
         svc.close()
+
+
+def test_scrub_also_redacts_the_prompts_the_recall_history_holds(tmp_path: Path) -> None:
+    env = {
+        "HOME": str(tmp_path),
+        "MEMORY_URL": f"sqlite:///{tmp_path / 'memory.db'}",
+        "MEMORY_STATE_DIR": str(tmp_path / "state"),
+        "MEMORY_PROJECT": "git:example.com/acme/payments",
+        "MEMORY_USER": "alice",
+    }
+    unguarded = MemoryService(Config.from_env({**env, "MEMORY_FIREWALL": "0"}), long_lived=True)
+    unguarded.assemble("upload with AKIAIOSFODNN7EXAMPLE please", harness="claude", session_id="s", turn_id="t")
+    unguarded.close()
+    svc = MemoryService(Config.from_env(env), long_lived=True)
+    try:
+        assert "AKIAIOSFODNN7EXAMPLE" in svc.recall_history()[0]["query"]
+        svc.scrub()
+        assert svc.recall_history()[0]["query"] == "upload with [REDACTED:aws-access-key] please"
+    finally:
+        svc.close()

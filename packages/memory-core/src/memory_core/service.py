@@ -745,6 +745,11 @@ class MemoryService:
             return report
         # Turns still in the spool pass the current rules too: an upgrade protects them as well.
         spooled = self.spool.rewrite(lambda r: replace(r, text=self.firewall.scrub(r.text).text))
+        # So do the prompts this user's recall history holds (the Recalls page of memory ui).
+        self._rewrite_histories(
+            {self.config.user},
+            lambda entries: [{**e, "query": self.firewall.scrub(str(e.get("query", ""))).text} for e in entries],
+        )
         if self.firewall.enabled:
             self._guard(
                 lambda: self.store.set_meta(
