@@ -1,6 +1,6 @@
 """Latency of recall and capture, as ratios to the interpreter floor measured in the same run.
 
-    python bench/latency.py --records 100000 [--store URL] [--runs 200] [--json]
+    python bench/latency.py --records 100000 [--store URL] [--runs 200] [--harness NAME] [--json]
 
 Seeds N realistic coding-turn records into one project (a throwaway embedded store unless
 --store names one; a named store gets its own project key, and the seeded records stay
@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_core.config import Config
+from memory_core.firewall import Firewall
 from memory_core.harnesses.contract import discover_harnesses
 from memory_core.hookpath.client import socket_path, worker_environment
 from memory_core.hookpath.worker import stop_worker
@@ -44,10 +45,13 @@ from memory_core.models import Record, Scope
 from memory_core.retrieval.tokenizer import index_terms
 from memory_core.service import MemoryService, turn_record_id, turn_text
 from memory_core.store import open_store
+from memory_core.store.sqlite import SQLiteStore
+from memory_core.textnorm import clean_text
 
 _SEED = 20261130
 _CORPUS_VERSION = 2
 _TURNS_PER_SESSION = 24
+_BATCH = 5000
 
 _MODULES = ["billing", "auth", "ingest", "search", "export", "scheduler", "gateway", "cache", "metrics", "audit"]
 _THINGS = [
@@ -147,13 +151,31 @@ def _turn(rng: random.Random) -> tuple[str, str, str]:
 def seed(url: str, project: str, count: int, *, user: str = "bench") -> list[str]:
     """Write `count` records of synthetic coding turns into `project` (skips ids already there).
 
+    Each record is what `capture` would store for the turn: the firewalled text, the turn's id,
+    its position in its session and its index terms. They are written through the store's bulk
+    write (`put_many`, one transaction per batch) where the store has one, else one by one:
+    the service's per-turn path would take hours for a million records, and what recall then
+    reads is the same.
+
     Returns a sample of the functions the turns are about, for questions that name them.
     """
     rng = random.Random(_SEED)
+    firewall = Firewall(enabled=True)
     store = open_store(url, timeout=30.0, allow_db0=False)
+    bulk = getattr(store, "put_many", None)
     scope = Scope("project", project)
     start = time.time() - count * 60.0
     about: list[str] = []
+    batch: list[tuple[Record, dict[str, int]]] = []
+
+    def flush() -> None:
+        if bulk is not None:
+            bulk(batch)
+        else:
+            for record, terms in batch:
+                store.put(record, terms)
+        batch.clear()
+
     try:
         for index in range(count):
             session, seq = divmod(index, _TURNS_PER_SESSION)
@@ -161,10 +183,11 @@ def seed(url: str, project: str, count: int, *, user: str = "bench") -> list[str
             if index % 97 == 0:
                 about.append(func)
             session_id = f"seed-{session}"
+            verdict = firewall.check_turn(clean_text(prompt), clean_text(answer))
             record = Record(
                 id=turn_record_id("bench", session_id, str(seq)),
                 scope=scope,
-                text=turn_text(prompt, answer),
+                text=turn_text(verdict.prompt, verdict.response),
                 author=user,
                 created_at=start + index * 60.0,
                 harness="bench",
@@ -172,12 +195,44 @@ def seed(url: str, project: str, count: int, *, user: str = "bench") -> list[str
                 turn_id=str(seq),
                 seq=seq,
             )
-            store.put(record, index_terms(record.text))
-            if index and index % 10000 == 0:
+            batch.append((record, index_terms(record.text)))
+            if len(batch) >= _BATCH:
+                flush()
+            if index and index % 50000 == 0:
                 sys.stderr.write(f"seeded {index}/{count}\n")
+        flush()
+        if isinstance(store, SQLiteStore):
+            store.checkpoint(truncate=True)
     finally:
         store.close()
     return about
+
+
+def seeded_copy(count: int, workdir: Path) -> tuple[str, list[str]]:
+    """An embedded store holding the seed, copied from a cache under the temp folder.
+
+    The cache is keyed by the corpus version and the count, built once (into a partial file,
+    renamed when complete, so an interrupted seed is never reused); each run measures a copy,
+    since the run's captures add to it.
+    """
+    cache = Path(tempfile.gettempdir()) / f"memory-bench-seed-v{_CORPUS_VERSION}-{count}.db"
+    about_file = cache.with_suffix(".about.json")
+    if not (cache.exists() and about_file.exists()):
+        partial = cache.with_suffix(".partial")
+        for leftover in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm")):
+            leftover.unlink(missing_ok=True)
+        about = seed(f"sqlite:///{partial}", _project(count), count)
+        about_file.write_text(json.dumps(about))
+        os.replace(partial, cache)
+    target = workdir / "bench.db"
+    shutil.copyfile(cache, target)
+    return f"sqlite:///{target}", json.loads(about_file.read_text())
+
+
+def _project(count: int) -> str:
+    # The corpus version is in the key: a named store keeps earlier seeds, and records of an
+    # older generator under the same ids would silently stand in for this one's.
+    return f"bench:latency-v{_CORPUS_VERSION}-{count}"
 
 
 def _p(values: list[float], q: float) -> float:
@@ -224,7 +279,9 @@ def _query(rng: random.Random, about: list[str]) -> str:
     return rng.choice(_QUERIES)
 
 
-def measure(url: str, project: str, runs: int, workdir: Path, about: list[str]) -> dict[str, Any]:
+def measure(
+    url: str, project: str, runs: int, workdir: Path, about: list[str], only: set[str] | None = None
+) -> dict[str, Any]:
     """Every series of the module docstring, interleaved run by run."""
     env = {
         **os.environ,
@@ -242,7 +299,7 @@ def measure(url: str, project: str, runs: int, workdir: Path, about: list[str]) 
     harnesses, _ = discover_harnesses()
     for name, harness in sorted(harnesses.items()):
         argv = harness.hook_argv()
-        if not argv:
+        if not argv or (only and name not in only):
             continue
         read, write = harness.bench_payloads()
         for kind, payload in (("read", read), ("write", write)):
@@ -301,17 +358,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--store", default=None, help="a store URL (default: a throwaway embedded store)")
     parser.add_argument("--runs", type=int, default=200)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--harness", action="append", help="measure only this harness's hooks (repeatable; default: every one)"
+    )
     args = parser.parse_args(argv)
     workdir = Path(tempfile.mkdtemp(prefix="memory-bench-"))
-    url = args.store or f"sqlite:///{workdir / 'bench.db'}"
-    # The corpus version is in the key: a named store keeps earlier seeds, and records of an
-    # older generator under the same ids would silently stand in for this one's.
-    project = f"bench:latency-v{_CORPUS_VERSION}-{args.records}"
+    project = _project(args.records)
     try:
         began = time.perf_counter()
-        about = seed(url, project, args.records)
+        if args.store:
+            url, about = args.store, seed(args.store, project, args.records)
+        else:
+            url, about = seeded_copy(args.records, workdir)
         seeded_s = time.perf_counter() - began
-        result = measure(url, project, args.runs, workdir, about)
+        result = measure(url, project, args.runs, workdir, about, set(args.harness or ()))
         result["records"] = args.records
         result["store"] = url.split(":", 1)[0] if args.store else "sqlite (throwaway)"
         result["seed_s"] = round(seeded_s, 1)

@@ -206,3 +206,22 @@ def test_forgotten_text_and_terms_leave_the_file(tmp_path: Path) -> None:
     again = SQLiteStore.from_url(f"sqlite:///{path}")
     assert again.postings([PROJECT], ["word"])["word"].df == 1
     again.close()
+
+
+def test_a_bulk_write_stores_and_indexes_exactly_what_one_by_one_puts_do(tmp_path: Path) -> None:
+    items = [
+        (make_record(f"r{i}", f"turn {i} about pool{i % 3}", seq=i), {"turn": 1, f"pool{i % 3}": 1}) for i in range(7)
+    ]
+    single = SQLiteStore.from_url(f"sqlite:///{tmp_path}/single.db")
+    bulk = SQLiteStore.from_url(f"sqlite:///{tmp_path}/bulk.db")
+    for record, terms in items:
+        single.put(record, terms)
+    # The batch repeats an id: written once, as `put` would, and counted once.
+    assert bulk.put_many([*items, items[0]]) == len(items)
+    ids = [record.id for record, _ in items]
+    assert bulk.get(ids) == single.get(ids)
+    assert bulk.index_stats([PROJECT]) == single.index_stats([PROJECT])
+    terms = ["turn", "pool0", "pool1"]
+    assert bulk.postings([PROJECT], terms) == single.postings([PROJECT], terms)
+    single.close()
+    bulk.close()

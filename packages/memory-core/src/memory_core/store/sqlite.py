@@ -382,57 +382,64 @@ class SQLiteStore:
 
     def put(self, record: Record, terms: Mapping[str, int], *, replace: bool = False) -> bool:
         """Insert `record` and its terms; an existing id is kept unless `replace`. True when written."""
+        return self.put_many([(record, terms)], replace=replace) == 1
+
+    def put_many(self, items: Sequence[tuple[Record, Mapping[str, int]]], *, replace: bool = False) -> int:
+        """`put` for many records in one transaction (a bulk import, a benchmark's seed): all or none.
+
+        Each record is written exactly as `put` writes it; returns how many were written.
+        """
+        for record, _ in items:
+            if not record.scope.key:
+                raise StoreError("a record needs a scope with a key")
+        return int(self._write(lambda conn: sum(self._put_one(conn, r, t, replace) for r, t in items)))
+
+    def _put_one(self, conn: sqlite3.Connection, record: Record, terms: Mapping[str, int], replace: bool) -> bool:
         name = scope_name(record.scope)
-        if not record.scope.key:
-            raise StoreError("a record needs a scope with a key")
         # The tokenizer never yields whitespace inside a term; a term that has some could not be
         # stored unambiguously and no query could name it, so it is not indexed.
         clean = {
             term: int(tf) for term, tf in terms.items() if term and tf > 0 and "\n" not in term and "\t" not in term
         }
-
-        def work(conn: sqlite3.Connection) -> bool:
-            old = conn.execute(
-                "SELECT doc, sid, standing, searchable, terms FROM records WHERE id = ?", (record.id,)
-            ).fetchone()
-            if old is not None:
-                if not replace:
-                    return False
-                old_doc, old_sid, old_standing, old_searchable, old_terms = old
-                if old_searchable and old_standing >= 0:
-                    self._index(conn, old_doc, old_sid, decode_terms(old_terms), -1)
-                conn.execute("DELETE FROM records WHERE doc = ?", (old_doc,))
-                conn.execute("DELETE FROM doc_ids WHERE doc = ?", (old_doc,))
-            sid = self._sid(conn, name, create=True)
-            assert sid is not None
-            doc = conn.execute(
-                "INSERT INTO records (id, scope, sid, text, kind, author, created_at, harness, session_id, turn_id,"
-                " seq, standing, searchable, terms, length) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-                " RETURNING doc",
-                (
-                    record.id,
-                    name,
-                    sid,
-                    record.text,
-                    record.kind,
-                    record.author,
-                    float(record.created_at),
-                    record.harness,
-                    record.session_id,
-                    record.turn_id,
-                    int(record.seq),
-                    int(record.standing),
-                    1 if record.searchable else 0,
-                    encode_terms(clean),
-                    sum(clean.values()),
-                ),
-            ).fetchone()[0]
-            conn.execute("INSERT INTO doc_ids (doc, id) VALUES (?, ?)", (doc, record.id))
-            if record.searchable and record.standing >= 0:
-                self._index(conn, doc, sid, clean, 1)
-            return True
-
-        return bool(self._write(work))
+        old = conn.execute(
+            "SELECT doc, sid, standing, searchable, terms FROM records WHERE id = ?", (record.id,)
+        ).fetchone()
+        if old is not None:
+            if not replace:
+                return False
+            old_doc, old_sid, old_standing, old_searchable, old_terms = old
+            if old_searchable and old_standing >= 0:
+                self._index(conn, old_doc, old_sid, decode_terms(old_terms), -1)
+            conn.execute("DELETE FROM records WHERE doc = ?", (old_doc,))
+            conn.execute("DELETE FROM doc_ids WHERE doc = ?", (old_doc,))
+        sid = self._sid(conn, name, create=True)
+        assert sid is not None
+        doc = conn.execute(
+            "INSERT INTO records (id, scope, sid, text, kind, author, created_at, harness, session_id, turn_id,"
+            " seq, standing, searchable, terms, length) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " RETURNING doc",
+            (
+                record.id,
+                name,
+                sid,
+                record.text,
+                record.kind,
+                record.author,
+                float(record.created_at),
+                record.harness,
+                record.session_id,
+                record.turn_id,
+                int(record.seq),
+                int(record.standing),
+                1 if record.searchable else 0,
+                encode_terms(clean),
+                sum(clean.values()),
+            ),
+        ).fetchone()[0]
+        conn.execute("INSERT INTO doc_ids (doc, id) VALUES (?, ?)", (doc, record.id))
+        if record.searchable and record.standing >= 0:
+            self._index(conn, doc, sid, clean, 1)
+        return True
 
     def get(self, ids: Sequence[str]) -> list[Record]:
         """The records with these ids, in the order asked; unknown ids are skipped."""
