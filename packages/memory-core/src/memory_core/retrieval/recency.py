@@ -1,11 +1,12 @@
 """Newest first when the same thing was said twice: a later statement of a subject outranks an earlier one.
 
 Promise: `prefer_newer(candidates, matched, weights)` returns the candidates' scores with every
-later record that restates an earlier candidate's subject lifted just above it, and a little more
-when the later one says it replaces something ("moved to", "instead of", "switched from ... to",
-"no longer", "now uses"; the same in Italian and Russian). No model: two records share a
-subject when the later one matches most of the query words the earlier one matches (weighted by
-idf), and it is close enough in score to be a rival, not a passing mention. Pure arithmetic over
+later record that restates an earlier candidate's subject lifted just above it (above its score
+before any lift); a later one that says it replaces something ("moved to", "instead of",
+"switched from ... to", "no longer", "now uses"; the same in Italian and Russian) needs to share
+less of the subject. No model: two records share a subject when the later one matches most of
+the query words the earlier one matches (weighted by idf), and it is close enough in score to be
+a rival, not a passing mention. Pure arithmetic over
 what the retriever already has; never raises.
 
 Why: a memory store keeps every version of a decision. "The app listens on 8000" and, a week
@@ -33,8 +34,6 @@ _REPLACE_SHARE = 0.25
 something): a passing mention is not a restatement."""
 _LIFT = 1.01
 """A restatement is lifted to just above what it restates (not far above: it is not better, it is newer)."""
-_REPLACEMENT_BOOST = 0.25
-"""Score share a restatement gains when it says it replaces something."""
 
 _REPLACEMENT = re.compile(
     r"\b(?:"
@@ -89,11 +88,16 @@ def prefer_newer(
     `current`: the query asks how things are now, so a restatement needs no replacement cue.
     """
     scores = {rid: score for rid, score, _, _ in candidates}
-    # Oldest first, so a chain (8000 -> 8080 -> 9000) lifts each version above the one before.
+    # Every comparison and every lift is against the scores before any lift: a lift that counted
+    # an earlier lift would compound down a session (each turn a little above the one before,
+    # itself lifted) and carry mid-session turns above the answer (coding set: answered 0.797 ->
+    # 0.823, stale wins unchanged).
+    base = dict(scores)
+    # In a chain (8000 -> 8080 -> 9000) both later versions rise above the first; where they land on
+    # the same score, the retriever's tie order puts the newer first.
     ordered = sorted(candidates, key=lambda c: (c[2], c[0]))
     own = {rid: frozenset(matched.get(rid, ())) for rid, *_ in candidates}
     cues: dict[str, bool] = {}
-    boosted: set[str] = set()
     for index, (earlier, _, _, _) in enumerate(ordered):
         subject = matched.get(earlier, ())
         if not subject:
@@ -101,17 +105,14 @@ def prefer_newer(
         for later, _, later_at, text in ordered[index + 1 :]:
             if later_at <= ordered[index][2] or not own[later]:
                 continue
-            if scores[later] < _REPLACE_SHARE * scores[earlier]:
+            if base[later] < _REPLACE_SHARE * base[earlier]:
                 continue
             share = _share(subject, own[later], weights)
             if share < _REPLACE_OVERLAP:
                 continue
             if later not in cues:
                 cues[later] = current or says_replacement(text)
-            if not cues[later] and (share < _RESTATE_OVERLAP or scores[later] < _RESTATE_SHARE * scores[earlier]):
+            if not cues[later] and (share < _RESTATE_OVERLAP or base[later] < _RESTATE_SHARE * base[earlier]):
                 continue
-            if cues[later] and later not in boosted:
-                boosted.add(later)
-                scores[later] *= 1.0 + _REPLACEMENT_BOOST
-            scores[later] = max(scores[later], scores[earlier] * _LIFT)
+            scores[later] = max(scores[later], base[earlier] * _LIFT)
     return scores
