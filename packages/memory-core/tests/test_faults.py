@@ -10,9 +10,11 @@ permissions): under root the setup creates one, and fails under `CI=true` if it 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
+import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -245,6 +247,31 @@ def test_a_runtime_folder_the_user_cannot_enter_costs_no_turn() -> None:
             locked.rmdir()
         _assert_whole(rig, {1, 2, 3})
         assert b"8001" in injected, "recall works too"
+
+
+_BROKEN_CLIENT = """
+import memory_core.hookpath.client as client
+
+def broken(*args, **kwargs):
+    raise PermissionError("[Errno 13] Permission denied: the runtime folder")
+
+client.socket_path = broken
+client.main("memory_faultharness.adapter:Hooks")
+"""
+
+
+def test_an_error_of_the_hook_clients_own_costs_no_turn_and_is_logged() -> None:
+    with hook_rig(current_user(), None, _project()) as rig:
+        for event, text in (("read", rig.prompt(1)), ("write", rig.answer(1))):
+            payload = {"event": event, "session": rig.session, "turn": "t1", "text": text}
+            done = rig.user.run(
+                [sys.executable, "-c", _BROKEN_CLIENT], env=rig.env, cwd=rig.home, stdin=json.dumps(payload).encode()
+            )
+            assert (done.returncode, done.stdout) == (0, b"")
+        _assert_whole(rig, {1})
+        log = (rig.home / "state" / "memory" / "memory.log").read_text(encoding="utf-8")
+        assert log.count("ERROR hookclient: ") == 2, "one line per hook that fell back"
+        assert "Permission denied" in log
 
 
 def test_a_setting_with_a_newline_keys_its_own_worker() -> None:

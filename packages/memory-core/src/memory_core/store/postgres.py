@@ -516,12 +516,14 @@ class PostgresStore:
         """One past the session's highest position: one backward probe of `records_session`."""
         if not scope.key:
             return 0
+        # ORDER BY ... LIMIT 1, not max(): the planner, trusting a fresh table's statistics, ran
+        # max() as an aggregate over the whole session (15 ms at 10,000 turns).
         rows = self._read(
-            "SELECT max(seq) FROM {s}.records WHERE sid = (SELECT sid FROM {s}.scopes WHERE name = %s)"
-            " AND session_id = %s",
+            "SELECT seq FROM {s}.records WHERE sid = (SELECT sid FROM {s}.scopes WHERE name = %s)"
+            " AND session_id = %s ORDER BY seq DESC LIMIT 1",
             (_scope_name(scope), session_id),
         )
-        return 0 if not rows or rows[0][0] is None else int(rows[0][0]) + 1
+        return int(rows[0][0]) + 1 if rows else 0
 
     # -- lexical index -----------------------------------------------------------------------
 

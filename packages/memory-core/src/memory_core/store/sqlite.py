@@ -613,10 +613,11 @@ class SQLiteStore:
         if not scope.key:
             return 0
         rows = self._read(
-            "SELECT max(seq) FROM records INDEXED BY records_by_session WHERE scope = ? AND session_id = ?",
+            "SELECT seq FROM records INDEXED BY records_by_session WHERE scope = ? AND session_id = ?"
+            " ORDER BY seq DESC LIMIT 1",
             [scope_name(scope), session_id],
         )
-        return 0 if not rows or rows[0][0] is None else int(rows[0][0]) + 1
+        return int(rows[0][0]) + 1 if rows else 0
 
     # -- lexical index ---------------------------------------------------------------------
 
