@@ -42,7 +42,7 @@ from memory_core.retrieval.evidence import term_strengths
 from memory_core.retrieval.excerpt import EXCERPT_CHARS, excerpt, near_duplicate, signature
 from memory_core.retrieval.recency import asks_current, prefer_newer
 from memory_core.retrieval.render import approx_tokens, render_block
-from memory_core.retrieval.tokenizer import query_terms
+from memory_core.retrieval.tokenizer import query_terms, term_spans
 from memory_core.store.base import Store
 
 __all__ = ["Retriever", "Ranking", "render_block", "approx_tokens", "BM25_K1", "BM25_B", "NEIGHBOUR_SPAN"]
@@ -110,6 +110,15 @@ _SHORT_EXCERPT_SHARE = 0.5
 """The first `_FULL_EXCERPTS` hits show an `EXCERPT_CHARS` passage, the others half of it: every
 injected token is paid on every turn, and a lower hit is more often a pointer than the answer
 (every real prompt of the coding set replayed: 255 -> 225 tokens per prompt for 2 -> 1)."""
+_PHRASE_RECORDS = 2
+_PHRASE_SLACK = 2
+"""A stated fact asked back: when every word of a question of two or more words stands, in the
+order of a phrase (at most `_PHRASE_SLACK` other words between each two), in one memory, and at
+most `_PHRASE_RECORDS` memories of the store hold all of those words at all, that memory passes
+the floor however everyday the words are. "What is my cat called?" asks for "my cat is called
+Miso", and "what does the build use?" for "the build uses tox": plain words, but said together in
+one turn and almost nowhere else, which an off-topic prompt's words rarely are (they share a turn
+by chance, far apart, or share many)."""
 _NEWEST_FIRST = True
 """Lift a later restatement of a candidate's subject above it (`retrieval.recency`)."""
 _LEND_SHARE = 0.2
@@ -169,6 +178,8 @@ class _Matches:
     scores: dict[str, float] = field(default_factory=dict)
     rarity: dict[str, float] = field(default_factory=dict)
     matched: dict[str, list[str]] = field(default_factory=dict)
+    stated: frozenset[str] = frozenset()
+    """Records that may hold the question as a stated phrase (`_PHRASE_RECORDS`)."""
 
 
 def _idf(documents: int, df: int) -> float:
@@ -181,6 +192,32 @@ def _names(author: str, known: dict[str, frozenset[str]]) -> frozenset[str]:
     if terms is None:
         terms = known[author] = frozenset(query_terms(author))
     return terms
+
+
+def _stated_candidates(terms: Sequence[str], matched: dict[str, list[str]]) -> frozenset[str]:
+    """The records holding every term of a question of two or more terms, when few do (`_PHRASE_RECORDS`)."""
+    wanted = len(set(terms))
+    if wanted < 2:
+        return frozenset()
+    holding = [rid for rid, found in matched.items() if len(set(found)) == wanted]
+    return frozenset(holding) if len(holding) <= _PHRASE_RECORDS else frozenset()
+
+
+def _states(text: str, terms: Sequence[str]) -> bool:
+    """Whether `text` holds `terms` as one phrase: all of them within a run of words where at most
+    `_PHRASE_SLACK` other words stand between each two (any order: "the build uses" and "uses for
+    the build" state the same thing).
+    """
+    wanted = set(terms)
+    span = len(wanted) + _PHRASE_SLACK * (len(wanted) - 1)
+    recent: dict[str, int] = {}
+    for position, (_, _, found) in enumerate(term_spans(text)):
+        for term in found:
+            if term in wanted:
+                recent[term] = position
+        if len(recent) == len(wanted) and position - min(recent.values()) < span:
+            return True
+    return False
 
 
 def _df_cut(dfs: dict[str, int], budget: int) -> int:
@@ -289,8 +326,10 @@ class Retriever:
                 matched.setdefault(rid, []).append(term)
         if not scores:
             return Ranking([], NOT_RARE if m.weights else NO_MATCH)
-        if floor and strongest < _WORD_FLOOR:
-            return Ranking([], NOT_RARE)
+        if floor:
+            m.stated = _stated_candidates(terms, matched)
+            if strongest < _WORD_FLOOR and not m.stated:
+                return Ranking([], NOT_RARE)
         pool = max(_POOL_LEAST, limit * _POOL_PER_ITEM)
         # Only the deepest pool we may look at is ordered, not every record that matched a word.
         ordered = heapq.nsmallest(pool << (_POOL_ROUNDS - 1), scores, key=lambda rid: (-scores[rid], rid))
@@ -395,8 +434,13 @@ class Retriever:
             if len(hits) >= limit:
                 break
             relevance = support + _COVER_WEIGHT * cover
-            if floor and (
-                relevance < max(_FLOOR_RELEVANCE, _RELEVANCE_SHARE * first_relevance) or score < _FLOOR_SHARE * best
+            stated = record.id in m.stated and _states(record.text, m.terms)
+            if (
+                floor
+                and not stated
+                and (
+                    relevance < max(_FLOOR_RELEVANCE, _RELEVANCE_SHARE * first_relevance) or score < _FLOOR_SHARE * best
+                )
             ):
                 continue
             if (author is not None and record.author != author) or (exclude is not None and exclude(record)):
