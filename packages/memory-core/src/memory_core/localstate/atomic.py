@@ -20,32 +20,21 @@ __all__ = ["atomic_write", "atomic_write_bytes"]
 
 
 def atomic_write(path: Path, text: str, *, mode: int = 0o600, folder_mode: int = 0o777) -> None:
-    """Replace `path`'s content with `text` in one step.
+    """Replace `path`'s content with `text` (UTF-8, line ends as given) in one step.
 
     `folder_mode` applies to the folder when this call creates it (0o700 for memory's own
     state; the umask still applies).
     """
-    path.parent.mkdir(parents=True, exist_ok=True, mode=folder_mode)
-    try:
-        mode = path.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        pass
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write_bytes(path, text.encode("utf-8"), mode=mode, folder_mode=folder_mode)
 
 
 def atomic_write_bytes(path: Path, data: bytes, *, mode: int = 0o600, folder_mode: int = 0o777) -> None:
     """`atomic_write` for binary content (a cache file a reader maps and must never see half written)."""
     path.parent.mkdir(parents=True, exist_ok=True, mode=folder_mode)
+    try:
+        mode = path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        pass
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
