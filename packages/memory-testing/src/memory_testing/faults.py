@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Literal
 
 from memory_testing.requirements import require
+from memory_testing.servers import let_traverse
 
 __all__ = [
     "SwitchableProxy",
@@ -241,6 +242,9 @@ def unprivileged_user() -> Unprivileged:
         )
         require(made, f"an unprivileged user for permission faults (useradd {FAULT_USER})")
         entry = pwd.getpwnam(FAULT_USER)
+    # The user runs this interpreter: tox makes `.tox` user-only (0700), so open the path to it
+    # for traversal (not reading), as the embedded PostgreSQL's user gets to its binaries.
+    let_traverse(Path(sys.executable).parent)
     return Unprivileged(entry.pw_name, entry.pw_uid, entry.pw_gid)
 
 

@@ -37,6 +37,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 __all__ = [
+    "let_traverse",
     "ServerStartError",
     "redis_cluster",
     "redis_tls",
@@ -372,7 +373,7 @@ def _run_as() -> pwd.struct_passwd | None:
     return pwd.getpwnam(_PG_USER_FALLBACK)
 
 
-def _let_traverse(path: Path) -> None:
+def let_traverse(path: Path) -> None:
     """Give others search (not read) permission on `path`'s ancestors: the server's user must reach its binaries."""
     for folder in [path, *path.parents]:
         mode = folder.stat().st_mode
@@ -394,7 +395,7 @@ def embedded_postgres(*, timeout: float = 90.0) -> Iterator[str]:
     try:
         uid = gid = None
         if user is not None:
-            _let_traverse(bindir)
+            let_traverse(bindir)
             os.chown(root, user.pw_uid, user.pw_gid)
             uid, gid = user.pw_uid, user.pw_gid
         env = {**os.environ, "LC_ALL": "C", "LANG": "C"}
