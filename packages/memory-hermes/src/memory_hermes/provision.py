@@ -272,7 +272,33 @@ class Deprovisioning:
             installer = _installer(python, has_pip.returncode == 0)
             if installer is not None:
                 _run(_command(installer, python, "uninstall", *self.record.dists))
+                _remove_leftover_packages(python, self.record.dists)
         InstallRecord.path(self.state_dir).unlink(missing_ok=True)
+
+
+def _remove_leftover_packages(python: Path, dists: Sequence[str]) -> None:
+    """Remove our import folders that an uninstall left holding nothing but bytecode caches.
+
+    pip removes the files a wheel's RECORD names; bytecode that Hermes's own interpreter wrote
+    later can stay behind, and a folder left with only `__pycache__` still imports as a namespace
+    package, so `import memory_hermes` would succeed after an uninstall. A folder holding anything
+    else is someone's and is left alone.
+    """
+    found = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if found.returncode != 0 or not found.stdout.strip():
+        return
+    site = Path(found.stdout.strip())
+    for dist in dists:
+        folder = site / dist.replace("-", "_")
+        if not folder.is_dir() or folder.is_symlink():
+            continue
+        if all(child.name == "__pycache__" and child.is_dir() for child in folder.iterdir()):
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def plan_deprovisioning(state_dir: Path) -> Deprovisioning | None:
