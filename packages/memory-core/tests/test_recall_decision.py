@@ -151,6 +151,21 @@ def test_a_question_about_the_project_still_finds_its_turn(populated: MemoryServ
     assert _ask(populated, "что с pydantic на CI?", session="ru") != []
 
 
+@pytest.mark.parametrize(
+    "question", ["what does the build use?", "remind me, what does the build use?", "What is my cat called?"]
+)
+def test_a_fact_stated_in_plain_words_is_recalled_when_asked_back(populated: MemoryService, question: str) -> None:
+    stated = _capture(
+        populated,
+        "s4",
+        [("remember that the build uses tox, and my cat is called Miso", "Noted: the build uses tox; Miso.")],
+        _T0 + 2 * _DAY,
+    )
+    assert _ask(populated, question)[:1] == stated
+    # The same plain words far apart in a turn, or in many turns, are not a stated fact.
+    assert _ask(populated, "what does the cat use?") == []
+
+
 def test_memory_last_says_why_nothing_was_injected(populated: MemoryService) -> None:
     populated.assemble("What's a good name for a puppy?", harness="claude", session_id="why")
     last = populated.status()["last_recall"]

@@ -180,6 +180,8 @@ class _Matches:
     matched: dict[str, list[str]] = field(default_factory=dict)
     stated: frozenset[str] = frozenset()
     """Records that may hold the question as a stated phrase (`_PHRASE_RECORDS`)."""
+    stated_terms: list[str] = field(default_factory=list)
+    """The question's terms that phrase must hold: those the store knows."""
 
 
 def _idf(documents: int, df: int) -> float:
@@ -194,12 +196,17 @@ def _names(author: str, known: dict[str, frozenset[str]]) -> frozenset[str]:
     return terms
 
 
-def _stated_candidates(terms: Sequence[str], matched: dict[str, list[str]]) -> frozenset[str]:
-    """The records holding every term of a question of two or more terms, when few do (`_PHRASE_RECORDS`)."""
-    wanted = len(set(terms))
-    if wanted < 2:
+def _stated_candidates(terms: Sequence[str], known: Sequence[str], matched: dict[str, list[str]]) -> frozenset[str]:
+    """The records holding every `known` term of a question, when few do (`_PHRASE_RECORDS`).
+
+    `known` are the question's terms the store holds at all: a word no memory has ("remind me,
+    what does the build use?") asks nothing of them, but the known ones must be two or more and
+    most of the question, so a long prompt does not pass on two of its words.
+    """
+    wanted = set(known)
+    if len(wanted) < 2 or 2 * len(wanted) <= len(set(terms)):
         return frozenset()
-    holding = [rid for rid, found in matched.items() if len(set(found)) == wanted]
+    holding = [rid for rid, found in matched.items() if wanted <= set(found)]
     return frozenset(holding) if len(holding) <= _PHRASE_RECORDS else frozenset()
 
 
@@ -327,7 +334,8 @@ class Retriever:
         if not scores:
             return Ranking([], NOT_RARE if m.weights else NO_MATCH)
         if floor:
-            m.stated = _stated_candidates(terms, matched)
+            m.stated_terms = [t for t in terms if t in m.weights]
+            m.stated = _stated_candidates(terms, m.stated_terms, matched)
             if strongest < _WORD_FLOOR and not m.stated:
                 return Ranking([], NOT_RARE)
         pool = max(_POOL_LEAST, limit * _POOL_PER_ITEM)
@@ -434,7 +442,7 @@ class Retriever:
             if len(hits) >= limit:
                 break
             relevance = support + _COVER_WEIGHT * cover
-            stated = record.id in m.stated and _states(record.text, m.terms)
+            stated = record.id in m.stated and _states(record.text, m.stated_terms)
             if (
                 floor
                 and not stated
