@@ -208,6 +208,14 @@ def seed(url: str, project: str, count: int, *, user: str = "bench") -> list[str
     return about
 
 
+def print_timings(result: dict[str, Any]) -> None:
+    """Each `*_ms` figure of a result, with its ratio to the floor where it has one."""
+    for key in sorted(k for k in result if k.endswith("_ms") and k != "floor_p95_ms"):
+        ratio = result.get(key.replace("_ms", "_x_floor"))
+        suffix = f"   {ratio:.2f}x floor" if ratio is not None else ""
+        print(f"{key:<28}{result[key]:8.2f} ms{suffix}")
+
+
 def seeded_copy(count: int, workdir: Path) -> tuple[str, list[str]]:
     """An embedded store holding the seed, copied from a cache under the temp folder.
 
@@ -383,10 +391,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{result['records']} records in scope, {result['runs']} runs, store {result['store']}")
     print(f"interpreter floor p95       {result['floor_p95_ms']:8.2f} ms")
     print(f"recalls that injected       {result['assemble_injected_share']:8.0%}")
-    for key in sorted(k for k in result if k.endswith("_ms") and k != "floor_p95_ms"):
-        ratio = result.get(key.replace("_ms", "_x_floor"))
-        suffix = f"   {ratio:.2f}x floor" if ratio is not None else ""
-        print(f"{key:<28}{result[key]:8.2f} ms{suffix}")
+    print_timings(result)
     return 0
 
 
