@@ -13,28 +13,10 @@ from pathlib import Path
 import pytest
 from memory_core.hookpath.client import socket_path, worker_environment
 from memory_core.hookpath.worker import stop_worker
+from memory_testing.faults import command_hook_adapter
 
-# A minimal command-hook adapter in the shape of Claude Code's, so these tests exercise the
-# client and worker without depending on a harness package.
-ADAPTER_SOURCE = """
-import json
-from memory_core.models import EventKind, HookEvent
-
-class Hooks:
-    name = "testharness"
-
-    def parse(self, payload):
-        if payload.get("event") == "read":
-            return HookEvent(EventKind.READ, self.name, payload["session"], payload["turn"],
-                             payload.get("cwd"), prompt=payload["text"])
-        if payload.get("event") == "write":
-            return HookEvent(EventKind.WRITE, self.name, payload["session"], payload["turn"],
-                             payload.get("cwd"), response=payload["text"])
-        return HookEvent(EventKind.IGNORE, self.name)
-
-    def render(self, event, recall):
-        return json.dumps({"context": recall.text}) if recall.text else ""
-"""
+# The fault rig's command-hook adapter, under this suite's own name.
+ADAPTER_SOURCE = command_hook_adapter("testharness")
 
 
 @pytest.fixture

@@ -48,18 +48,27 @@ __all__ = [
     "HookRig",
     "hook_rig",
     "TEST_ADAPTER",
+    "command_hook_adapter",
     "FAULT_USER",
 ]
 
 FAULT_USER = "memory-faults"
 """The system user permission faults run as when the tests run as root."""
 
-TEST_ADAPTER = """
+
+def command_hook_adapter(name: str) -> str:
+    """The source of a command-hook adapter named `name`, in Claude Code's shape, so the hook client
+    and worker are driven for real without depending on a harness package.
+    """
+    return _TEST_ADAPTER.replace("@NAME@", name)
+
+
+_TEST_ADAPTER = """
 import json
 from memory_core.models import EventKind, HookEvent
 
 class Hooks:
-    name = "faultharness"
+    name = "@NAME@"
 
     def parse(self, payload):
         if payload.get("event") == "read":
@@ -73,8 +82,9 @@ class Hooks:
     def render(self, event, recall):
         return json.dumps({"context": recall.text}) if recall.text else ""
 """
-"""A command-hook adapter in Claude Code's shape, so faults are driven through the real client
-and worker without depending on a harness package."""
+
+TEST_ADAPTER = command_hook_adapter("faultharness")
+"""The adapter the fault rig installs."""
 
 State = Literal["up", "down", "silent"]
 
