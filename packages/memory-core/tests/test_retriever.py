@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from memory_core.models import Record
+from memory_core.retrieval import retriever as retriever_module
 from memory_core.retrieval.excerpt import excerpt
 from memory_core.retrieval.retriever import Retriever
 from memory_core.retrieval.tokenizer import index_terms
@@ -222,3 +223,46 @@ def test_excerpts_find_words_inside_identifiers_and_numbers() -> None:
     # A query word inside a longer word ("latest" holds "test") is not a match.
     decoy = "the latest build " * 60 + "one failing test here " + "the latest build " * 60
     assert "one failing test here" in excerpt(decoy, {"test": 3.0})
+
+
+def _common_words_project(store: SQLiteStore, sessions: int = 300) -> None:
+    """Ten turns a session, each holding one or two of the words "billing", "retry", "policy"
+    (thousands of postings, as in any long-lived project), and one turn that asks about all three."""
+    words = ["billing", "retry", "policy"]
+    items = []
+    for s in range(sessions):
+        for seq in range(10):
+            n = s * 10 + seq
+            said = [words[n % 3]] + ([words[(n + 1) % 3]] if n % 4 == 0 else [])
+            text = f"Turn {n} of job{s}: the {' and the '.join(said)} in module{n % 37} " + "padding " * (n % 7)
+            items.append(make_record(f"t{n:05d}", text, session_id=f"job{s}", seq=seq, created_at=_T0 + n))
+    question = "Why does the billing retry policy give up after three tries?"
+    items.append(make_record("asked", question, session_id="incident", seq=0, created_at=_T0 - 10))
+    items.append(make_record("answer", "Because max_attempts is 3 in config.toml.", session_id="incident", seq=1))
+    store.put_many([(r, index_terms(r.text)) for r in items])
+
+
+def test_a_deliberate_search_of_common_words_at_scale_finds_the_memory_holding_them_all(store: SQLiteStore) -> None:
+    _common_words_project(store)
+    dfs = store.postings([PROJECT], ["bill", "retri", "polici"], max_df=0)
+    assert sum(e.df for e in dfs.values()) >= retriever_module._STORE_SUMS_FROM  # the store sums this one
+    assert _ids(store, "billing retry policy", floor=False, limit=10)[0] == "asked"
+
+
+def test_deliberate_search_ranks_alike_whether_the_store_or_the_retriever_sums(
+    store: SQLiteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _common_words_project(store)
+    queries = ["billing retry policy", "billing", "retry policy module3", "padding policy", "job7 billing", "give up"]
+
+    def ranked() -> list[list[tuple[str, float, str]]]:
+        retriever = Retriever(store)
+        return [
+            [(h.record.id, h.score, h.excerpt) for h in retriever.rank(q, [PROJECT, USER], limit=limit, floor=False)]
+            for q in queries
+            for limit in (1, 5, 20)
+        ]
+
+    summed_in_the_store = ranked()
+    monkeypatch.setattr(retriever_module, "_STORE_SUMS_FROM", 10**12)
+    assert ranked() == summed_in_the_store

@@ -23,7 +23,7 @@ import pytest
 from memory_core.models import Hit, IndexStats, Record, Scope
 from memory_core.retrieval.retriever import Retriever
 from memory_core.retrieval.tokenizer import index_terms
-from memory_core.store.base import Posting, SessionState, Store, TermPostings
+from memory_core.store.base import SUM_SLACK, Posting, SessionState, Store, SummingPostings, TermPostings
 
 from memory_testing.store_conformance_browse import BrowseConformance
 
@@ -404,6 +404,63 @@ class StoreConformance(BrowseConformance):
             "alpha": TermPostings(1, ()),
             "beta": TermPostings(0, ()),
         }
+
+    # -- summing in the store (optional: `SummingPostings`) --------------------------------
+
+    def _summing(self, store: Store) -> SummingPostings:
+        if not isinstance(store, SummingPostings):
+            pytest.skip("this store does not sum postings itself")
+        return store
+
+    def test_top_postings_hold_every_record_that_can_rank_ties_included(self, store: Store) -> None:
+        summing = self._summing(store)
+        # 40 records over three terms with repeated (tf, length) pairs, so many scores tie, and
+        # one in the user scope; a record of another project must never be counted.
+        for n in range(40):
+            terms = {"alpha": 1 + n % 3, f"pad{n % 4}": 1 + n % 2}
+            if n % 5 == 0:
+                terms["beta"] = 1
+            store.put(make_record(f"r{n:02d}", scope=USER if n == 7 else PROJECT), terms)
+        store.put(make_record("x-other", scope=OTHER), {"alpha": 9, "beta": 9})
+        scopes, weights = [PROJECT, USER], {"alpha": 0.4, "beta": 1.7, "absent": 2.0}
+        average = store.index_stats(scopes).average_length
+        every = store.postings(scopes, list(weights))
+
+        def score(record_id: str) -> float:
+            total = 0.0
+            for term, weight in weights.items():
+                for p in every[term].postings:
+                    if p.record_id == record_id:
+                        total += weight * p.tf * 2.2 / (p.tf + 1.2 * (0.25 + 0.75 * p.length / average))
+            return total
+
+        scores = {p.record_id: score(p.record_id) for t in weights for p in every[t].postings}
+        ranked = sorted(scores.values(), reverse=True)
+        for depth in (1, 5, 12, 40, 100):
+            top = summing.top_postings(scopes, weights, depth=depth, average=average, k1=1.2, b=0.75)
+            assert set(top) == set(weights)
+            assert top["absent"] == ()
+            answered = {p.record_id for postings in top.values() for p in postings}
+            cut = ranked[min(depth, len(ranked)) - 1] * (1 - SUM_SLACK)
+            assert {rid for rid, value in scores.items() if value >= cut} <= answered, depth
+            assert "x-other" not in answered
+            for term in weights:  # each record answered comes with all of its postings
+                assert {p for p in every[term].postings if p.record_id in answered} == set(top[term]), (depth, term)
+        assert summing.top_postings(scopes, {}, depth=5, average=average, k1=1.2, b=0.75) == {}
+        assert summing.top_postings([], weights, depth=5, average=average, k1=1.2, b=0.75)["alpha"] == ()
+
+    def test_record_postings_read_only_the_records_asked(self, store: Store) -> None:
+        summing = self._summing(store)
+        store.put(make_record("r1"), {"cache": 3, "redis": 1})
+        store.put(make_record("r2"), {"cache": 1, "sqlite": 2})
+        store.put(make_record("r3"), {"cache": 2})
+        store.put(make_record("u1", scope=USER), {"cache": 1})
+        found = summing.record_postings([PROJECT, USER], ["cache", "sqlite", "missing"], ["r1", "u1", "r2", "nope"])
+        assert {p.record_id for p in found["cache"]} == {"r1", "r2", "u1"}
+        assert set(found["sqlite"]) == {Posting("r2", 2, 3)}
+        assert found["missing"] == ()
+        assert summing.record_postings([PROJECT], ["cache"], ["u1"]) == {"cache": ()}
+        assert summing.record_postings([PROJECT], ["cache"], []) == {"cache": ()}
 
     # -- ranking ---------------------------------------------------------------------------
 

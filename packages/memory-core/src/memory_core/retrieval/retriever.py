@@ -43,7 +43,7 @@ from memory_core.retrieval.excerpt import EXCERPT_CHARS, excerpt, near_duplicate
 from memory_core.retrieval.recency import asks_current, prefer_newer
 from memory_core.retrieval.render import approx_tokens, render_block
 from memory_core.retrieval.tokenizer import query_terms, term_spans
-from memory_core.store.base import Store
+from memory_core.store.base import Posting, Store, SummingPostings, TermPostings
 
 __all__ = ["Retriever", "Ranking", "render_block", "approx_tokens", "BM25_K1", "BM25_B", "NEIGHBOUR_SPAN"]
 
@@ -60,6 +60,11 @@ frequency is still known). This bounds a query's cost whatever the store's size 
 length, and costs little: a term in thousands of records says little about any of them. 800
 rather than 1,200 changed no top-5 of the latency bench's questions at 100,000 records and took
 a fifth off a recall; LoCoMo, scored with the search budget, is unaffected."""
+_STORE_SUMS_FROM = 2_000
+"""Deliberate search lets a store that can sum BM25 itself (`SummingPostings`, the embedded store)
+pick the records that can rank once the admitted postings reach this many: carrying 50,000
+postings into Python and summing them there was most of a search page at 100,000 records
+(docs/retrieval.md). Below it one plain read is as cheap. The ranking is the same either way."""
 _CONTEXT: tuple[tuple[int, float], ...] = ((-2, 0.15), (-1, 0.3), (1, 0.15), (2, 0.05))
 """(offset in the session, share of that turn's score a record gains): a record may be the reply
 to the turn before it, and the turn after it may say what it meant."""
@@ -171,10 +176,14 @@ class _Matches:
     """The query's information: the sum of its words' strengths, found in the store or not."""
     current: bool
     """Whether the query asks how things are now (`recency.asks_current`)."""
+    average: float
+    """The scopes' average record length, in terms (BM25's length normalisation)."""
     weights: dict[str, float] = field(default_factory=dict)
     """Matched term -> its idf (everyday words scaled down when the floor is on)."""
     evidence: dict[str, float] = field(default_factory=dict)
     """Matched term -> the information a window holding it covers."""
+    term_rarity: dict[str, float] = field(default_factory=dict)
+    """Matched term -> its rarity in the scope times its strength (what `rarity` adds up)."""
     scores: dict[str, float] = field(default_factory=dict)
     rarity: dict[str, float] = field(default_factory=dict)
     matched: dict[str, list[str]] = field(default_factory=dict)
@@ -182,6 +191,50 @@ class _Matches:
     """Records that may hold the question as a stated phrase (`_PHRASE_RECORDS`)."""
     stated_terms: list[str] = field(default_factory=list)
     """The question's terms that phrase must hold: those the store knows."""
+    summed: _Summed | None = None
+    """Set when the store summed the postings and returned only those of the records that can
+    rank (`SummingPostings`): the scores of other records are read when they are needed."""
+
+
+@dataclass
+class _Summed:
+    """What completing a record the store left out of `top_postings` takes."""
+
+    scopes: Sequence[Scope]
+    terms: Sequence[str]
+    store: SummingPostings
+    known: set[str]
+    """Records whose score is complete: every one in the store's answer, and each one completed."""
+
+
+def _add_postings(m: _Matches, term: str, postings: Sequence[Posting]) -> None:
+    """Add one term's postings to the records' BM25 scores, rarity and matched words."""
+    scores, rarity, matched, average = m.scores, m.rarity, m.matched, m.average
+    idf, rare = m.weights[term], m.term_rarity[term]
+    for posting in postings:
+        tf = posting.tf
+        norm = BM25_K1 * (1.0 - BM25_B + BM25_B * posting.length / average)
+        rid = posting.record_id
+        scores[rid] = scores.get(rid, 0.0) + idf * tf * (BM25_K1 + 1.0) / (tf + norm)
+        rarity[rid] = rarity.get(rid, 0.0) + rare
+        matched.setdefault(rid, []).append(term)
+
+
+def _complete(m: _Matches, ids: Sequence[str]) -> None:
+    """Give the records of `ids` the store left out of its answer (a top hit's session neighbours)
+    their scores, term by term in query order as the first pass adds them: the same sums.
+    """
+    summed = m.summed
+    assert summed is not None
+    missing = [rid for rid in ids if rid not in summed.known]
+    if not missing:
+        return
+    summed.known.update(missing)
+    found = summed.store.record_postings(summed.scopes, summed.terms, missing)
+    for term in m.terms:
+        postings = found.get(term)
+        if postings:
+            _add_postings(m, term, postings)
 
 
 def _idf(documents: int, df: int) -> float:
@@ -300,47 +353,43 @@ class Retriever:
         probe = self.store.postings(scopes, terms, max_df=0)
         max_df = _df_cut({t: e.df for t, e in probe.items()}, _RECALL_POSTINGS if floor else _SEARCH_POSTINGS)
         admitted = [t for t in terms if 0 < probe[t].df <= max_df]
-        found = dict(probe)
-        if admitted:
-            found.update(self.store.postings(scopes, admitted, max_df=max_df))
         top_idf = _idf(documents, 1)
         # With the floor on, a matched word is evidence by its rarity in the store times its
         # strength in general language (`evidence`): in a young store every word is rare.
         strengths = term_strengths(query) if floor else {}
         information = sum(max(strengths.get(t, 1.0), _LEAST_INFORMATION) for t in terms)
-        m = _Matches(terms, query_dates(query), information, asks_current(query))
-        scores, rarity, matched = m.scores, m.rarity, m.matched
+        m = _Matches(terms, query_dates(query), information, asks_current(query), average)
         strongest = 0.0
         for term in terms:
-            entry = found.get(term)
-            if entry is None or entry.df == 0:
+            df = probe[term].df
+            if df == 0:
                 continue
             strength = strengths.get(term, 1.0)
-            rare = (_idf(documents, entry.df) / top_idf if top_idf > 0 else 0.0) * strength
-            idf = _idf(documents, entry.df) * (_EVERYDAY_WEIGHT + (1.0 - _EVERYDAY_WEIGHT) * strength)
-            m.weights[term] = idf
+            rare = (_idf(documents, df) / top_idf if top_idf > 0 else 0.0) * strength
+            m.weights[term] = _idf(documents, df) * (_EVERYDAY_WEIGHT + (1.0 - _EVERYDAY_WEIGHT) * strength)
+            m.term_rarity[term] = rare
             # A word most memories share covers little of what was asked, however strong it is.
             m.evidence[term] = strength * min(1.0, _COVER_RARITY * rare / strength) if strength > 0 else 0.0
             strongest = max(strongest, rare)
-            if not entry.postings:
-                continue
-            for posting in entry.postings:
-                tf = posting.tf
-                norm = BM25_K1 * (1.0 - BM25_B + BM25_B * posting.length / average)
-                rid = posting.record_id
-                scores[rid] = scores.get(rid, 0.0) + idf * tf * (BM25_K1 + 1.0) / (tf + norm)
-                rarity[rid] = rarity.get(rid, 0.0) + rare
-                matched.setdefault(rid, []).append(term)
+        pool = max(_POOL_LEAST, limit * _POOL_PER_ITEM)
+        depth = pool << (_POOL_ROUNDS - 1)
+        found = dict(probe)
+        if admitted:
+            found.update(self._postings(scopes, admitted, probe, max_df, m, depth=depth, floor=floor))
+        for term in terms:
+            entry = found[term]
+            if entry.postings:
+                _add_postings(m, term, entry.postings)
+        scores = m.scores
         if not scores:
             return Ranking([], NOT_RARE if m.weights else NO_MATCH)
         if floor:
             m.stated_terms = [t for t in terms if t in m.weights]
-            m.stated = _stated_candidates(terms, m.stated_terms, matched)
+            m.stated = _stated_candidates(terms, m.stated_terms, m.matched)
             if strongest < _WORD_FLOOR and not m.stated:
                 return Ranking([], NOT_RARE)
-        pool = max(_POOL_LEAST, limit * _POOL_PER_ITEM)
         # Only the deepest pool we may look at is ordered, not every record that matched a word.
-        ordered = heapq.nsmallest(pool << (_POOL_ROUNDS - 1), scores, key=lambda rid: (-scores[rid], rid))
+        ordered = heapq.nsmallest(depth, scores, key=lambda rid: (-scores[rid], rid))
         for _ in range(_POOL_ROUNDS):
             hits, filtered = self._select(ordered[:pool], m, limit, exclude, floor, author)
             # A bigger pool can only help when filters (not the floor) left too few hits.
@@ -350,6 +399,31 @@ class Retriever:
         if hits:
             return Ranking(hits, FOUND)
         return Ranking(hits, ALL_FILTERED if filtered else BELOW_FLOOR)
+
+    def _postings(
+        self,
+        scopes: Sequence[Scope],
+        admitted: list[str],
+        probe: dict[str, TermPostings],
+        max_df: int,
+        m: _Matches,
+        *,
+        depth: int,
+        floor: bool,
+    ) -> dict[str, TermPostings]:
+        """The admitted terms' postings: all of them, or (deliberate search on a store that sums,
+        when there are many) those of the records that can be among the `depth` best by BM25.
+
+        Only the deliberate path narrows: the floor reads every matched record (a stated phrase
+        needs each record's full set of matched words), and within its 800 postings it is cheap.
+        """
+        store = self.store
+        if floor or not isinstance(store, SummingPostings) or sum(probe[t].df for t in admitted) < _STORE_SUMS_FROM:
+            return store.postings(scopes, admitted, max_df=max_df)
+        weights = {t: m.weights[t] for t in admitted}
+        top = store.top_postings(scopes, weights, depth=depth, average=m.average, k1=BM25_K1, b=BM25_B)
+        m.summed = _Summed(scopes, admitted, store, {p.record_id for postings in top.values() for p in postings})
+        return {t: TermPostings(probe[t].df, top.get(t, ())) for t in admitted}
 
     def _select(
         self,
@@ -389,6 +463,8 @@ class Retriever:
             for neighbour in self.store.session_records(scope, place[1], sorted(seqs)):
                 known.setdefault(neighbour.seq, neighbour)
                 records.setdefault(neighbour.id, neighbour)
+        if m.summed is not None:
+            _complete(m, list(records))
         session_best = {place: max(scores.get(r.id, 0.0) for r in turns.values()) for place, turns in sessions.items()}
 
         # (record, score, support, cover): support is the rarity of the query terms it matches, with

@@ -3,6 +3,8 @@
 A store keeps records, the lexical index of their terms, per-session state (the read-to-write
 handoff and the injected set), counters and small metadata. It does no ranking: the
 retriever scores from `postings` and `index_stats`, so ranking is identical on every backend.
+(A store that can sum scores itself may narrow the postings it returns to the records that can
+rank, `SummingPostings`; the retriever still computes every score it uses.)
 
 Every query is scoped. An empty scope list, or a scope with an empty key, matches nothing.
 
@@ -10,7 +12,8 @@ Failure: a store raises `memory_core.errors.StoreUnavailable` when its server ca
 reached or does not answer in time, and `memory_core.errors.StoreError` for anything else
 it cannot do. It never returns partial results silently.
 
-Optional capabilities are declared here too, as their own `Protocol`s (`Checkpointing`), so
+Optional capabilities are declared here too, as their own `Protocol`s (`Checkpointing`,
+`SummingPostings`), so
 a caller asks `isinstance(store, Checkpointing)` rather than probing for a method by name.
 
 `memory_testing.store_conformance` is the suite every implementation must pass.
@@ -24,7 +27,17 @@ from typing import Protocol, runtime_checkable
 
 from memory_core.models import IndexStats, Record, RecordKind, Scope, ScopeKind
 
-__all__ = ["Store", "Checkpointing", "Posting", "TermPostings", "SessionState", "RecordFilter", "PageCursor"]
+__all__ = [
+    "Store",
+    "Checkpointing",
+    "SummingPostings",
+    "SUM_SLACK",
+    "Posting",
+    "TermPostings",
+    "SessionState",
+    "RecordFilter",
+    "PageCursor",
+]
 
 PageCursor = tuple[float, str]
 """Where a page of `Store.page` ends: the (created_at, id) of its last record."""
@@ -270,5 +283,54 @@ class Checkpointing(Protocol):
 
         With `truncate`, also empty the log, where old copies of removed text would otherwise
         outlive the rows (after `forget`, `prune` or `scrub`). Raises `StoreError` on failure.
+        """
+        ...
+
+
+SUM_SLACK = 1e-9
+"""Relative slack of `SummingPostings.top_postings`: a store's sums may round differently from
+the retriever's (another summation order, another float parser), by far less than this."""
+
+
+@runtime_checkable
+class SummingPostings(Protocol):
+    """A store that sums BM25 per record where the postings are (the embedded store, in SQL).
+
+    Deliberate search admits up to tens of thousands of postings for a query of common words.
+    Summing them per record in the store and returning only the postings of the records that
+    can rank costs a fraction of carrying every one of them into Python and summing there. The
+    answer is a superset of what ranking needs, so the retriever's own sums over it, and the
+    ranking, are exactly the ones it would compute from every posting. Stores without it
+    answer `Store.postings` in full and the retriever sums.
+    """
+
+    def top_postings(
+        self,
+        scopes: Sequence[Scope],
+        weights: Mapping[str, float],
+        *,
+        depth: int,
+        average: float,
+        k1: float,
+        b: float,
+    ) -> dict[str, tuple[Posting, ...]]:
+        """Each term of `weights`: its postings across `scopes` among the records that may be in
+        the `depth` best.
+
+        A record's score is the sum, over the terms it holds, of `weights[term] * tf * (k1 + 1)
+        / (tf + k1 * (1 - b + b * length / average))`. The answer holds every posting of these
+        terms of each record scoring at least `1 - SUM_SLACK` times the `depth`-th best score
+        (of every matching record when fewer match), and may hold more (all of them, when the
+        query is too long for one statement): summing it finds the same `depth` best records,
+        ties included, as summing every posting would. A term with no postings maps to `()`.
+        """
+        ...
+
+    def record_postings(
+        self, scopes: Sequence[Scope], terms: Sequence[str], ids: Sequence[str]
+    ) -> dict[str, tuple[Posting, ...]]:
+        """Each distinct term's postings across `scopes` among the records `ids` only: what the
+        retriever still needs of a record `top_postings` left out (a top hit's session
+        neighbour). A term none of them holds maps to `()`; unknown ids are skipped.
         """
         ...
