@@ -3,7 +3,9 @@
 How a record is scored (docs/retrieval.md has the reasoning and the measured figures):
 1. BM25 over the store's postings (`k1`, `b` below). Postings are read rarest term first within
    a budget; the commonest terms that would overflow it are not read at all: they say little,
-   and reading them is most of the cost.
+   and reading them is most of the cost. A deliberate search of many postings on a store that
+   sums them itself (`SummingPostings`) reads only those of the records that can rank, and
+   sums them here all the same: the scores are the ones every posting gives.
 2. Session context: a record's meaning often sits in its neighbours (the answer is the reply
    to the turn that matches the question's words). The best candidates and the turns around
    them are scored together: a record gains a share of its neighbours' BM25 scores, the idf of
