@@ -113,6 +113,26 @@ def test_a_turn_captured_through_the_worker_is_stored_once(hook_env: dict[str, s
     assert texts.count("User: the invoice batch runs at 02:00 UTC\nAssistant: noted") == 1
 
 
+def test_a_cold_turn_loads_no_pydantic_plugin_unless_the_user_asks(hook_env: dict[str, str], tmp_path: Path) -> None:
+    # A pydantic plugin installed beside memory: a distribution whose entry point, once
+    # loaded, leaves a mark. Memory's own models are no application's to instrument.
+    mark = tmp_path / "plugin-loaded"
+    info = tmp_path / "pkg" / "memory_spy-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: memory-spy\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[pydantic]\nspy = memory_spy:plugin\n")
+    (tmp_path / "pkg" / "memory_spy.py").write_text(
+        f"import pathlib\npathlib.Path({str(mark)!r}).write_text('x')\nplugin = object()\n"
+    )
+    cold = {**hook_env, "MEMORY_WORKER": "0"}
+    out = _turn(cold, "s1", "t1", "the ledger service listens on port 8443", "noted: ledger on 8443")
+    assert out == b""
+    assert not mark.exists(), "a cold turn loaded a pydantic plugin"
+    # A choice the user made is kept: naming some other plugin to disable leaves this one on.
+    _hook({**cold, "PYDANTIC_DISABLE_PLUGINS": "other"}, {"event": "read", "session": "s2", "turn": "u", "text": "hi"})
+    assert mark.exists()
+
+
 def test_a_worker_with_other_settings_is_never_used(hook_env: dict[str, str]) -> None:
     _turn(hook_env, "s1", "t1", "the ledger service listens on port 8443", "noted: ledger on 8443")
     assert _wait_for(_socket(hook_env))

@@ -192,6 +192,11 @@ def _start_worker(path: str) -> None:
 def _handle_here(adapter: str, raw: bytes, problem: BaseException | None = None) -> str:
     import importlib
 
+    # This process is memory's alone, and its pydantic models (the settings, the payload)
+    # are no application's to instrument: pydantic's plugin scan would read the entry points
+    # of every installed distribution to find none, about 5 ms of a cold turn (more in a big
+    # environment). A value the user set is theirs and kept (docs/design.md).
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     from memory_core.hookpath.runner import run
 
     if problem is not None:
