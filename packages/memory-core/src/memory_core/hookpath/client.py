@@ -190,8 +190,14 @@ def _start_worker(path: str) -> None:
 
 
 def _handle_here(adapter: str, raw: bytes, problem: BaseException | None = None) -> str:
+    import gc
     import importlib
 
+    # This process handles one turn and ends in `os._exit`: the cycle collector's passes over
+    # the tens of thousands of objects the engine's imports create (about 70 passes, some of
+    # them full) would free nothing worth their 15 to 30 ms of a cold turn. Reference counting
+    # still frees everything that is not a cycle, and the process is gone a moment later.
+    gc.disable()
     # This process is memory's alone, and its pydantic models (the settings, the payload)
     # are no application's to instrument: pydantic's plugin scan would read the entry points
     # of every installed distribution to find none, about 5 ms of a cold turn (more in a big
