@@ -144,7 +144,7 @@ class Config:
     handoff_keep: Annotated[int, Field(ge=1)] = _DEFAULT_HANDOFF_KEEP
     mcp_token: str | None = None
     pg_schema: str | None = None
-    warnings: tuple[str, ...] = dataclasses.field(default_factory=tuple)
+    warnings: tuple[str, ...] = ()
 
     @field_validator("allow_db0", "enabled", "firewall", mode="before")
     @classmethod
