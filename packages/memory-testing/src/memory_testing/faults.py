@@ -255,7 +255,26 @@ def unprivileged_user() -> Unprivileged:
     # The user runs this interpreter: tox makes `.tox` user-only (0700), so open the path to it
     # for traversal (not reading), as the embedded PostgreSQL's user gets to its binaries.
     let_traverse(Path(sys.executable).parent)
+    # A virtualenv's interpreter is often a link into a folder only its owner may enter (a
+    # pyenv build under /root): opening /root to everyone is no test's business, so say what
+    # is missing instead of failing with a PermissionError deep inside the test.
+    require(
+        _runs_as(entry.pw_uid, entry.pw_gid),
+        f"{FAULT_USER} cannot run {sys.executable} (it resolves to {Path(sys.executable).resolve()}):"
+        " run the suite under tox, or from an interpreter every user may run",
+    )
     return Unprivileged(entry.pw_name, entry.pw_uid, entry.pw_gid)
+
+
+def _runs_as(uid: int, gid: int) -> bool:
+    """Whether the user `uid` can start this interpreter at all."""
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", "pass"], user=uid, group=gid, extra_groups=[], capture_output=True, timeout=30
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return done.returncode == 0
 
 
 @dataclass
