@@ -252,12 +252,13 @@ def unprivileged_user() -> Unprivileged:
         )
         require(made, f"an unprivileged user for permission faults (useradd {FAULT_USER})")
         entry = pwd.getpwnam(FAULT_USER)
-    # The user runs this interpreter: tox makes `.tox` user-only (0700), so open the path to it
-    # for traversal (not reading), as the embedded PostgreSQL's user gets to its binaries.
+    # The user runs this interpreter: tox makes `.tox` user-only (0700), and a virtualenv's
+    # interpreter is a link into the base build (a pyenv one under /root, 0700), so open both
+    # paths for traversal (not reading), as the embedded PostgreSQL's user gets to its binaries.
     let_traverse(Path(sys.executable).parent)
-    # A virtualenv's interpreter is often a link into a folder only its owner may enter (a
-    # pyenv build under /root): opening /root to everyone is no test's business, so say what
-    # is missing instead of failing with a PermissionError deep inside the test.
+    let_traverse(Path(sys.executable).resolve().parent)
+    # Should the interpreter still be out of reach (a mount, a policy), say what is missing
+    # rather than fail with a PermissionError deep inside the test.
     require(
         _runs_as(entry.pw_uid, entry.pw_gid),
         f"{FAULT_USER} cannot run {sys.executable} (it resolves to {Path(sys.executable).resolve()}):"
