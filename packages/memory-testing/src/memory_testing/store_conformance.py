@@ -461,6 +461,14 @@ class StoreConformance(BrowseConformance):
         assert found["missing"] == ()
         assert summing.record_postings([PROJECT], ["cache"], ["u1"]) == {"cache": ()}
         assert summing.record_postings([PROJECT], ["cache"], []) == {"cache": ()}
+        # More terms and ids than one statement may bind still get every posting.
+        for index in range(950):
+            store.put(make_record(f"n{index}"), {"cache": 1, f"word{index}": 1})
+        terms = ["cache", *(f"word{index}" for index in range(950))]
+        ids = [f"n{index}" for index in range(950)]
+        many = summing.record_postings([PROJECT], terms, ids)
+        assert {p.record_id for p in many["cache"]} == set(ids)
+        assert all({p.record_id for p in many[f"word{index}"]} == {f"n{index}"} for index in range(950))
 
     # -- ranking ---------------------------------------------------------------------------
 

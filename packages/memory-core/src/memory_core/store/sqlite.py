@@ -770,17 +770,18 @@ class SQLiteStore:
                 sids = self._sids_for(conn, scopes)
                 tids = self._tids(conn, distinct) if sids else {}
                 found: dict[int, list[Posting]] = {tid: [] for tid in tids}
-                tid_list = list(tids)
-                room = MAX_PARAMS - len(sids) - len(tid_list)
-                for chunk in chunks(wanted, max(room, 1)) if tid_list and room > 0 else ():
-                    rows = conn.execute(
-                        f"SELECT p.tid, r.id, p.tf, p.length FROM records r CROSS JOIN postings p"  # noqa: S608
-                        f" ON p.tid IN ({marks(len(tid_list))}) AND p.sid IN ({marks(len(sids))}) AND p.doc = r.doc"
-                        f" WHERE r.id IN ({marks(len(chunk))})",
-                        [*tid_list, *sids, *chunk],
-                    ).fetchall()
-                    for tid, record_id, tf, length in rows:
-                        found[tid].append(Posting(record_id, tf, length))
+                # Terms and ids share one statement's parameters: half the room each, at most.
+                half = (MAX_PARAMS - len(sids)) // 2
+                for tid_chunk in chunks(list(tids), half):
+                    for id_chunk in chunks(wanted, half):
+                        rows = conn.execute(
+                            f"SELECT p.tid, r.id, p.tf, p.length FROM records r CROSS JOIN postings p"  # noqa: S608
+                            f" ON p.tid IN ({marks(len(tid_chunk))}) AND p.sid IN ({marks(len(sids))})"
+                            f" AND p.doc = r.doc WHERE r.id IN ({marks(len(id_chunk))})",
+                            [*tid_chunk, *sids, *id_chunk],
+                        ).fetchall()
+                        for tid, record_id, tf, length in rows:
+                            found[tid].append(Posting(record_id, tf, length))
             except sqlite3.Error as exc:
                 raise translate(exc, "postings") from exc
         for tid, term in tids.items():
