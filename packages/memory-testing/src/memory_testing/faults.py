@@ -259,19 +259,20 @@ def unprivileged_user() -> Unprivileged:
     let_traverse(Path(sys.executable).resolve().parent)
     # Should the interpreter still be out of reach (a mount, a policy), say what is missing
     # rather than fail with a PermissionError deep inside the test.
+    user = Unprivileged(entry.pw_name, entry.pw_uid, entry.pw_gid)
     require(
-        _runs_as(entry.pw_uid, entry.pw_gid),
+        _starts_python(user),
         f"{FAULT_USER} cannot run {sys.executable} (it resolves to {Path(sys.executable).resolve()}):"
         " run the suite under tox, or from an interpreter every user may run",
     )
-    return Unprivileged(entry.pw_name, entry.pw_uid, entry.pw_gid)
+    return user
 
 
-def _runs_as(uid: int, gid: int) -> bool:
-    """Whether the user `uid` can start this interpreter at all."""
+def _starts_python(user: Unprivileged) -> bool:
+    """Whether `user` can start this interpreter at all."""
     try:
-        done = subprocess.run(
-            [sys.executable, "-c", "pass"], user=uid, group=gid, extra_groups=[], capture_output=True, timeout=30
+        done = user.run(
+            [sys.executable, "-c", "pass"], env={"PATH": os.environ.get("PATH", "")}, cwd=Path("/"), timeout=30
         )
     except (OSError, subprocess.TimeoutExpired):
         return False
