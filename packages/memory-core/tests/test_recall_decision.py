@@ -166,6 +166,30 @@ def test_a_fact_stated_in_plain_words_is_recalled_when_asked_back(populated: Mem
     assert _ask(populated, "what does the cat use?") == []
 
 
+def test_one_plain_word_shared_by_chance_injects_nothing(populated: MemoryService) -> None:
+    [flaky, image] = _capture(
+        populated,
+        "s5",
+        [
+            (
+                "TestExportCSV is flaky on CI, find out why.",
+                "The shared tmp dir causes the race: two tests write invoices.csv at once. Each test now gets its own.",
+            ),
+            (
+                "The CI image needs jq for the release script.",
+                "Added `brew install jq` to the macOS runner and `apt-get install -y jq` to the Linux image.",
+            ),
+        ],
+        _T0 + 3 * _DAY,
+    )
+    # Each prompt shares one everyday word ("causes", "brew") with a turn, and nothing else.
+    assert _ask(populated, "What causes the northern lights?") == []
+    assert _ask(populated, "How do I make cold brew coffee at home?", session="coffee") == []
+    # Two of the question's words in one exchange are more than chance.
+    assert _ask(populated, "what causes the flaky export test?", session="flaky")[:1] == [flaky]
+    assert _ask(populated, "how does the CI image get jq?", session="jq")[:1] == [image]
+
+
 def test_memory_last_says_why_nothing_was_injected(populated: MemoryService) -> None:
     populated.assemble("What's a good name for a puppy?", harness="claude", session_id="why")
     last = populated.status()["last_recall"]

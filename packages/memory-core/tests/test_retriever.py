@@ -211,7 +211,7 @@ def test_a_new_store_with_a_few_memories_still_recalls(store: SQLiteStore) -> No
     _put(store, make_record("only", "The cache TTL is 300 seconds."))
     assert _ids(store, "what is the cache ttl?") == ["only"]
     _put(store, make_record("deploy", "Deploys go through the release workflow on tags.", session_id="s2"))
-    assert _ids(store, "how do deploys work?") == ["deploy"]
+    assert _ids(store, "which workflow do deploys go through?") == ["deploy"]
     assert _ids(store, "what is the capital of France?") == []
 
 

@@ -20,9 +20,9 @@ __all__ = ["is_jargon"]
 # A word list reads better as prose than as 260 quoted lines.
 _WORDS = frozenset(
     """
-abstract access add algorithm allocate api app application arg argument array assert async
-attribute auth await backend bash binary bit boolean branch browser buffer bug build byte cache
-call callback case cast char check class cli client clone closure code column command commit
+abstract access add algorithm allocate api app application apt arg argument array assert async
+attribute auth await backend bash binary bit boolean branch brew browser buffer bug build byte cache
+call callback cargo case cast char check class cli client clone closure code column command commit
 compile compiler component compute concurrency condition config configure connect connection
 console const constant constructor container context core count cpu crash create csv curl
 data database date debug declare decode default define delete dependency deploy dev develop

@@ -108,10 +108,18 @@ _EVERYDAY_WEIGHT = 0.5
 * strength`: an everyday word ranks at half its store weight, so a match on the project's own
 words outranks one on "tell", "box" or "day" (coding set: top-5 ceiling 0.835 -> 0.886)."""
 _COVER_RARITY = 3.0
+_COVER_ALONE = 0.5
+"""A window covers something only when it holds two of the query's words that carry any evidence,
+or one with at least this much: a prompt of plain words ("what causes the northern lights?") has so little
+information that one of them found anywhere is most of it, and is found in some turn of every
+store. Coding set: off-topic 0.014 -> 0.005, generic 0.143 -> 0.102 (docs/retrieval.md)."""
 _LEAST_INFORMATION = 0.05
 """A query word's information for cover is its strength, but at least this: a question made of
 plain words only still asks for all of them."""
 _WORD_FLOOR = 0.05
+"""With the floor on, nothing is recalled unless at least one matched word has this much evidence
+(store rarity times general-language strength): a prompt whose matched words are all everyday
+words ("good", "day", "keep") is about nothing the store knows."""
 _FULL_EXCERPTS = 1
 _SHORT_EXCERPT_SHARE = 0.5
 """The first `_FULL_EXCERPTS` hits show an `EXCERPT_CHARS` passage, the others half of it: every
@@ -132,9 +140,6 @@ _LEND_SHARE = 0.2
 """With the floor on, a turn lends context to its neighbours only when its own score is at least
 this share of the best one's divided by the largest context weight: weaker turns could not lift a
 neighbour far, and reading their neighbours costs a query each."""
-"""With the floor on, nothing is recalled unless at least one matched word has this much evidence
-(store rarity times general-language strength): a prompt whose matched words are all everyday
-words ("good", "day", "keep") is about nothing the store knows."""
 _POOL_LEAST = 12
 _POOL_PER_ITEM = 2
 _POOL_ROUNDS = 4
@@ -501,7 +506,10 @@ class Retriever:
             score *= 1.0 + _STANDING_STEP * min(record.standing, _STANDING_CAP)
             if dates:
                 score *= 1.0 + _DATE_BOOSTS.get(date_match(record.created_at, dates), 0.0)
-            cover = sum(m.evidence[t] for t in window) / (m.information or 1.0)
+            held = [m.evidence[t] for t in window if m.evidence[t] > 0.0]
+            # One weak word ("cause", "curl") is what any turn shares with a prompt by chance.
+            alone = len(held) == 1 and held[0] < _COVER_ALONE
+            cover = 0.0 if alone else sum(held) / (m.information or 1.0)
             candidates.append((record, score, support, cover))
         # A query that names a date asks about that time, not about the current state of things.
         if _NEWEST_FIRST and floor and not dates:
