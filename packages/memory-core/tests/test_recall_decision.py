@@ -190,6 +190,17 @@ def test_one_plain_word_shared_by_chance_injects_nothing(populated: MemoryServic
     assert _ask(populated, "how does the CI image get jq?", session="jq")[:1] == [image]
 
 
+def test_a_piece_of_a_bigger_number_is_no_evidence(populated: MemoryService) -> None:
+    [summary] = _capture(
+        populated,
+        "s6",
+        [("Summarise the refactor.", "Done: 1,350 lines moved into internal/export, all tests pass.")],
+        _T0 + 3 * _DAY,
+    )
+    assert _ask(populated, "My oven says 350 degrees Fahrenheit, what is that in Celsius?") == []
+    assert _ask(populated, "how many lines did the refactor move, 1,350?", session="lines")[:1] == [summary]
+
+
 def test_memory_last_says_why_nothing_was_injected(populated: MemoryService) -> None:
     populated.assemble("What's a good name for a puppy?", harness="claude", session_id="why")
     last = populated.status()["last_recall"]

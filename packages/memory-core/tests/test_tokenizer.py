@@ -50,6 +50,14 @@ def test_single_letters_drop_but_digits_and_versions_stay() -> None:
     assert terms == ["3", "python", "11", "3.11", "2024"]
 
 
+def test_a_number_grouped_by_thousands_is_one_number() -> None:
+    assert query_terms("refactored 1,350+ lines over 10,000 records") == ["refactor", "1350", "line", "10000", "record"]
+    assert "350" not in index_terms("the diff touches 1,350 lines, 1,000,000 rows.")
+    # Not a grouped number: a list, or a decimal comma.
+    assert query_terms("ids 1,2,3 and pi 3,14") == ["id", "1", "2", "3", "pi", "14"]
+    assert query_terms("thresholds 0,500,1000") == ["threshold", "0", "500", "1000"]
+
+
 def test_blobs_and_huge_texts_are_bounded() -> None:
     blob = "A" * 65
     assert query_terms(f"token {blob} end") == ["token", "end"]

@@ -10,7 +10,8 @@ Promises:
 - A stoplist of 183 words (English function words, including the question words `what`, `when`,
   `did`, `how`, `which`, `who`, `why`) is dropped: they say how a question is asked, not what
   it is about, and would otherwise match every memory.
-- Single letters are dropped; digits are kept (`3`, `2024`); words longer than 64 characters
+- Single letters are dropped; digits are kept (`3`, `2024`), and a number grouped by thousands
+  is one number (`1,350` -> `1350`; a list such as `1,23` or `1,2345` is not one); words longer than 64 characters
   (blobs, long hashes) are dropped; only the first 200,000 characters of a text are indexed,
   so one huge paste cannot stall a capture.
 - `index_terms` and `query_terms` apply the same rules, so a query term always names the index
@@ -31,8 +32,10 @@ __all__ = ["index_terms", "query_terms", "query_surfaces", "term_spans", "words_
 _MAX_TEXT_CHARS = 200_000
 _MAX_WORD_CHARS = 64
 
-# A run of letters and digits, joined by identifier and path separators: `a.b`, `a_b`, `a/b`, `a-b`, `a::b`.
-_COMPOUND = re.compile(r"[^\W_]+(?:[_./:\\-]+[^\W_]+)*")
+# A number grouped by thousands (`1,350`, `10,000`), or a run of letters and digits joined by
+# identifier and path separators: `a.b`, `a_b`, `a/b`, `a-b`, `a::b`.
+_COMPOUND = re.compile(r"(?<!\w)(?<!\d,)\d{1,3}(?:,\d{3})+(?!\w|,\d)|[^\W_]+(?:[_./:\\-]+[^\W_]+)*")
+_GROUPED_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+")
 _SEPARATORS = re.compile(r"[_./:\\-]+")
 # camelCase, PascalCase and ACRONYMCase boundaries; digits stay with the letters before them.
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+[0-9]*|[A-Z]+[0-9]*|[0-9]+")
@@ -55,6 +58,9 @@ STOPWORDS = frozenset(_STOPLIST.split())
 
 def _words(compound: str) -> list[str]:
     """The lower-case words of one compound token, before stoplist and stemming."""
+    if _GROUPED_NUMBER.fullmatch(compound):
+        # One number, not two: "1,350 lines" must not meet "350 degrees".
+        return [compound.replace(",", "")]
     words: list[str] = []
     for piece in _SEPARATORS.split(compound):
         if not piece:
