@@ -110,9 +110,9 @@ words outranks one on "tell", "box" or "day" (coding set: top-5 ceiling 0.835 ->
 _COVER_RARITY = 3.0
 _COVER_ALONE = 0.5
 """A window covers something only when it holds two of the query's words that carry any evidence,
-or one with at least this much: a prompt of plain words ("what causes the northern lights?") has so little
-information that one of them found anywhere is most of it, and is found in some turn of every
-store. Coding set: off-topic 0.014 -> 0.005, generic 0.143 -> 0.102 (docs/retrieval.md)."""
+or one with at least this much: a prompt of plain words ("what causes the northern lights?") has
+so little information that one of them found anywhere is most of it, and some turn of every store
+holds one. Coding set: off-topic 0.014 -> 0.005, generic 0.143 -> 0.102 (docs/retrieval.md)."""
 _LEAST_INFORMATION = 0.05
 """A query word's information for cover is its strength, but at least this: a question made of
 plain words only still asks for all of them."""

@@ -11,9 +11,9 @@ Promises:
   `did`, `how`, `which`, `who`, `why`) is dropped: they say how a question is asked, not what
   it is about, and would otherwise match every memory.
 - Single letters are dropped; digits are kept (`3`, `2024`), and a number grouped by thousands
-  is one number (`1,350` -> `1350`; a list such as `1,23` or `1,2345` is not one); words longer than 64 characters
-  (blobs, long hashes) are dropped; only the first 200,000 characters of a text are indexed,
-  so one huge paste cannot stall a capture.
+  is one number (`1,350` -> `1350`; a list such as `1,23` or `1,2345` is not one); words longer
+  than 64 characters (blobs, long hashes) are dropped; only the first 200,000 characters of a
+  text are indexed, so one huge paste cannot stall a capture.
 - `index_terms` and `query_terms` apply the same rules, so a query term always names the index
   term it should meet. Neither raises; empty or stopword-only text gives no terms.
 
