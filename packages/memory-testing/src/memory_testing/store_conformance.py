@@ -16,14 +16,25 @@ backend. A failing test names the promise a backend broke.
 
 from __future__ import annotations
 
+import random
 import time
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Mapping, Sequence
+from typing import Any
 
 import pytest
 from memory_core.models import Hit, IndexStats, Record, Scope
 from memory_core.retrieval.retriever import Retriever
 from memory_core.retrieval.tokenizer import index_terms
-from memory_core.store.base import SUM_SLACK, Posting, SessionState, Store, SummingPostings, TermPostings
+from memory_core.store.base import (
+    SUM_SLACK,
+    NumberedPosting,
+    PickedPostings,
+    Posting,
+    SessionState,
+    Store,
+    SummingPostings,
+    TermPostings,
+)
 
 from memory_testing.store_conformance_browse import BrowseConformance
 
@@ -137,6 +148,53 @@ RANKING_QUERIES = (
     "stemmer cache size",
     "what's the weather in Lisbon?",
 )
+
+
+def crowded_corpus() -> list[Record]:
+    """Turns of which a query matches hundreds, more than recall orders (where `PickedPostings`
+    narrows): runs of exact ties, a rare word, and phrases stated in two and in three turns.
+    """
+    rng = random.Random(13)
+    words = ["cache", "worker", "queue", "retry", "socket", "parser", "schema", "index", "deploy", "config"]
+    records: list[Record] = []
+    for n in range(480):
+        session, seq = divmod(n, 12)
+        if n % 3 == 0:
+            text = f"cache worker note k{n}"  # the same terms and length: exact ties
+        else:
+            text = " ".join(rng.choice(words) for _ in range(rng.randint(3, 9)))
+        if n in (17, 250):
+            text = "the cache worker build uses tox"
+        if n in (33, 99, 301):
+            text = "my cache worker cat is called Miso"
+        if n % 97 == 5:
+            text += " zebrafish"
+        records.append(make_record(f"c{n:03d}", text, PROJECT, session_id=f"cs{session}", seq=seq, created_at=_T0 + n))
+    return records
+
+
+CROWDED_QUERIES = (
+    "cache worker zebrafish",
+    "what does the build use?",
+    "what is my cat called?",
+    "cache worker queue",
+    "socket parser zebrafish deploy",
+    "retry schema",
+    "cache worker tox",
+    "cache worker Miso",
+)
+
+
+class WithoutPicking:
+    """A store seen without its `PickedPostings` capability: the retriever reads every posting's id."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "picked_postings":
+            raise AttributeError(name)
+        return getattr(self._store, name)
 
 
 def _load(store: Store, records: list[Record]) -> None:
@@ -469,6 +527,63 @@ class StoreConformance(BrowseConformance):
         many = summing.record_postings([PROJECT], terms, ids)
         assert {p.record_id for p in many["cache"]} == set(ids)
         assert all({p.record_id for p in many[f"word{index}"]} == {f"n{index}"} for index in range(950))
+
+    # -- picking records by number (optional: `PickedPostings`) -----------------------------
+
+    def test_picked_postings_are_those_of_the_records_picked(self, store: Store) -> None:
+        if not isinstance(store, PickedPostings):
+            pytest.skip("this store does not number its records")
+        store.put(make_record("r1"), {"cache": 3, "redis": 1})
+        store.put(make_record("r2"), {"cache": 1, "sqlite": 2})
+        store.put(make_record("u1", scope=USER), {"cache": 1})
+        store.put(make_record("x1", scope=OTHER), {"cache": 5})
+        scopes, terms = [PROJECT, USER], ["cache", "redis", "sqlite", "missing", "cache"]
+        every = store.postings(scopes, terms)
+        seen: list[Mapping[str, Sequence[NumberedPosting]]] = []
+
+        def pick(found: Mapping[str, Sequence[NumberedPosting]]) -> Collection[int]:
+            seen.append(found)
+            return {number for number, tf, _ in found["cache"] if tf == 3}  # r1's number
+
+        picked = store.picked_postings(scopes, terms, max_df=None, pick=pick)
+        assert len(seen) == 1
+        assert set(seen[0]) == {"cache", "redis", "sqlite"}
+        for term, offered in seen[0].items():  # every posting is offered, by number
+            assert sorted((tf, n) for _, tf, n in offered) == sorted((p.tf, p.length) for p in every[term].postings)
+        assert picked == {
+            "cache": TermPostings(3, (Posting("r1", 3, 4),)),
+            "redis": TermPostings(1, (Posting("r1", 1, 4),)),
+            "sqlite": TermPostings(1, ()),
+            "missing": TermPostings(0, ()),
+        }
+
+        # Terms above max_df are not offered; their df is still given.
+        def every_one(found: Mapping[str, Sequence[NumberedPosting]]) -> Collection[int]:
+            return {number for offered in found.values() for number, _, _ in offered}
+
+        capped = store.picked_postings(scopes, ["cache", "sqlite"], max_df=1, pick=every_one)
+        assert capped == {"cache": TermPostings(3, ()), "sqlite": TermPostings(1, (Posting("r2", 2, 3),))}
+        assert store.picked_postings(scopes, ["cache"], max_df=None, pick=lambda found: ())["cache"] == TermPostings(
+            3, ()
+        )
+        assert store.picked_postings([], ["cache"], max_df=None, pick=pick)["cache"] == TermPostings(0, ())
+
+    def test_ranking_of_crowded_queries_is_the_one_every_posting_gives(self, store: Store) -> None:
+        from memory_core.store.sqlite import SQLiteStore
+
+        reference = SQLiteStore.from_url("sqlite://")
+        try:
+            corpus = crowded_corpus()
+            _load(reference, corpus)
+            _load(store, corpus[::-1])
+            plain = WithoutPicking(reference)
+            for query in CROWDED_QUERIES:
+                for floor in (True, False):
+                    expected = _ranked(plain, query, floor=floor)
+                    assert _ranked(store, query, floor=floor) == expected, (query, floor)
+                    assert _ranked(reference, query, floor=floor) == expected, (query, floor)
+        finally:
+            reference.close()
 
     # -- ranking ---------------------------------------------------------------------------
 

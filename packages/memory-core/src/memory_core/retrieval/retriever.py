@@ -5,7 +5,9 @@ How a record is scored (docs/retrieval.md has the reasoning and the measured fig
    a budget; the commonest terms that would overflow it are not read at all: they say little,
    and reading them is most of the cost. A deliberate search of many postings on a store that
    sums them itself (`SummingPostings`) reads only those of the records that can rank, and
-   sums them here all the same: the scores are the ones every posting gives.
+   sums them here all the same: the scores are the ones every posting gives. On a store that
+   numbers its records (`PickedPostings`) the sums are first taken by number, and only the
+   records that can rank have their ids read and their postings returned (`_pick`).
 2. Session context: a record's meaning often sits in its neighbours (the answer is the reply
    to the turn that matches the question's words). The best candidates and the turns around
    them are scored together: a record gains a share of its neighbours' BM25 scores, the idf of
@@ -35,7 +37,7 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from memory_core.models import Hit, Record, Scope
@@ -45,7 +47,7 @@ from memory_core.retrieval.excerpt import EXCERPT_CHARS, excerpt, near_duplicate
 from memory_core.retrieval.recency import asks_current, prefer_newer
 from memory_core.retrieval.render import approx_tokens, render_block
 from memory_core.retrieval.tokenizer import query_terms, term_spans
-from memory_core.store.base import Posting, Store, SummingPostings, TermPostings
+from memory_core.store.base import NumberedPosting, PickedPostings, Posting, Store, SummingPostings, TermPostings
 
 __all__ = ["Retriever", "Ranking", "render_block", "approx_tokens", "BM25_K1", "BM25_B", "NEIGHBOUR_SPAN"]
 
@@ -67,6 +69,10 @@ _STORE_SUMS_FROM = 2_000
 pick the records that can rank once the admitted postings reach this many: carrying 50,000
 postings into Python and summing them there was most of a search page at 100,000 records
 (docs/retrieval.md). Below it one plain read is as cheap. The ranking is the same either way."""
+_PICK_FROM = 2
+"""On a store that numbers its records (`PickedPostings`), recall sums by number and reads the ids of
+the records that can rank only once the admitted postings exceed this many times the depth it
+orders: below it, reading every id costs about what picking saves."""
 _CONTEXT: tuple[tuple[int, float], ...] = ((-2, 0.15), (-1, 0.3), (1, 0.15), (2, 0.05))
 """(offset in the session, share of that turn's score a record gains): a record may be the reply
 to the turn before it, and the turn after it may say what it meant."""
@@ -214,15 +220,18 @@ class _Summed:
     """Records whose score is complete: every one in the store's answer, and each one completed."""
 
 
+def _bm25(idf: float, tf: int, length: int, average: float) -> float:
+    """One term's BM25 share of a record's score: `_add_postings` and `_pick` sum the same floats."""
+    return idf * tf * (BM25_K1 + 1.0) / (tf + BM25_K1 * (1.0 - BM25_B + BM25_B * length / average))
+
+
 def _add_postings(m: _Matches, term: str, postings: Sequence[Posting]) -> None:
     """Add one term's postings to the records' BM25 scores, rarity and matched words."""
     scores, rarity, matched, average = m.scores, m.rarity, m.matched, m.average
     idf, rare = m.weights[term], m.term_rarity[term]
     for posting in postings:
-        tf = posting.tf
-        norm = BM25_K1 * (1.0 - BM25_B + BM25_B * posting.length / average)
         rid = posting.record_id
-        scores[rid] = scores.get(rid, 0.0) + idf * tf * (BM25_K1 + 1.0) / (tf + norm)
+        scores[rid] = scores.get(rid, 0.0) + _bm25(idf, posting.tf, posting.length, average)
         rarity[rid] = rarity.get(rid, 0.0) + rare
         matched.setdefault(rid, []).append(term)
 
@@ -242,6 +251,33 @@ def _complete(m: _Matches, ids: Sequence[str]) -> None:
         postings = found.get(term)
         if postings:
             _add_postings(m, term, postings)
+
+
+def _pick(m: _Matches, found: Mapping[str, Sequence[NumberedPosting]], depth: int) -> set[int]:
+    """The records (by the store's number) whose postings recall needs: those that can be among the
+    `depth` best by BM25, ties included, and, when the question may be a stated phrase, up to
+    three of the records holding all its known words, so `_stated_candidates` over the picked
+    records decides as it would over all of them (none, one or two holders; or "more than two").
+    """
+    scores: dict[int, float] = {}
+    holds: dict[int, int] = {}
+    average = m.average
+    for term in m.terms:  # query order, as the sums of the full read are taken
+        postings = found.get(term)
+        if not postings:
+            continue
+        idf = m.weights[term]
+        for number, tf, length in postings:
+            scores[number] = scores.get(number, 0.0) + _bm25(idf, tf, length, average)
+            holds[number] = holds.get(number, 0) + 1
+    if len(scores) <= depth:
+        return set(scores)
+    cut = heapq.nlargest(depth, scores.values())[-1]
+    picked = {number for number, score in scores.items() if score >= cut}
+    known = sum(1 for t in m.terms if t in m.weights)  # what `_stated_candidates` will ask for
+    if known >= 2 and 2 * known > len(m.terms):
+        picked.update(heapq.nsmallest(_PHRASE_RECORDS + 1, (n for n, held in holds.items() if held == known)))
+    return picked
 
 
 def _idf(documents: int, df: int) -> float:
@@ -426,7 +462,14 @@ class Retriever:
         """
         store = self.store
         if floor or not isinstance(store, SummingPostings) or sum(probe[t].df for t in admitted) < _STORE_SUMS_FROM:
-            return store.postings(scopes, admitted, max_df=max_df)
+            few = sum(probe[t].df for t in admitted) <= _PICK_FROM * depth
+            if few or not isinstance(store, PickedPostings) or not isinstance(store, SummingPostings):
+                return store.postings(scopes, admitted, max_df=max_df)
+            picked = store.picked_postings(scopes, admitted, max_df=max_df, pick=lambda found: _pick(m, found, depth))
+            # A record not picked is completed, as one `top_postings` left out is, when `_select` reads it.
+            ids = {p.record_id for entry in picked.values() for p in entry.postings}
+            m.summed = _Summed(scopes, admitted, store, ids)
+            return picked
         weights = {t: m.weights[t] for t in admitted}
         top = store.top_postings(scopes, weights, depth=depth, average=m.average, k1=BM25_K1, b=BM25_B)
         m.summed = _Summed(scopes, admitted, store, {p.record_id for postings in top.values() for p in postings})

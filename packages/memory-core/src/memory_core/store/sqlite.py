@@ -40,7 +40,7 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import Any
 
 from memory_core.errors import StoreError, StoreUnavailable
@@ -61,7 +61,15 @@ from memory_core.store._sqlite_schema import (
     scope_name,
     translate,
 )
-from memory_core.store.base import SUM_SLACK, PageCursor, Posting, RecordFilter, SessionState, TermPostings
+from memory_core.store.base import (
+    SUM_SLACK,
+    NumberedPosting,
+    PageCursor,
+    Posting,
+    RecordFilter,
+    SessionState,
+    TermPostings,
+)
 from memory_core.urls import redact_url
 
 __all__ = ["SQLiteStore", "SCHEMA_VERSION"]
@@ -642,6 +650,30 @@ class SQLiteStore:
         self, scopes: Sequence[Scope], terms: Sequence[str], *, max_df: int | None = None
     ) -> dict[str, TermPostings]:
         """Each distinct term's document frequency across `scopes`, and its postings unless df > `max_df`."""
+        return self._postings(scopes, terms, max_df, None)
+
+    def picked_postings(
+        self,
+        scopes: Sequence[Scope],
+        terms: Sequence[str],
+        *,
+        max_df: int | None,
+        pick: Callable[[Mapping[str, Sequence[NumberedPosting]]], Collection[int]],
+    ) -> dict[str, TermPostings]:
+        """`postings`, but only those of the documents `pick` chooses from every one (`PickedPostings`).
+
+        The postings are read without their record ids (a `doc_ids` probe each), and only the
+        picked documents' ids are read, in the same read transaction.
+        """
+        return self._postings(scopes, terms, max_df, pick)
+
+    def _postings(
+        self,
+        scopes: Sequence[Scope],
+        terms: Sequence[str],
+        max_df: int | None,
+        pick: Callable[[Mapping[str, Sequence[NumberedPosting]]], Collection[int]] | None,
+    ) -> dict[str, TermPostings]:
         distinct = list(dict.fromkeys(terms))
         result = {term: TermPostings(0, ()) for term in distinct}
         if not distinct:
@@ -652,23 +684,44 @@ class SQLiteStore:
                 sids = self._sids_for(conn, scopes)
                 if not sids:
                     return result
-                sid_marks = marks(len(sids))
-                dfs: dict[int, tuple[str, int]] = {}
-                for chunk in chunks(distinct, MAX_PARAMS - len(sids)):
-                    rows = conn.execute(
-                        f"SELECT v.tid, v.term, sum(d.df) FROM vocab v JOIN term_df d ON d.tid = v.tid"  # noqa: S608
-                        f" WHERE v.term IN ({marks(len(chunk))}) AND d.sid IN ({sid_marks}) GROUP BY v.tid",
-                        [*chunk, *sids],
-                    ).fetchall()
-                    for tid, term, df in rows:
-                        dfs[tid] = (term, int(df))
+                if pick is not None:
+                    # One snapshot: a document number must name the same record when its id is read.
+                    conn.execute("BEGIN")
+                dfs = self._dfs(conn, distinct, sids)
                 read = [tid for tid, (_, df) in dfs.items() if max_df is None or df <= max_df]
-                found = self._all_postings(conn, read, sids)
+                if pick is None:
+                    found = self._all_postings(conn, read, sids)
+                else:
+                    numbered = self._numbered_postings(conn, read, sids)
+                    ids = self._doc_ids(conn, pick({dfs[tid][0]: rows for tid, rows in numbered.items() if rows}))
+                    found = {
+                        tid: [Posting(ids[doc], tf, length) for doc, tf, length in rows if doc in ids]
+                        for tid, rows in numbered.items()
+                    }
             except sqlite3.Error as exc:
                 raise translate(exc, "postings") from exc
+            finally:
+                if conn.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        conn.execute("ROLLBACK")  # a read: nothing to keep
         for tid, (term, df) in dfs.items():
             result[term] = TermPostings(df, tuple(found.get(tid, ())))
         return result
+
+    @staticmethod
+    def _dfs(conn: sqlite3.Connection, terms: Sequence[str], sids: Sequence[int]) -> dict[int, tuple[str, int]]:
+        """Each known term's id -> (the term, its document frequency across the scopes `sids`)."""
+        dfs: dict[int, tuple[str, int]] = {}
+        sid_marks = marks(len(sids))
+        for chunk in chunks(terms, MAX_PARAMS - len(sids)):
+            rows = conn.execute(
+                f"SELECT v.tid, v.term, sum(d.df) FROM vocab v JOIN term_df d ON d.tid = v.tid"  # noqa: S608
+                f" WHERE v.term IN ({marks(len(chunk))}) AND d.sid IN ({sid_marks}) GROUP BY v.tid",
+                [*chunk, *sids],
+            ).fetchall()
+            for tid, term, df in rows:
+                dfs[tid] = (term, int(df))
+        return dfs
 
     @staticmethod
     def _all_postings(conn: sqlite3.Connection, tids: Sequence[int], sids: Sequence[int]) -> dict[int, list[Posting]]:
@@ -683,6 +736,32 @@ class SQLiteStore:
             for tid, record_id, tf, length in rows:
                 found[tid].append(Posting(record_id, tf, length))
         return found
+
+    @staticmethod
+    def _numbered_postings(
+        conn: sqlite3.Connection, tids: Sequence[int], sids: Sequence[int]
+    ) -> dict[int, list[NumberedPosting]]:
+        """Each term id's postings as (doc, tf, length): the primary-key range alone, no id probe."""
+        found: dict[int, list[NumberedPosting]] = {tid: [] for tid in tids}
+        sid_marks = marks(len(sids))
+        for chunk in chunks(tids, MAX_PARAMS - len(sids)):
+            rows = conn.execute(
+                f"SELECT tid, doc, tf, length FROM postings"  # noqa: S608
+                f" WHERE tid IN ({marks(len(chunk))}) AND sid IN ({sid_marks})",
+                [*chunk, *sids],
+            ).fetchall()
+            for tid, doc, tf, length in rows:
+                found[tid].append((doc, tf, length))
+        return found
+
+    @staticmethod
+    def _doc_ids(conn: sqlite3.Connection, docs: Collection[int]) -> dict[int, str]:
+        """The record ids of these document numbers (in number order, so the probes walk the table once)."""
+        ids: dict[int, str] = {}
+        for chunk in chunks(sorted(docs)):
+            rows = conn.execute(f"SELECT doc, id FROM doc_ids WHERE doc IN ({marks(len(chunk))})", list(chunk))  # noqa: S608
+            ids.update(rows.fetchall())
+        return ids
 
     @staticmethod
     def _tids(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[int, str]:
