@@ -23,7 +23,8 @@ Promises:
   frequencies, per-scope totals), not FTS5: the retriever scores, so every backend ranks alike.
   Postings are keyed (term, scope, document) in a WITHOUT ROWID table, so one term's postings
   are one range read, and record ids come from a compact `doc_ids` table rather than the wide
-  `records` rows, so reading them touches few pages.
+  `records` rows, so reading them touches few pages. Recall reads its postings by document
+  number and the ids of the records it can rank only (`picked_postings`).
 
 Failure: a lock still held after the timeout, or a file that cannot be opened, raises
 `StoreUnavailable`; any other SQLite error raises `StoreError`. Nothing is ever half-written:
@@ -701,9 +702,9 @@ class SQLiteStore:
             except sqlite3.Error as exc:
                 raise translate(exc, "postings") from exc
             finally:
-                if conn.in_transaction:
+                if pick is not None and conn.in_transaction:
                     with contextlib.suppress(sqlite3.Error):
-                        conn.execute("ROLLBACK")  # a read: nothing to keep
+                        conn.execute("ROLLBACK")  # the snapshot's end: a read, nothing to keep
         for tid, (term, df) in dfs.items():
             result[term] = TermPostings(df, tuple(found.get(tid, ())))
         return result
