@@ -116,9 +116,12 @@ words outranks one on "tell", "box" or "day" (coding set: top-5 ceiling 0.835 ->
 _COVER_RARITY = 3.0
 _COVER_ALONE = 0.5
 """A window covers something only when it holds two of the query's words that carry any evidence,
-or one with at least this much: a prompt of plain words ("what causes the northern lights?") has
-so little information that one of them found anywhere is most of it, and some turn of every store
-holds one. Coding set: off-topic 0.014 -> 0.005, generic 0.143 -> 0.102 (docs/retrieval.md)."""
+or one with at least this much, or the record itself holds every query word the store knows (two
+or more): a prompt of plain words ("what causes the northern lights?") has so little information
+that one of them found anywhere is most of it, and some turn of every store holds one; a turn
+that holds all of "how do I run the tests before I push?" is no chance match, however plain the
+words. Coding set, with the same day's word-list and number changes: off-topic 0.014 -> 0.002,
+generic 0.143 -> 0.114, answered unchanged (docs/retrieval.md)."""
 _LEAST_INFORMATION = 0.05
 """A query word's information for cover is its strength, but at least this: a question made of
 plain words only still asks for all of them."""
@@ -521,6 +524,8 @@ class Retriever:
         # context; cover the share of the query's information its window holds.
         candidates: list[tuple[Record, float, float, float]] = []
         asked = frozenset(m.terms)
+        # The prompt's words the store knows, when there are two or more (see `_COVER_ALONE`).
+        whole = frozenset(m.stated_terms) if len(m.stated_terms) >= 2 else frozenset()
         author_terms: dict[str, frozenset[str]] = {}
         for record in records.values():
             if not record.searchable or record.standing < 0:
@@ -550,8 +555,12 @@ class Retriever:
             if dates:
                 score *= 1.0 + _DATE_BOOSTS.get(date_match(record.created_at, dates), 0.0)
             held = [m.evidence[t] for t in window if m.evidence[t] > 0.0]
-            # One weak word ("cause", "curl") is what any turn shares with a prompt by chance.
-            alone = len(held) == 1 and held[0] < _COVER_ALONE
+            # One weak word ("cause", "curl") is what any turn shares with a prompt by chance; a
+            # turn holding every word of the prompt the store knows ("run the tests before I
+            # push") is not.
+            alone = (
+                len(held) == 1 and held[0] < _COVER_ALONE and not (whole and whole <= set(matched.get(record.id, ())))
+            )
             cover = 0.0 if alone else sum(held) / (m.information or 1.0)
             candidates.append((record, score, support, cover))
         # A query that names a date asks about that time, not about the current state of things.
