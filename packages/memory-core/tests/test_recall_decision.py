@@ -190,6 +190,22 @@ def test_one_plain_word_shared_by_chance_injects_nothing(populated: MemoryServic
     assert _ask(populated, "how does the CI image get jq?", session="jq")[:1] == [image]
 
 
+def test_a_turn_holding_every_plain_word_of_the_question_is_recalled(populated: MemoryService) -> None:
+    [convention] = _capture(
+        populated,
+        "s7",
+        [
+            (
+                "We run the tests with tox, always.",
+                "Understood. Nothing gets merged or released from a branch until tox is green, so I never push before.",
+            )
+        ],
+        _T0 + 3 * _DAY,
+    )
+    # "run", "tests" and "push" are everyday words, but one turn holds them all: the project's way.
+    assert _ask(populated, "how do I run the tests before I push?")[:1] == [convention]
+
+
 def test_a_piece_of_a_bigger_number_is_no_evidence(populated: MemoryService) -> None:
     [summary] = _capture(
         populated,
