@@ -725,34 +725,40 @@ class SQLiteStore:
         return dfs
 
     @staticmethod
-    def _all_postings(conn: sqlite3.Connection, tids: Sequence[int], sids: Sequence[int]) -> dict[int, list[Posting]]:
-        found: dict[int, list[Posting]] = {tid: [] for tid in tids}
+    def _posting_rows(
+        conn: sqlite3.Connection, select: str, tids: Sequence[int], sids: Sequence[int]
+    ) -> Iterator[tuple[int, Any, int, int]]:
+        """(tid, key, tf, length) of every posting of `tids` in the scopes `sids`, read with
+        `select` (a `SELECT p.tid, <key>, p.tf, p.length FROM postings p ...` head), in chunks
+        that fit SQLite's parameter limit.
+        """
         sid_marks = marks(len(sids))
         for chunk in chunks(tids, MAX_PARAMS - len(sids)):
-            rows = conn.execute(
-                f"SELECT p.tid, d.id, p.tf, p.length FROM postings p JOIN doc_ids d ON d.doc = p.doc"  # noqa: S608
-                f" WHERE p.tid IN ({marks(len(chunk))}) AND p.sid IN ({sid_marks})",
+            yield from conn.execute(
+                f"{select} WHERE p.tid IN ({marks(len(chunk))}) AND p.sid IN ({sid_marks})",
                 [*chunk, *sids],
             ).fetchall()
-            for tid, record_id, tf, length in rows:
-                found[tid].append(Posting(record_id, tf, length))
+
+    @classmethod
+    def _all_postings(
+        cls, conn: sqlite3.Connection, tids: Sequence[int], sids: Sequence[int]
+    ) -> dict[int, list[Posting]]:
+        found: dict[int, list[Posting]] = {tid: [] for tid in tids}
+        head = "SELECT p.tid, d.id, p.tf, p.length FROM postings p JOIN doc_ids d ON d.doc = p.doc"
+        for tid, record_id, tf, length in cls._posting_rows(conn, head, tids, sids):
+            found[tid].append(Posting(record_id, tf, length))
         return found
 
-    @staticmethod
+    @classmethod
     def _numbered_postings(
-        conn: sqlite3.Connection, tids: Sequence[int], sids: Sequence[int]
+        cls, conn: sqlite3.Connection, tids: Sequence[int], sids: Sequence[int]
     ) -> dict[int, list[NumberedPosting]]:
         """Each term id's postings as (doc, tf, length): the primary-key range alone, no id probe."""
         found: dict[int, list[NumberedPosting]] = {tid: [] for tid in tids}
-        sid_marks = marks(len(sids))
-        for chunk in chunks(tids, MAX_PARAMS - len(sids)):
-            rows = conn.execute(
-                f"SELECT tid, doc, tf, length FROM postings"  # noqa: S608
-                f" WHERE tid IN ({marks(len(chunk))}) AND sid IN ({sid_marks})",
-                [*chunk, *sids],
-            ).fetchall()
-            for tid, doc, tf, length in rows:
-                found[tid].append((doc, tf, length))
+        for tid, doc, tf, length in cls._posting_rows(
+            conn, "SELECT p.tid, p.doc, p.tf, p.length FROM postings p", tids, sids
+        ):
+            found[tid].append((doc, tf, length))
         return found
 
     @staticmethod
