@@ -277,9 +277,9 @@ def _pick(m: _Matches, found: Mapping[str, Sequence[NumberedPosting]], depth: in
         return set(scores)
     cut = heapq.nlargest(depth, scores.values())[-1]
     picked = {number for number, score in scores.items() if score >= cut}
-    known = sum(1 for t in m.terms if t in m.weights)  # what `_stated_candidates` will ask for
-    if known >= 2 and 2 * known > len(m.terms):
-        picked.update(heapq.nsmallest(_PHRASE_RECORDS + 1, (n for n, held in holds.items() if held == known)))
+    known = [t for t in m.terms if t in m.weights]  # what `_stated_candidates` will ask for
+    if _may_be_stated(m.terms, known):
+        picked.update(heapq.nsmallest(_PHRASE_RECORDS + 1, (n for n, held in holds.items() if held == len(known))))
     return picked
 
 
@@ -295,6 +295,14 @@ def _names(author: str, known: dict[str, frozenset[str]]) -> frozenset[str]:
     return terms
 
 
+def _may_be_stated(terms: Sequence[str], known: Sequence[str]) -> bool:
+    """Whether a question may be a stated fact asked back: the terms the store knows (`known`) are
+    two or more and most of the question, so a long prompt does not pass on two of its words.
+    """
+    wanted = set(known)
+    return len(wanted) >= 2 and 2 * len(wanted) > len(set(terms))
+
+
 def _stated_candidates(terms: Sequence[str], known: Sequence[str], matched: dict[str, list[str]]) -> frozenset[str]:
     """The records holding every `known` term of a question, when few do (`_PHRASE_RECORDS`).
 
@@ -302,9 +310,9 @@ def _stated_candidates(terms: Sequence[str], known: Sequence[str], matched: dict
     what does the build use?") asks nothing of them, but the known ones must be two or more and
     most of the question, so a long prompt does not pass on two of its words.
     """
-    wanted = set(known)
-    if len(wanted) < 2 or 2 * len(wanted) <= len(set(terms)):
+    if not _may_be_stated(terms, known):
         return frozenset()
+    wanted = set(known)
     holding = [rid for rid, found in matched.items() if wanted <= set(found)]
     return frozenset(holding) if len(holding) <= _PHRASE_RECORDS else frozenset()
 
@@ -457,26 +465,29 @@ class Retriever:
         depth: int,
         floor: bool,
     ) -> dict[str, TermPostings]:
-        """The admitted terms' postings: all of them, or (deliberate search on a store that sums,
-        when there are many) those of the records that can be among the `depth` best by BM25.
+        """The admitted terms' postings: all of them, or only those of the records that can rank.
 
-        Only the deliberate path narrows: the floor reads every matched record (a stated phrase
-        needs each record's full set of matched words), and within its 800 postings it is cheap.
+        A record left out cannot be among the `depth` best by BM25; `_select` completes it when
+        it reads it as a neighbour. Narrowed:
+
+        - deliberate search with many postings, on a store that sums them (`SummingPostings`):
+          the store picks them by its own sums;
+        - otherwise, past `_PICK_FROM` times the depth, on a store that numbers its records
+          (`PickedPostings`): `_pick` chooses them by number, stated-phrase holders included.
         """
         store = self.store
-        if floor or not isinstance(store, SummingPostings) or sum(probe[t].df for t in admitted) < _STORE_SUMS_FROM:
-            few = sum(probe[t].df for t in admitted) <= _PICK_FROM * depth
-            if few or not isinstance(store, PickedPostings) or not isinstance(store, SummingPostings):
-                return store.postings(scopes, admitted, max_df=max_df)
+        postings = sum(probe[t].df for t in admitted)
+        if not floor and isinstance(store, SummingPostings) and postings >= _STORE_SUMS_FROM:
+            weights = {t: m.weights[t] for t in admitted}
+            top = store.top_postings(scopes, weights, depth=depth, average=m.average, k1=BM25_K1, b=BM25_B)
+            m.summed = _Summed(scopes, admitted, store, {p.record_id for entry in top.values() for p in entry})
+            return {t: TermPostings(probe[t].df, top.get(t, ())) for t in admitted}
+        if postings > _PICK_FROM * depth and isinstance(store, PickedPostings) and isinstance(store, SummingPostings):
             picked = store.picked_postings(scopes, admitted, max_df=max_df, pick=lambda found: _pick(m, found, depth))
-            # A record not picked is completed, as one `top_postings` left out is, when `_select` reads it.
             ids = {p.record_id for entry in picked.values() for p in entry.postings}
             m.summed = _Summed(scopes, admitted, store, ids)
             return picked
-        weights = {t: m.weights[t] for t in admitted}
-        top = store.top_postings(scopes, weights, depth=depth, average=m.average, k1=BM25_K1, b=BM25_B)
-        m.summed = _Summed(scopes, admitted, store, {p.record_id for postings in top.values() for p in postings})
-        return {t: TermPostings(probe[t].df, top.get(t, ())) for t in admitted}
+        return store.postings(scopes, admitted, max_df=max_df)
 
     def _select(
         self,
