@@ -22,6 +22,10 @@ __all__ = [
     "CaptureOutcome",
     "IndexStats",
     "Outcome",
+    "TimelineKind",
+    "TimelineEvent",
+    "TurnTimeline",
+    "TimelineChunk",
 ]
 
 ScopeKind = Literal["project", "user"]
@@ -119,6 +123,9 @@ class EventKind(StrEnum):
     """The live context was emptied (a compaction): forget what was injected in this session."""
     IGNORE = "ignore"
     """Nothing to do (a subagent's stop, a notification, an event we do not use)."""
+    START = "start"
+    """A session started (Claude Code's and Codex's `SessionStart`): warm the worker and its
+    model in the background; write nothing to the model's context."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +153,69 @@ class HookEvent:
     response: str | None = None
     transcript_path: str | None = None
     reason: str = ""
+    events: tuple[TimelineEvent, ...] = ()
+    """WRITE: what the agent did in this turn, when the payload itself carries it (the in-process
+    plugins); harnesses with a transcript leave it empty and the core reads `transcript_path`."""
+
+
+TimelineKind = Literal["tool_call", "tool_result", "injected"]
+"""What one entry of a turn's timeline is: a tool call (its name and arguments), a tool's result,
+or text put into the context by something other than the user (a hook, a skill, a compaction
+summary, a system reminder, a slash command)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TimelineEvent:
+    """One thing that happened inside a turn, as the harness recorded it, before the firewall.
+
+    Attributes:
+        kind: `tool_call`, `tool_result` or `injected`.
+        event_id: The harness's own name for this entry (a transcript line's uuid, a call id plus
+            the kind), the same on every read of the same transcript: the dedupe key, so a resumed
+            or re-read transcript never stores an event twice.
+        text: A call's arguments (JSON text, as the harness gave them), a result's output, or the
+            injected passage. The core firewalls and caps it; a harness passes it whole.
+        name: The tool's name (`Edit`, `Bash`, `shell`, ...) for a call or a result; where injected
+            text came from for `injected`: `hook`, `skill`, `compaction`, `system_reminder`,
+            `slash_command`, or another short word.
+        call_id: Links a result to its call ("" when the harness gives none).
+        at: When it happened (epoch seconds), 0.0 when the harness does not say.
+    """
+
+    kind: TimelineKind
+    event_id: str
+    text: str
+    name: str = ""
+    call_id: str = ""
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class TurnTimeline:
+    """The events of one turn, in transcript order.
+
+    `turn_id` is the harness's turn id (Claude Code `promptId`, Codex `turn_id`): the same id the
+    hook gives the turn, so the events land behind the record the hook (or an import) stored.
+    A subagent's turns are a session of their own (`session_id`) naming its parent's.
+    """
+
+    session_id: str
+    turn_id: str | None
+    events: tuple[TimelineEvent, ...]
+    parent_session_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TimelineChunk:
+    """What one read of a transcript from a byte offset found.
+
+    `end` is the offset just past the last complete line read (a line still being written is left
+    for the next read), so the next read starts there. Reading again from an earlier offset yields
+    the same `event_id`s: a lost offset costs a re-read, never a second copy.
+    """
+
+    turns: tuple[TurnTimeline, ...]
+    end: int
 
 
 @dataclass(frozen=True, slots=True)

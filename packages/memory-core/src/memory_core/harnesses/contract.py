@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from memory_core.models import HookEvent, Recall
+from memory_core.models import HookEvent, Recall, TimelineChunk
 
 if TYPE_CHECKING:
     # Typing only, for two measured reasons: the transcript importer imports the service, which
@@ -44,6 +44,7 @@ __all__ = [
     "InstallStatus",
     "CapsContext",
     "HasTranscripts",
+    "ReadsTimeline",
     "ShipsPlugin",
     "discover_harnesses",
     "ENTRY_POINT_GROUP",
@@ -141,6 +142,24 @@ class HasTranscripts(Protocol):
 
     def transcripts(self) -> TranscriptSource:
         """The transcript source: where the session files are and how to read turns from them."""
+        ...
+
+
+@runtime_checkable
+class ReadsTimeline(Protocol):
+    """A harness whose transcript holds what the agent did in a turn (Claude Code, Codex).
+
+    The worker calls this after a turn's capture, never the hook client: reading a transcript is
+    off the write hook's critical path.
+    """
+
+    def timeline(self, transcript_path: Path, offset: int) -> TimelineChunk:
+        """The turns' events found in `transcript_path` from byte `offset` on, in order.
+
+        A line still being written is not read (`end` stops before it); a malformed line is
+        passed over; an offset past the end (the file shrank or was replaced) is read from 0.
+        Raises `OSError` when the file cannot be read: the caller loses the events, never the turn.
+        """
         ...
 
 

