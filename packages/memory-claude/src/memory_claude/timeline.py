@@ -137,6 +137,10 @@ class _Turns:
         self.pending, self.pending_start = [], None
 
     def _bucket(self, turn_id: str | None) -> list[TimelineEvent]:
+        if not self.known:
+            # The read began inside a turn it cannot name (an offset this reader never gave):
+            # those lines' events are not claimed for any turn.
+            return []
         if turn_id not in self.events:
             self.order.append(turn_id)
             self.events[turn_id] = []
