@@ -305,7 +305,9 @@ class MockResponsesAPI(_MockServer):
     `tool_search` call: Codex starts its MCP servers while the turn begins, so the search can come
     back empty and is asked again, at most `search_tries` times, `search_pause_s` apart, before
     the mock gives up with a message saying so. Then the script's calls, in the `namespace`, step
-    n chosen by how many `function_call` items the input holds; then "Done.".
+    n chosen by how many `function_call` / `custom_tool_call` items the input holds; then "Done.".
+    A step naming a tool the request offers as freeform (`"type": "custom"`, Codex's
+    `apply_patch`) is a `custom_tool_call` whose `input` is the step's `{"input": text}`.
     """
 
     _post_suffix = "/responses"
@@ -398,10 +400,20 @@ class MockResponsesAPI(_MockServer):
                 "execution": "client",
                 "arguments": {"query": " ".join(name.replace("_", " ") for name, _ in self.script)},
             }
-        calls = sum(1 for item in items if item.get("type") == "function_call")
+        calls = sum(1 for item in items if item.get("type") in ("function_call", "custom_tool_call"))
         if calls >= len(self.script):
             return _responses_message("Done.", ident)
         name, arguments = self.script[calls]
+        if any(tool.get("type") == "custom" and tool.get("name") == name for tool in body.get("tools", [])):
+            # A freeform tool (Codex's `apply_patch`): its input is the text itself, not JSON.
+            return {
+                "type": "custom_tool_call",
+                "id": f"ctc_mock{ident}",
+                "call_id": f"call_mock{ident}",
+                "status": "completed",
+                "name": name,
+                "input": str(arguments.get("input", "")),
+            }
         call = {
             "type": "function_call",
             "id": f"fc_mock{ident}",
