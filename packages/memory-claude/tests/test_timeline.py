@@ -24,6 +24,8 @@ TOOL_TURN = RECORDED / "tool-turn.cd39d502-15c1-4de7-8b23-d6463e13f73a.jsonl"
 RESUME = RECORDED / "resume-compact-continue.bce60420-065f-43e6-b2da-b2603daf77a2.jsonl"
 SUBAGENT_PARENT = RECORDED / "subagent.00a5614e-2889-478e-ad5d-1a35e51563ae.jsonl"
 SUBAGENT = RECORDED / "subagent.agent-a665f9edf7888fa0d.jsonl"
+FORK_PARENT = RECORDED / "fork-parent.71dcb963-308b-4a2f-909c-37dac4f1c951.jsonl"
+FORK = RECORDED / "fork.5872f964-3895-4879-b17c-cd9f431d524c.jsonl"
 
 
 def _payload(name: str) -> dict[str, Any]:
@@ -87,7 +89,7 @@ def test_compaction_summary_and_slash_command_output_are_injected_text_of_their_
     assert "NONCE-cc-sessionstart-7125f5323956" in [e.text for e in continued[0].events]
 
 
-@pytest.mark.parametrize("recorded", [RESUME, TOOL_TURN, SUBAGENT_PARENT], ids=lambda p: p.name.split(".")[0])
+@pytest.mark.parametrize("recorded", [RESUME, TOOL_TURN, SUBAGENT_PARENT, FORK], ids=lambda p: p.name.split(".")[0])
 def test_reads_chained_from_saved_offsets_while_the_file_grows_find_every_event_once_named(
     recorded: Path, tmp_path: Path
 ) -> None:
@@ -131,14 +133,18 @@ def test_a_resumed_session_read_whole_again_stores_nothing_new(tmp_path: Path) -
     assert [e.event_id for e in _events(again)] == [e.event_id for e in _events(first)]
 
 
-def test_a_forked_session_repeats_its_parents_events_under_the_same_names(tmp_path: Path) -> None:
-    """`--fork-session` copies the parent's lines into a new session file under a new session id."""
-    forked = "f0f0f0f0-0000-4000-8000-000000000000"
-    lines = [{**line, "sessionId": forked} if "sessionId" in line else line for line in _lines(TOOL_TURN)]
-    fork = read_timeline(_write(tmp_path / f"{forked}.jsonl", lines), 0)
-    original = read_timeline(TOOL_TURN, 0)
-    assert {e.event_id for e in _events(fork)} == {e.event_id for e in _events(original)}
-    assert [t.session_id for t in fork.turns] == [forked]
+def test_a_forked_session_does_not_claim_its_parents_events() -> None:
+    """Recorded: `claude -p ... --resume <parent> --fork-session`. Claude Code copies the parent's
+    lines into the fork (uuids kept, session and prompt ids rewritten to the fork's first turn):
+    the copy's events are the parent's, kept behind the parent's turn, never again behind the fork's."""
+    parent = read_timeline(FORK_PARENT, 0)
+    fork = read_timeline(FORK, 0)
+    [parents_turn] = parent.turns
+    assert [(e.kind, e.name) for e in parents_turn.events] == [("tool_call", "Bash"), ("tool_result", "Bash")]
+    copied = {e.event_id for e in parents_turn.events}
+    assert not copied & {e.event_id for e in _events(fork)}
+    uuid = parents_turn.events[0].event_id.split(":")[0]
+    assert f'"uuid":"{uuid}"' in FORK.read_text()  # the copy is there, under the parent's uuid
 
 
 def test_a_line_cut_mid_way_is_left_for_the_next_read(tmp_path: Path) -> None:

@@ -21,7 +21,10 @@ Which turn: a user line carries the turn's `promptId` (the hook's `prompt_id`); 
 lines and attachments after it belong to that turn. Injected text that arrives before the next
 prompt (a `SessionStart` hook's context) belongs to the turn it was injected into, the next one.
 Every event is named by the line's `uuid` and the block's index, so a re-read (a lost offset, a
-resumed session's file read again) names the same events again and nothing is stored twice.
+resumed session's file read again) names the same events again and nothing is stored twice. A
+forked session (`--fork-session`) starts with a copy of its parent's lines, uuids kept but session
+and prompt ids rewritten to the fork's first turn: that copy is no event of the fork (its events
+are the parent's, stored under the parent's turns), so a turn's events start over at its prompt.
 
 Subagents: a subagent writes `<session>/subagents/agent-<id>.jsonl`; its turns are a session of
 their own (`agent-<id>`) naming the parent session. Reading the parent's transcript reads the
@@ -103,11 +106,15 @@ class _Turns:
     """Whether a prompt line of `current` was seen in this read (else the read began inside a turn)."""
     current_start: int = 0
     ended: bool = True
+    prompted: bool = False
+    """Whether the current turn's prompt line was seen (a line inside a turn names it too)."""
     pending: list[TimelineEvent] = field(default_factory=list)
     pending_start: int | None = None
     names: dict[str, str] = field(default_factory=dict)
     """Tool name by call id, so a result is named like its call."""
     subagents: list[str] = field(default_factory=list)
+    copied: set[str | None] = field(default_factory=set)
+    """Turns whose lines a fork copied from its parent (`requestSessionId` names another session)."""
 
     def add(self, event: TimelineEvent, start: int, *, waits_for_prompt: bool) -> None:
         if waits_for_prompt and (not self.known or self.ended):
@@ -117,12 +124,23 @@ class _Turns:
             return
         self._bucket(self.current).append(event)
 
-    def open(self, turn_id: str | None, start: int) -> None:
-        """A prompt line: a new turn starts, taking the injected text that waited for it."""
+    def open(self, turn_id: str | None, start: int, *, prompt: bool) -> None:
+        """A line naming its turn: a prompt starts the turn, taking the injected text that waited for it.
+
+        A second prompt under the turn's id means what came before it was copied history: a
+        forked session copies its parent's lines (their uuids kept) and stamps them with the new
+        turn's prompt id. Their events are the parent's, stored already: they are let go.
+        """
         if self.known and turn_id == self.current:
             self.ended = False
-            return
-        self.current, self.known, self.ended = turn_id, True, False
+            if not (prompt and self.prompted):
+                self.prompted = self.prompted or prompt
+                return
+            self.events.pop(turn_id, None)
+            self.copied.discard(turn_id)
+            if turn_id in self.order:
+                self.order.remove(turn_id)
+        self.current, self.known, self.ended, self.prompted = turn_id, True, False, prompt
         self.current_start = self.pending_start if self.pending_start is not None else start
         self._flush()
 
@@ -135,6 +153,11 @@ class _Turns:
         if self.pending:
             self._bucket(self.current).extend(self.pending)
         self.pending, self.pending_start = [], None
+
+    def copied_from_elsewhere(self) -> None:
+        """The current turn's lines were copied from another session (a fork's head): not this session's events."""
+        if self.known:
+            self.copied.add(self.current)
 
     def _bucket(self, turn_id: str | None) -> list[TimelineEvent]:
         if not self.known:
@@ -157,7 +180,7 @@ class _Turns:
         return [
             TurnTimeline(self.session_id, turn_id, tuple(self.events[turn_id]), self.parent)
             for turn_id in self.order
-            if self.events[turn_id]
+            if self.events[turn_id] and turn_id not in self.copied
         ]
 
 
@@ -222,11 +245,12 @@ def _read_user(turns: _Turns, obj: dict[str, Any], uuid: str, at: float, start: 
         carries_result or bool(obj.get("isMeta") or obj.get("isCompactSummary")) or bool(_LOCAL_OUTPUT.match(whole))
     )
     if not inside:
-        turns.open(prompt_id, start)  # a prompt: the user's, a slash command, a subagent reporting back
+        # The user's words, a slash command, a subagent reporting back (a line of injected text alone is none).
+        turns.open(prompt_id, start, prompt=bool(strip_injected(whole)) or not whole.strip())
         _note_task_notification(turns, whole)
     elif prompt_id is not None:
         # A line inside a turn continues the turn its prompt id names, one this read did not see start too.
-        turns.open(prompt_id, start)
+        turns.open(prompt_id, start, prompt=False)
         turns.continue_turn()
     if obj.get("isCompactSummary"):
         _add(turns, TimelineEvent("injected", f"{uuid}:0", whole.strip(), "compaction", at=at), start)
@@ -275,6 +299,9 @@ def _read_assistant(turns: _Turns, obj: dict[str, Any], uuid: str, at: float, st
     if not isinstance(message, dict):
         return
     turns.continue_turn()
+    requested = obj.get("requestSessionId")
+    if isinstance(requested, str) and requested != obj.get("sessionId"):
+        turns.copied_from_elsewhere()
     content = message.get("content")
     for index, block in enumerate(content if isinstance(content, list) else []):
         if isinstance(block, dict) and block.get("type") in ("tool_use", "server_tool_use"):
