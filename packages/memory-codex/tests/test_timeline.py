@@ -22,6 +22,8 @@ RECORDED = FIXTURES / "transcripts"
 TOOL_TURN = RECORDED / "tool-turn.rollout-2026-11-30T04-41-55-01a22ac2-718d-7de0-aefc-27e2c937c51b.jsonl"
 TWO_TURNS = RECORDED / "two-turns-resume.rollout-2026-11-30T04-41-24-01a22ac1-f8f0-7ee2-b4f8-f4705dccc817.jsonl"
 THREAD = "01a22ac2-718d-7de0-aefc-27e2c937c51b"
+FORK_PARENT = RECORDED / "fork-parent.rollout-2026-12-05T09-33-54-01a2458d-8ead-7e12-8372-2ff52b8486fd.jsonl"
+FORK = RECORDED / "fork.rollout-2026-12-05T09-33-55-01a2458d-9004-7b41-8234-aa62607e8868.jsonl"
 
 
 def _events(chunk: TimelineChunk) -> list[TimelineEvent]:
@@ -90,8 +92,22 @@ def test_a_resumed_thread_read_from_its_saved_offset_gives_only_the_new_turn_und
     assert resumed.turns == whole.turns[1:]
 
 
+def test_a_recorded_fork_holds_only_its_own_turn() -> None:
+    """Recorded with `codex exec fork <parent> "..."`: Codex 0.171 names the parent
+    (`forked_from_id`, `forked_from_ordinal_exclusive`) instead of copying its items, so the
+    fork's rollout brings none of the parent's events, and the parent's tool call stays its own."""
+    parent, fork = read_timeline(FORK_PARENT, 0), read_timeline(FORK, 0)
+    [parents_turn] = parent.turns
+    assert [(e.kind, e.name) for e in parents_turn.events] == [
+        ("tool_call", "exec_command"),
+        ("tool_result", "exec_command"),
+    ]
+    assert not {e.event_id for e in _events(fork)} & {e.event_id for e in parents_turn.events}
+    assert {t.session_id for t in fork.turns} <= {"01a2458d-9004-7b41-8234-aa62607e8868"}
+
+
 def test_a_forked_thread_repeats_its_parents_items_under_the_names_they_were_stored_under(tmp_path: Path) -> None:
-    """A fork is a new rollout whose history replays the parent's items, ids and turn ids kept."""
+    """Should a fork replay its parent's items (ids and turn ids kept), they name the same events."""
     forked = "01a22ac9-0000-7000-8000-000000000000"
     lines = _lines(TOOL_TURN)
     meta = {

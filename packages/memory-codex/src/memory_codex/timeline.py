@@ -19,8 +19,10 @@ and `memory import codex` calls it for past threads. It reads every complete lin
 Which turn: each item names its turn (`internal_chat_message_metadata_passthrough.turn_id`, the
 hooks' `turn_id`); an item that does not is the turn's that `task_started` / `turn_context` last
 opened. Every event is named by Codex's own ids (the call id plus `call` or `result`, the message
-id plus the part's index), so a resumed thread, a re-read, or a forked thread repeating its
-parent's items names the same events again, and nothing is stored twice. A subagent's thread
+id plus the part's index), so a resumed thread (appended to the same rollout) or a re-read names
+the same events again, and nothing is stored twice. A fork (`codex exec fork`) gets a rollout of
+its own that names its parent (`forked_from_id`) rather than copying its items: it brings only
+its own turns' events. A subagent's thread
 (`session_meta.source.subagent`) is a session of its own naming its parent's thread.
 
 `end`: past the last complete line, except that a turn still open (no `task_complete` or
