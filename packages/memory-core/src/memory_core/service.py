@@ -42,7 +42,7 @@ from memory_core.browse import (
     redact_span,
 )
 from memory_core.config import Config
-from memory_core.errors import FirewallBlocked, NotFound, StoreError, StoreUnavailable
+from memory_core.errors import ConfigError, FirewallBlocked, NotFound, StoreError, StoreUnavailable
 from memory_core.firewall import RULES_VERSION, Firewall
 from memory_core.localstate.atomic import atomic_write
 from memory_core.localstate.logbook import Logbook
@@ -61,7 +61,7 @@ from memory_core.urls import redact_url, redact_urls_in
 
 if TYPE_CHECKING:
     from memory_core.embedding import Embedder
-    from memory_core.embedding.backfill import VectorWriter
+    from memory_core.embedding.backfill import ReindexReport, VectorWriter
     from memory_core.recovery import RecoveryProbe
 
 __all__ = ["MemoryService", "turn_record_id", "note_record_id"]
@@ -208,9 +208,9 @@ class MemoryService:
                 elif not self.long_lived:
                     self.embedder_problem = "a hook process of its own (no worker) ranks by BM25 alone"
                 else:
-                    from memory_core.embedding import load_embedder
+                    from memory_core.embedding import shared_embedder
 
-                    self._embedder, self.embedder_problem = load_embedder()
+                    self._embedder, self.embedder_problem = shared_embedder()
                     if self.embedder_problem:
                         self.logbook.warning("embedding", f"{self.embedder_problem}; recall ranks by BM25 alone")
                 self._embedder_loaded = True
@@ -235,6 +235,40 @@ class MemoryService:
                 self._vector_writer.enqueue(record_id)
         except Exception as exc:  # noqa: BLE001 - vectors are an improvement; capture never fails for them
             self.logbook.error("vectors", exc)
+
+    def vector_status(self) -> dict[str, Any]:
+        """How many records of the store have vectors of this process's model, and how many lack them.
+
+        `{"model": id or None, "with": n, "without": m, "problem": why there is no model or None}`;
+        without a model every indexed record counts as lacking one. What `doctor`, `memory_status`
+        and the UI show.
+        """
+        from memory_core.store.base import Vectors
+
+        embedder = self.embedder
+        store = self.store
+        model = embedder.model_id if embedder is not None else ""
+        have, lack = (0, 0)
+        if isinstance(store, Vectors):
+            have, lack = self._guard(lambda: store.vector_counts(None, model))
+        return {
+            "model": embedder.model_id if embedder is not None else None,
+            "with": have,
+            "without": lack,
+            "problem": self.embedder_problem,
+        }
+
+    def reindex(self, *, progress: Callable[[int, int], None] | None = None) -> ReindexReport:
+        """Embed every record that lacks vectors of this model (`memory reindex`); resumable.
+
+        Raises `ConfigError` naming the fix when there is no model, `StoreError` from the store.
+        """
+        from memory_core.embedding.backfill import reindex
+
+        embedder = self.embedder
+        if embedder is None:
+            raise ConfigError(self.embedder_problem or "no embedding model")
+        return self._guard(lambda: reindex(self.store, embedder, progress=progress))
 
     def _scrub_for_log(self, text: str) -> str:
         try:

