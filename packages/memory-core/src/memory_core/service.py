@@ -43,6 +43,7 @@ from memory_core.browse import (
 from memory_core.config import Config
 from memory_core.errors import FirewallBlocked, NotFound, StoreError, StoreUnavailable
 from memory_core.firewall import RULES_VERSION, Firewall
+from memory_core.ids import note_record_id, turn_record_id
 from memory_core.localstate.atomic import atomic_write
 from memory_core.localstate.logbook import Logbook
 from memory_core.localstate.spool import Spool, record_to_json
@@ -70,18 +71,6 @@ _BACKOFF_MAX_S = 60.0
 _VOID_MARKER = "#nomemory"
 _HANDOFF_FALLBACK_KEEP = 16
 """Prompts kept per session in the local handoff file used while the store is down."""
-
-
-def turn_record_id(harness: str, session_id: str, turn_id: str) -> str:
-    """The id of a captured turn: the same from the hook and from a transcript import."""
-    digest = hashlib.sha256(f"turn\0{harness}\0{session_id}\0{turn_id}".encode()).hexdigest()
-    return f"t{digest[:19]}"
-
-
-def note_record_id(scope: Scope, content: str) -> str:
-    """The id of a saved note: saving the same text twice in a scope stores it once."""
-    digest = hashlib.sha256(f"note\0{scope.kind}\0{scope.key}\0{content}".encode()).hexdigest()
-    return f"n{digest[:19]}"
 
 
 def turn_text(prompt: str, response: str) -> str:

@@ -34,7 +34,7 @@ __all__ = [
     "translate",
 ]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The schema this module writes. `MIGRATIONS[v]` takes a file from version v to v + 1."""
 
 SCAN_PAGE = 500
@@ -130,7 +130,24 @@ CREATE INDEX recalls_by_user ON recalls (username, slot);
 """
 """Version 2: each user's bounded history of recent recalls (`memory ui`'s Recalls page)."""
 
-MIGRATIONS: tuple[str, ...] = (SCHEMA_V1, SCHEMA_V2)
+SCHEMA_V3 = """
+CREATE TABLE events (
+    record_id TEXT NOT NULL,
+    pos INTEGER NOT NULL,
+    event_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    call_id TEXT NOT NULL,
+    at REAL NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (record_id, pos)
+) WITHOUT ROWID;
+CREATE UNIQUE INDEX events_by_id ON events (record_id, event_id);
+"""
+"""Version 3: each turn's timeline (tool calls, results, injected text), keyed by the record's id
+rather than its `doc`, because rewriting a record (a scrub, a re-index) gives it a new `doc`."""
+
+MIGRATIONS: tuple[str, ...] = (SCHEMA_V1, SCHEMA_V2, SCHEMA_V3)
 
 
 def path_from_url(url: str) -> str:

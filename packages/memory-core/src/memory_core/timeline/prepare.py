@@ -1,0 +1,100 @@
+"""Events as a store may keep them: normalised, through the firewall, capped.
+
+Promises:
+- Every text of an event (its text, its name, its call id) passes `Firewall.scrub` before it
+  leaves this module, so nothing of a secret is stored, logged or spooled; with the firewall
+  off (`MEMORY_FIREWALL=0`) text passes unchanged, as a turn's does.
+- An event's text longer than `EVENT_CAP_BYTES` of UTF-8 is cut at a character boundary and
+  ends with a line `[truncated: N of M bytes]` (N kept of M): a tool that printed a megabyte
+  costs the store 8 KiB.
+- An event is dropped, and counted, when nothing is left of it (an empty result, a passage the
+  firewall removed whole) or when the turn's prompt voids it (`#nomemory` voids the turn, and
+  the caller never asks). An event id repeated within one batch is kept once, the first time.
+- The firewall runs on the whole text before the cut, so a secret straddling the cut is
+  redacted, not half kept.
+
+Never raises for any `TimelineEvent`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from memory_core.firewall import Firewall
+from memory_core.models import TimelineEvent
+from memory_core.textnorm import clean_text
+
+__all__ = ["EVENT_CAP_BYTES", "Prepared", "cap_text", "prepare"]
+
+EVENT_CAP_BYTES = 8 * 1024
+"""What one event's text may keep, in UTF-8 bytes. Issue #25's figure: a test log or a diff of a
+few screens fits, a build's whole output does not."""
+
+_NAME_CHARS = 200
+"""A tool name or an origin is a short word; anything longer is cut (it is not text to keep)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """What `prepare` made of a batch of events.
+
+    Attributes:
+        events: The events to store, in the order given.
+        counts: Firewall redactions by kind (`firewall.<kind>`), and `events.truncated` /
+            `events.dropped`, for the store's counters.
+    """
+
+    events: tuple[TimelineEvent, ...]
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+def cap_text(text: str, limit: int = EVENT_CAP_BYTES) -> str:
+    """`text` if it fits in `limit` UTF-8 bytes, else its longest prefix that does (whole
+    characters only) and a last line `[truncated: N of M bytes]`.
+    """
+    data = text.encode("utf-8")
+    if len(data) <= limit:
+        return text
+    # errors="ignore" drops the partial character a byte cut can leave at the end.
+    kept = data[:limit].decode("utf-8", errors="ignore")
+    return f"{kept}\n[truncated: {len(kept.encode('utf-8'))} of {len(data)} bytes]"
+
+
+def prepare(events: Iterable[TimelineEvent], firewall: Firewall) -> Prepared:
+    """Firewall, normalise and cap `events` (see the module's promises)."""
+    counts: dict[str, int] = {}
+    kept: list[TimelineEvent] = []
+    seen: set[str] = set()
+
+    def scrub(text: str) -> str:
+        result = firewall.scrub(clean_text(text))
+        for kind, n in result.counts.items():
+            if n:
+                counts[f"firewall.{kind}"] = counts.get(f"firewall.{kind}", 0) + n
+        return result.text
+
+    for event in events:
+        event_id = scrub(event.event_id)
+        if not event_id or event_id in seen:
+            counts["events.dropped"] = counts.get("events.dropped", 0) + 1
+            continue
+        text = scrub(event.text)
+        if not text.strip():
+            counts["events.dropped"] = counts.get("events.dropped", 0) + 1
+            continue
+        capped = cap_text(text)
+        if capped is not text:
+            counts["events.truncated"] = counts.get("events.truncated", 0) + 1
+        seen.add(event_id)
+        kept.append(
+            TimelineEvent(
+                kind=event.kind,
+                event_id=event_id,
+                text=capped,
+                name=scrub(event.name)[:_NAME_CHARS],
+                call_id=scrub(event.call_id)[:_NAME_CHARS],
+                at=float(event.at) if event.at == event.at and event.at >= 0 else 0.0,
+            )
+        )
+    return Prepared(tuple(kept), counts)
