@@ -1,4 +1,4 @@
-"""The Redis store's timelines (`memory_core.store.base.Timelines`): Lua scripts over one scope's keys.
+r"""The Redis store's timelines (`memory_core.store.base.Timelines`): Lua scripts over one scope's keys.
 
 A record's events live under its scope's hash tag, so each script touches one Cluster slot:
 `ev:<id>` maps an event id to `<position>\\t<event JSON>` (a second write of an id is `HSETNX`'s

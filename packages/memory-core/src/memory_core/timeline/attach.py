@@ -44,15 +44,16 @@ class Attached:
     counts: dict[str, int] = field(default_factory=dict)
 
     def add(self, counts: dict[str, int]) -> None:
+        """Add `counts` to the counters to bump."""
         for name, n in counts.items():
             self.counts[name] = self.counts.get(name, 0) + n
 
 
-def record_terms(record: Record, events: Sequence[TimelineEvent], *, cwd: str | None = None) -> dict[str, int]:
+def record_terms(record: Record, events: Sequence[TimelineEvent]) -> dict[str, int]:
     """The index terms of a turn: its text's, plus each path and program its events touched once."""
     terms = index_terms(record.text) if record.searchable else {}
     if record.searchable:
-        for term in touched_terms(events, cwd=cwd):
+        for term in touched_terms(events):
             terms[term] = terms.get(term, 0) + 1
     return terms
 
@@ -66,7 +67,6 @@ def attach(
     scope: Scope,
     author: str,
     now: float,
-    cwd: str | None = None,
 ) -> Attached:
     """Store `turns`' events behind their records (see the module's promises).
 
@@ -92,14 +92,14 @@ def attach(
             done.add({"events.orphaned": len(prepared.events)})
             continue
         record = found[0]
-        before = touched_terms(store.events(record_id), cwd=cwd) if record.searchable else {}
+        before = touched_terms(store.events(record_id)) if record.searchable else {}
         added = store.put_events(record_id, prepared.events)
         done.stored += added
         if not added or not record.searchable:
             continue
         events = store.events(record_id)
-        if touched_terms(events, cwd=cwd).keys() - before.keys():
-            store.put(record, record_terms(record, events, cwd=cwd), replace=True)
+        if touched_terms(events).keys() - before.keys():
+            store.put(record, record_terms(record, events), replace=True)
             done.reindexed += 1
     if done.stored:
         done.add({"events.stored": done.stored})

@@ -39,7 +39,8 @@ tool-heavy turns is about 10 MB and reads in well under a second (docs/performan
 @dataclass(frozen=True, slots=True)
 class Followed:
     """One read: the turns found, the offset to keep once they are stored, and why nothing was
-    read when nothing was (`reason`)."""
+    read when nothing was (`reason`).
+    """
 
     turns: tuple[TurnTimeline, ...]
     mark: Path | None

@@ -6,8 +6,9 @@ named the file. Only the turn is ranked; the events themselves are never indexed
 
 What counts, from a tool call's arguments (a JSON object; anything else is passed over):
 - a path: the values of `file_path`, `path`, `notebook_path`, `filePath`, `filename`, and each
-  string of `paths`; a path under the turn's folder is made relative to it (people name files
-  from the repository's root, not from `/home/...`), and its last part is kept as well;
+  string of `paths`, with its last one to `_SUFFIX_PARTS` parts (`session.ts`,
+  `auth/session.ts`, `src/auth/session.ts`): harnesses send absolute paths, people name files
+  from the repository's root, and the terms must not depend on where the clone sits;
 - a program: the first word of each segment of a shell command (`command`/`cmd`, a string or
   an argv list; `bash -lc SCRIPT` is read as SCRIPT), split at `|`, `||`, `&&`, `;` and new
   lines, past `VAR=value` assignments and `sudo`/`env`/`time`/`exec`/`nohup`;
@@ -44,15 +45,18 @@ _PATCH_HEADER = re.compile(r"^\*\*\* (?:Update File|Add File|Delete File|Move to
 _MAX_ITEMS = 200
 """Paths and programs kept per turn: a turn that globbed a thousand files is not a thousand terms."""
 _MAX_PATH_CHARS = 300
+_SUFFIX_PARTS = 4
+"""Trailing parts of a path kept as terms: `src/auth/session.ts` is three, a monorepo's
+`packages/x/src/y.py` four."""
 
 
-def touched(events: Iterable[TimelineEvent], *, cwd: str | None = None) -> list[str]:
+def touched(events: Iterable[TimelineEvent]) -> list[str]:
     """The distinct paths and programs of `events`' tool calls, in the order first met."""
     found: dict[str, None] = {}
     for event in events:
         if event.kind != "tool_call":
             continue
-        for item in _from_call(event.text, cwd):
+        for item in _from_call(event.text):
             item = item.strip()
             if item and len(item) <= _MAX_PATH_CHARS:
                 found.setdefault(item, None)
@@ -61,16 +65,16 @@ def touched(events: Iterable[TimelineEvent], *, cwd: str | None = None) -> list[
     return list(found)
 
 
-def touched_terms(events: Iterable[TimelineEvent], *, cwd: str | None = None) -> dict[str, int]:
+def touched_terms(events: Iterable[TimelineEvent]) -> dict[str, int]:
     """The index terms of what `events` touched, each counted once (the tokenizer splits paths)."""
     terms: dict[str, int] = {}
-    for item in touched(events, cwd=cwd):
+    for item in touched(events):
         for term in index_terms(item):
             terms[term] = 1
     return terms
 
 
-def _from_call(text: str, cwd: str | None) -> Iterator[str]:
+def _from_call(text: str) -> Iterator[str]:
     try:
         args = json.loads(text)
     except ValueError:
@@ -78,35 +82,33 @@ def _from_call(text: str, cwd: str | None) -> Iterator[str]:
     if not isinstance(args, dict):
         # A freeform call (Codex's `apply_patch` sends the patch itself, not JSON).
         for header in _PATCH_HEADER.findall(text):
-            yield from _path(header, cwd)
+            yield from _path(header)
         return
     for value in args.values():
         if isinstance(value, str) and "*** " in value:
             for header in _PATCH_HEADER.findall(value):
-                yield from _path(header, cwd)
+                yield from _path(header)
     for key in _PATH_KEYS:
         value = args.get(key)
         if isinstance(value, str):
-            yield from _path(value, cwd)
+            yield from _path(value)
     paths = args.get("paths")
     if isinstance(paths, list):
         for value in paths[:_MAX_ITEMS]:
             if isinstance(value, str):
-                yield from _path(value, cwd)
+                yield from _path(value)
     for key in _COMMAND_KEYS:
         yield from _programs(args.get(key))
 
 
-def _path(value: str, cwd: str | None) -> Iterator[str]:
+def _path(value: str) -> Iterator[str]:
     value = value.strip()
     if not value or "\n" in value:
         return
-    if cwd and value.startswith(cwd.rstrip("/") + "/"):
-        value = value[len(cwd.rstrip("/")) + 1 :]
     yield value
-    base = posixpath.basename(value.rstrip("/"))
-    if base and base != value:
-        yield base
+    parts = [part for part in value.replace("\\", "/").split("/") if part and part != "."]
+    for count in range(1, min(_SUFFIX_PARTS, len(parts)) + 1):
+        yield "/".join(parts[-count:])
 
 
 def _programs(command: Any) -> Iterator[str]:
