@@ -725,29 +725,22 @@ class MemoryService:
 
     def add_timeline(self, harness: str, turns: Sequence[TurnTimeline], *, cwd: str | None = None) -> int:
         """Keep `turns`' events behind their records (see `memory_core.timeline.attach`), firewalled
-        and capped; returns how many events were new. Never raises: a failure costs the events
-        (logged and counted), never a turn. Does nothing with `MEMORY_EVENTS=0` or memory off.
+        and capped; returns how many events were new. Does nothing with `MEMORY_EVENTS=0` or
+        memory off here.
+
+        Raises `StoreUnavailable` / `StoreError` when the store fails: the events are lost (the
+        caller logs it, and a transcript's offset is not moved, so the next read tries again);
+        the turn, stored before, is not.
         """
         if not self.config.events or not turns or not self.active(cwd):
             return 0
         harness = clean_text(harness)
         scope = Scope("project", self.project(cwd).key)
-        try:
-            done = self._guard(
-                lambda: _timeline.attach(
-                    self.store,
-                    self.firewall,
-                    harness,
-                    turns,
-                    scope=scope,
-                    author=self.config.user,
-                    now=self.clock(),
-                )
+        done = self._guard(
+            lambda: _timeline.attach(
+                self.store, self.firewall, harness, turns, scope=scope, author=self.config.user, now=self.clock()
             )
-        except Exception as exc:  # noqa: BLE001 - the events are lost, the turn is not
-            self.logbook.error(f"{harness}.events", exc)
-            self._count_quietly({"events.lost": sum(len(t.events) for t in turns)})
-            return 0
+        )
         if done.counts:
             self._count_quietly({k: v for k, v in done.counts.items() if v})
         return done.stored
