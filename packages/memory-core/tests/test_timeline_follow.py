@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 from memory_core.config import Config
+from memory_core.harnesses.importing import run_import
+from memory_core.harnesses.transcripts import Consumed, TranscriptTurn
 from memory_core.hookpath.transcripts import TranscriptFollower
 from memory_core.models import EventKind, HookEvent, TimelineChunk, TimelineEvent, TurnTimeline
 from memory_core.service import MemoryService
@@ -52,6 +54,8 @@ class LineTimeline:
                 obj = json.loads(line)
             except ValueError:
                 continue
+            if "id" not in obj:
+                continue  # a turn's own line (prompt and answer), read by the import's source
             turns.setdefault(obj["turn"], []).append(
                 TimelineEvent(obj["kind"], obj["id"], obj["text"], obj.get("name", ""))
             )
@@ -192,5 +196,69 @@ def test_events_off_reads_nothing(tmp_path: Path) -> None:
         reader = LineTimeline()
         assert TranscriptFollower().follow(svc, reader, _turn(svc, "t1", transcript)) == 0
         assert reader.reads == []
+    finally:
+        svc.close()
+
+
+class LineSource:
+    """A `TranscriptSource` over the same file: lines with a "prompt" are turns (ending their turn)."""
+
+    harness = "lines"
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def find(self, session: str | None = None) -> list[Path]:
+        return sorted(self.folder.glob("*.jsonl"))
+
+    def parse(self, path: Path, start: int, *, settled: bool) -> Iterator[TranscriptTurn | Consumed]:
+        end = start
+        for line in path.read_bytes()[start:].splitlines(keepends=True):
+            end += len(line)
+            obj = json.loads(line)
+            if "prompt" in obj:
+                yield TranscriptTurn("s1", obj["turn"], obj["prompt"], obj["response"], None, None, end)
+            else:
+                yield Consumed(end)
+
+
+def test_an_import_brings_the_events_and_after_the_hook_stores_nothing_twice(
+    service: MemoryService, tmp_path: Path
+) -> None:
+    folder = tmp_path / "sessions"
+    folder.mkdir()
+    transcript = folder / "s1.jsonl"
+    turn = json.dumps({"turn": "t1", "prompt": "prompt t1", "response": "answer t1"}) + "\n"
+    transcript.write_text(_line("t1", "a", "one") + _line("t1", "b", "two") + turn)
+    reader = LineTimeline()
+    # The hook captured the turn and the worker read the first event only.
+    transcript_now = transcript.read_text()
+    transcript.write_text(_line("t1", "a", "one"))
+    TranscriptFollower().follow(service, reader, _turn(service, "t1", transcript))
+    transcript.write_text(transcript_now)
+    report = run_import(service, LineSource(folder), [transcript], timeline=reader)
+    assert (report.stored, report.duplicates, report.events, report.events_lost) == (0, 1, 1, 0)
+    assert _events(service, "t1") == ["a", "b"]
+    again = run_import(service, LineSource(folder), [transcript], from_start=True, timeline=reader)
+    assert (again.duplicates, again.events) == (1, 0)
+
+
+def test_an_import_with_events_off_reads_no_timeline(tmp_path: Path) -> None:
+    config = Config.from_env(
+        {
+            "MEMORY_URL": f"sqlite:///{tmp_path / 'memory.db'}",
+            "MEMORY_STATE_DIR": str(tmp_path / "state"),
+            "MEMORY_PROJECT": "p",
+            "MEMORY_EVENTS": "0",
+        }
+    )
+    svc = MemoryService(config)
+    try:
+        transcript = tmp_path / "s1.jsonl"
+        turn = json.dumps({"turn": "t1", "prompt": "p", "response": "r"}) + "\n"
+        transcript.write_text(_line("t1", "a", "one") + turn)
+        reader = LineTimeline()
+        report = run_import(svc, LineSource(tmp_path), [transcript], timeline=reader)
+        assert (report.stored, report.events, reader.reads) == (1, 0, [])
     finally:
         svc.close()

@@ -39,12 +39,19 @@ __all__ = [
     "Neighbour",
     "NumberedPosting",
     "SUM_SLACK",
+    "NEIGHBOUR_SPAN",
     "Posting",
     "TermPostings",
     "SessionState",
     "RecordFilter",
     "PageCursor",
 ]
+
+NEIGHBOUR_SPAN = 3
+"""Recall reads the turns up to this many positions before and after its best candidates
+(`session_records`); a server store that prefetches neighbours fetches this far. Here, below both
+the retriever and the stores, because both depend on it and a store must not know the ranking;
+the retriever's context and cover offsets stay within it (a test checks)."""
 
 PageCursor = tuple[float, str]
 """Where a page of `Store.page` ends: the (created_at, id) of its last record."""
