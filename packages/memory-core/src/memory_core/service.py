@@ -750,6 +750,14 @@ class MemoryService:
         capped as stored; empty for a record without any. Raises `NotFound` like `expand`.
         """
         self._owned(record_id, cwd)
+        return self._events_of(record_id)
+
+    def record_timeline(self, record_id: str) -> list[TimelineEvent]:
+        """`timeline` of a record wherever it lives, as `record` finds it (the page it is shown on)."""
+        self.record(record_id)
+        return self._events_of(record_id)
+
+    def _events_of(self, record_id: str) -> list[TimelineEvent]:
         store = self.store
         if not isinstance(store, Timelines):
             return []
