@@ -115,6 +115,15 @@ def test_a_long_result_is_cut_at_the_cap_with_a_line_saying_so(service: MemorySe
     assert len(text.encode()) < 8192 + 64
 
 
+def test_memorys_own_recalled_block_is_not_kept_again(service: MemoryService) -> None:
+    from memory_core.retrieval.render import HEADER
+
+    record_id = _capture(service)
+    block = TimelineEvent("injected", "h1", f"<memory>\n{HEADER}\n- an old turn\n</memory>", "hook")
+    service.add_timeline("claude", [TurnTimeline("s1", "t1", (block, *_edit_turn()))])
+    assert [e.event_id for e in service.timeline(record_id)] == ["u0", "u1", "u2", "u3", "u4"]
+
+
 def test_cap_text_cuts_at_a_character_boundary() -> None:
     cut = cap_text("a" + "€" * 10, limit=8)  # € is 3 bytes: 1 + 3 + 3 fits, the next does not
     assert cut == "a€€\n[truncated: 7 of 31 bytes]"

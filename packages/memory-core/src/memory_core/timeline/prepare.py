@@ -8,8 +8,9 @@ Promises:
   ends with a line `[truncated: N of M bytes]` (N kept of M): a tool that printed a megabyte
   costs the store 8 KiB.
 - An event is dropped, and counted, when nothing is left of it (an empty result, a passage the
-  firewall removed whole) or when the turn's prompt voids it (`#nomemory` voids the turn, and
-  the caller never asks). An event id repeated within one batch is kept once, the first time.
+  firewall removed whole), or when it is memory's own recalled block (the memories it holds are
+  stored already; the recall history says what each turn was given). An event id repeated
+  within one batch is kept once, the first time.
 - The firewall runs on the whole text before the cut, so a secret straddling the cut is
   redacted, not half kept.
 
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 
 from memory_core.firewall import Firewall
 from memory_core.models import TimelineEvent
+from memory_core.retrieval.render import HEADER
 from memory_core.textnorm import clean_text
 
 __all__ = ["EVENT_CAP_BYTES", "Prepared", "cap_text", "prepare"]
@@ -80,7 +82,7 @@ def prepare(events: Iterable[TimelineEvent], firewall: Firewall) -> Prepared:
             counts["events.dropped"] = counts.get("events.dropped", 0) + 1
             continue
         text = scrub(event.text)
-        if not text.strip():
+        if not text.strip() or (event.kind == "injected" and HEADER in text):
             counts["events.dropped"] = counts.get("events.dropped", 0) + 1
             continue
         capped = cap_text(text)
