@@ -289,15 +289,16 @@ def test_no_id_based_tool_reaches_another_projects_memory(
     from memory_testing.servers import (
         drop_schema,
         local_postgres_available,
-        local_redis_available,
         new_schema_name,
+        redis_server_available,
+        throwaway_redis_url,
         with_schema,
     )
 
     postgres, schema = "postgresql://127.0.0.1:5432/test?user=postgres", new_schema_name("mcpscope")
     if backend == "redis":
-        require(local_redis_available(), "Redis on 127.0.0.1:6379")
-        monkeypatch.setenv("MEMORY_URL", "redis://127.0.0.1:6379/12")  # projects are tmp folders: unique keys
+        require(redis_server_available(), "redis-server (a throwaway Redis for the tests)")
+        monkeypatch.setenv("MEMORY_URL", throwaway_redis_url(12))
     elif backend == "postgres":
         require(local_postgres_available(), "PostgreSQL on 127.0.0.1:5432")
         monkeypatch.setenv("MEMORY_URL", with_schema(postgres, schema))
