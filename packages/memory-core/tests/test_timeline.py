@@ -12,6 +12,7 @@ from memory_core.config import Config
 from memory_core.models import EventKind, HookEvent, TimelineEvent, TurnTimeline
 from memory_core.service import MemoryService
 from memory_core.timeline import cap_text, touched
+from memory_core.timeline.prepare import key
 
 AWS_KEY = "AKIAIOSFODNN7EXAMPLE"
 # A GitHub token shape the firewall knows; built here so no scanner flags this file.
@@ -52,6 +53,12 @@ def _edit_turn(output: str = "Tests passed: 12") -> tuple[TimelineEvent, ...]:
     )
 
 
+def _ids(events: list[TimelineEvent]) -> list[str]:
+    """The harness's ids of stored events (the store keeps their digests)."""
+    named = {key(f"u{n}"): f"u{n}" for n in range(5)}
+    return [named[e.event_id] for e in events]
+
+
 def _capture(svc: MemoryService, turn: str = "t1", session: str = "s1") -> str:
     outcome = svc.capture(
         harness="claude",
@@ -68,7 +75,8 @@ def test_a_turns_events_are_kept_in_order_and_expanding_shows_them(service: Memo
     record_id = _capture(service)
     assert service.add_timeline("claude", [TurnTimeline("s1", "t1", _edit_turn())]) == 5
     events = service.timeline(record_id)
-    assert [e.event_id for e in events] == ["u0", "u1", "u2", "u3", "u4"]
+    assert _ids(events) == ["u0", "u1", "u2", "u3", "u4"]
+    assert events[1].call_id == events[2].call_id == key("c1")  # a result still names its call
     assert events[4].text == "Tests passed: 12"
 
 
@@ -121,7 +129,16 @@ def test_memorys_own_recalled_block_is_not_kept_again(service: MemoryService) ->
     record_id = _capture(service)
     block = TimelineEvent("injected", "h1", f"<memory>\n{HEADER}\n- an old turn\n</memory>", "hook")
     service.add_timeline("claude", [TurnTimeline("s1", "t1", (block, *_edit_turn()))])
-    assert [e.event_id for e in service.timeline(record_id)] == ["u0", "u1", "u2", "u3", "u4"]
+    assert _ids(service.timeline(record_id)) == ["u0", "u1", "u2", "u3", "u4"]
+
+
+def test_a_megabyte_of_output_is_cut_and_says_how_much_there_was(service: MemoryService) -> None:
+    record_id = _capture(service)
+    output = f"export AWS_ACCESS_KEY_ID={AWS_KEY}\n" + "line of build output\n" * 50_000
+    service.add_timeline("claude", [TurnTimeline("s1", "t1", _edit_turn(output))])
+    text = service.timeline(record_id)[4].text
+    assert AWS_KEY not in text
+    assert text.endswith(f" of {len(output.encode())} bytes]")
 
 
 def test_cap_text_cuts_at_a_character_boundary() -> None:

@@ -87,9 +87,12 @@ def _turn(svc: MemoryService, turn: str, transcript: Path) -> HookEvent:
 
 
 def _events(svc: MemoryService, turn: str) -> list[str]:
+    """The transcript's ids of a turn's stored events, in order (the store keeps their digests)."""
     from memory_core.ids import turn_record_id
+    from memory_core.timeline.prepare import key
 
-    return [e.event_id for e in svc.timeline(turn_record_id("lines", "s1", turn))]
+    named = {key(i): i for i in ("a", "b", "c", "z", "new")}
+    return [named[e.event_id] for e in svc.timeline(turn_record_id("lines", "s1", turn))]
 
 
 def test_each_turn_reads_only_what_the_transcript_gained(service: MemoryService, tmp_path: Path) -> None:

@@ -1,8 +1,8 @@
 """The embedded store's timelines (`memory_core.store.base.Timelines`), as functions over a connection.
 
 `SQLiteStore` runs each inside its own transaction (`_write`) or read; nothing here opens,
-commits or translates errors. Table `events` (schema version 3): one row per event, keyed by
-(record id, position) and unique by (record id, event id).
+commits or translates errors. Table `events` (schema version 3): one row per event, unique by
+(record id, event id), in the order of its rowid.
 """
 
 from __future__ import annotations
@@ -19,23 +19,20 @@ def put_events(conn: sqlite3.Connection, record_id: str, events: Sequence[Timeli
     """Append the events `record_id` does not hold yet; 0 when there is no such record."""
     if not events or conn.execute("SELECT 1 FROM records WHERE id = ?", (record_id,)).fetchone() is None:
         return 0
-    pos = conn.execute("SELECT COALESCE(MAX(pos), -1) + 1 FROM events WHERE record_id = ?", (record_id,)).fetchone()[0]
     added = 0
     for event in events:
         cursor = conn.execute(
-            "INSERT OR IGNORE INTO events (record_id, pos, event_id, kind, name, call_id, at, text)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (record_id, pos, event.event_id, event.kind, event.name, event.call_id, float(event.at), event.text),
+            "INSERT OR IGNORE INTO events (record_id, event_id, kind, name, call_id, at, text)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (record_id, event.event_id, event.kind, event.name, event.call_id, float(event.at), event.text),
         )
-        if cursor.rowcount == 1:
-            pos += 1
-            added += 1
+        added += cursor.rowcount
     return added
 
 
 def read_events(conn: sqlite3.Connection, record_id: str) -> list[TimelineEvent]:
     rows = conn.execute(
-        "SELECT kind, event_id, text, name, call_id, at FROM events WHERE record_id = ? ORDER BY pos", (record_id,)
+        "SELECT kind, event_id, text, name, call_id, at FROM events WHERE record_id = ? ORDER BY eid", (record_id,)
     ).fetchall()
     return [TimelineEvent(kind=r[0], event_id=r[1], text=r[2], name=r[3], call_id=r[4], at=r[5]) for r in rows]
 

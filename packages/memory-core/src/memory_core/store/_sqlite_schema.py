@@ -132,20 +132,21 @@ CREATE INDEX recalls_by_user ON recalls (username, slot);
 
 SCHEMA_V3 = """
 CREATE TABLE events (
+    eid INTEGER PRIMARY KEY,
     record_id TEXT NOT NULL,
-    pos INTEGER NOT NULL,
     event_id TEXT NOT NULL,
     kind TEXT NOT NULL,
     name TEXT NOT NULL,
     call_id TEXT NOT NULL,
     at REAL NOT NULL,
-    text TEXT NOT NULL,
-    PRIMARY KEY (record_id, pos)
-) WITHOUT ROWID;
+    text TEXT NOT NULL
+);
 CREATE UNIQUE INDEX events_by_id ON events (record_id, event_id);
 """
-"""Version 3: each turn's timeline (tool calls, results, injected text), keyed by the record's id
-rather than its `doc`, because rewriting a record (a scrub, a re-index) gives it a new `doc`."""
+"""Version 3: each turn's timeline (tool calls, results, injected text). Keyed by the record's id
+rather than its `doc`, because rewriting a record (a scrub, a re-index) gives it a new `doc`.
+A rowid table, not WITHOUT ROWID: an event's text runs to 8 KiB, and SQLite keeps such rows far
+more compactly there. Order is the rowid's: a new row's is always above every row's before it."""
 
 MIGRATIONS: tuple[str, ...] = (SCHEMA_V1, SCHEMA_V2, SCHEMA_V3)
 

@@ -51,10 +51,13 @@ class Attached:
 
 def record_terms(record: Record, events: Sequence[TimelineEvent]) -> dict[str, int]:
     """The index terms of a turn: its text's, plus each path and program its events touched once."""
-    terms = index_terms(record.text) if record.searchable else {}
-    if record.searchable:
-        for term in touched_terms(events):
-            terms[term] = terms.get(term, 0) + 1
+    return _with_touched(record, touched_terms(events)) if record.searchable else {}
+
+
+def _with_touched(record: Record, touched: dict[str, int]) -> dict[str, int]:
+    terms = index_terms(record.text)
+    for term in touched:
+        terms[term] = terms.get(term, 0) + 1
     return terms
 
 
@@ -97,9 +100,9 @@ def attach(
         done.stored += added
         if not added or not record.searchable:
             continue
-        events = store.events(record_id)
-        if touched_terms(events).keys() - before.keys():
-            store.put(record, record_terms(record, events), replace=True)
+        after = touched_terms(store.events(record_id))
+        if after.keys() - before.keys():
+            store.put(record, _with_touched(record, after), replace=True)
             done.reindexed += 1
     if done.stored:
         done.add({"events.stored": done.stored})
