@@ -167,3 +167,24 @@ def test_every_page_renders_over_a_server_store(backend: str, tmp_path: Path) ->
             flush_redis(url)
         else:
             drop_schema(_POSTGRES, schema)
+
+
+def test_a_turns_page_shows_what_happened_in_it_under_the_turn(
+    app: tuple[TestClient, MemoryService, LaunchToken],
+) -> None:
+    from memory_core.models import TimelineEvent, TurnTimeline
+
+    client, service, token = app
+    _signed_in(client, token)
+    record_id = service.capture(
+        harness="claude", session_id="s1", turn_id="t1", prompt="fix the login", response="Done."
+    ).record_id
+    events = (
+        TimelineEvent("tool_call", "u1", '{"file_path": "src/auth/<session>.ts"}', "Edit", "c1"),
+        TimelineEvent("tool_result", "u2", "The file was updated.", "Edit", "c1"),
+    )
+    service.add_timeline("claude", [TurnTimeline("s1", "t1", events)])
+    page = client.get(f"/memories/{record_id}").text
+    turn_at, events_at = page.index("Done."), page.index("In this turn")
+    assert turn_at < events_at < page.index("The file was updated.")
+    assert "src/auth/&lt;session&gt;.ts" in page  # shown as text, never as markup

@@ -176,6 +176,29 @@ def test_expand_returns_the_turns_around_a_memory_in_order(workspace: Any, runne
     assert {t["session"] for t in turns} == {"sess"}
 
 
+def test_expand_shows_what_happened_inside_the_turn_in_order(workspace: Any, runner: ServiceRunner) -> None:
+    from memory_core.models import TimelineEvent, TurnTimeline
+
+    hook = workspace.service()
+    record_id = hook.capture(
+        harness="claude", session_id="sess", turn_id="t1", prompt="fix the login", response="Done."
+    ).record_id
+    events = (
+        TimelineEvent("tool_call", "u1", '{"file_path": "src/auth/session.ts"}', "Edit", "c1"),
+        TimelineEvent("tool_result", "u2", "The file was updated.", "Edit", "c1"),
+        TimelineEvent("injected", "u3", "a reminder", "system_reminder"),
+    )
+    hook.add_timeline("claude", [TurnTimeline("sess", "t1", events)])
+    [turn] = data(call(runner, "memory_expand", {"id": record_id}))
+    assert [(e["kind"], e["name"]) for e in turn["events"]] == [
+        ("tool_call", "Edit"),
+        ("tool_result", "Edit"),
+        ("injected", "system_reminder"),
+    ]
+    assert "src/auth/session.ts" in turn["events"][0]["text"]
+    assert turn["events_left_out"] == 0
+
+
 def test_a_firewall_block_is_an_error_that_says_so(runner: ServiceRunner) -> None:
     text = error_text(call(runner, "memory_save", {"content": "<private>the acquisition closes in May</private>"}))
     assert "firewall" in text

@@ -34,7 +34,7 @@ __all__ = [
     "translate",
 ]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """The schema this module writes. `MIGRATIONS[v]` takes a file from version v to v + 1."""
 
 SCAN_PAGE = 500
@@ -153,7 +153,25 @@ CREATE TABLE vectored (
 them, and which records a model has done (`vectored`: a record whose text has no passage is done
 too, with no vector). A rowid table, not WITHOUT ROWID: a vector is 1.5 KB, too wide for one."""
 
-MIGRATIONS: tuple[str, ...] = (SCHEMA_V1, SCHEMA_V2, SCHEMA_V3)
+SCHEMA_V4 = """
+CREATE TABLE events (
+    eid INTEGER PRIMARY KEY,
+    record_id TEXT NOT NULL,
+    event_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    call_id TEXT NOT NULL,
+    at REAL NOT NULL,
+    text TEXT NOT NULL
+);
+CREATE UNIQUE INDEX events_by_id ON events (record_id, event_id);
+"""
+"""Version 4: each turn's timeline (tool calls, results, injected text). Keyed by the record's id
+rather than its `doc`, because rewriting a record (a scrub, a re-index) gives it a new `doc`.
+A rowid table, not WITHOUT ROWID: an event's text runs to 8 KiB, and SQLite keeps such rows far
+more compactly there. Order is the rowid's: a new row's is always above every row's before it."""
+
+MIGRATIONS: tuple[str, ...] = (SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4)
 
 
 def path_from_url(url: str) -> str:
