@@ -14,9 +14,12 @@ from typing import Any
 import pytest
 from memory_claude.harness import ClaudeHarness
 from memory_claude.timeline import read_timeline, subagent_file
+from memory_core.config import Config
 from memory_core.harnesses.contract import ReadsTimeline
 from memory_core.models import TimelineChunk, TimelineEvent
 from memory_core.retrieval.render import HEADER
+from memory_core.service import MemoryService
+from memory_core.timeline import EVENT_CAP_BYTES
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 RECORDED = FIXTURES / "transcripts"
@@ -180,7 +183,7 @@ def test_a_missing_transcript_raises_oserror(tmp_path: Path) -> None:
         read_timeline(tmp_path / "gone.jsonl", 0)
 
 
-def test_a_result_over_the_cap_is_handed_over_whole(tmp_path: Path) -> None:
+def test_a_result_over_the_cap_is_handed_over_whole_and_capped_once_by_the_core(tmp_path: Path) -> None:
     """The core caps; the reader never cuts, so the cap is applied once, by one rule."""
     big = "".join(f"line {i}: {'é' * 40}\n" for i in range(4000))  # ~330 KB of UTF-8
     lines = _lines(TOOL_TURN)
@@ -188,10 +191,35 @@ def test_a_result_over_the_cap_is_handed_over_whole(tmp_path: Path) -> None:
         content = (line.get("message") or {}).get("content")
         if isinstance(content, list) and content and content[0].get("type") == "tool_result":
             content[0]["content"] = [{"type": "text", "text": big}]
-    [result] = [
-        e for e in _events(read_timeline(_write(tmp_path / TOOL_TURN.name, lines), 0)) if e.kind == "tool_result"
-    ]
+    chunk = read_timeline(_write(tmp_path / TOOL_TURN.name, lines), 0)
+    [result] = [e for e in _events(chunk) if e.kind == "tool_result"]
     assert result.text == big
+
+    # Merged behind the turn the Stop hook stored, it is cut once, by the core's rule.
+    config = Config.from_env(
+        {
+            "HOME": str(tmp_path),
+            "MEMORY_URL": f"sqlite:///{tmp_path / 'memory.db'}",
+            "MEMORY_STATE_DIR": str(tmp_path / "state"),
+            "MEMORY_PROJECT": "git:example.com/acme/build",
+        }
+    )
+    service = MemoryService(config, long_lived=True)
+    try:
+        stop = _payload("Stop.after-tool-use.json")
+        outcome = service.capture(
+            harness="claude", session_id=stop["session_id"], turn_id=stop["prompt_id"], prompt="run it", response="ok"
+        )
+        assert outcome.record_id is not None
+        service.add_timeline("claude", chunk.turns)
+        service.add_timeline("claude", read_timeline(tmp_path / TOOL_TURN.name, 0).turns)  # a re-read adds nothing
+        [stored] = [e for e in service.timeline(outcome.record_id) if e.kind == "tool_result"]
+    finally:
+        service.store.close()
+    assert len(stored.text.encode()) <= EVENT_CAP_BYTES + 64
+    assert stored.text.endswith(f"of {len(big.encode())} bytes]")
+    assert stored.text.count("[truncated:") == 1
+    assert big.startswith(stored.text.rsplit("\n[truncated:", 1)[0])
 
 
 def test_memorys_own_recalled_block_is_never_an_event(tmp_path: Path) -> None:
