@@ -103,7 +103,7 @@ class _Turns:
     events: dict[str | None, list[TimelineEvent]] = field(default_factory=dict)
     current: str | None = None
     known: bool = False
-    """Whether a prompt line of `current` was seen in this read (else the read began inside a turn)."""
+    """Whether this read has seen a line naming `current` (before one, the read may be inside a turn)."""
     current_start: int = 0
     ended: bool = True
     prompted: bool = False
@@ -170,6 +170,8 @@ class _Turns:
         return self.events[turn_id]
 
     def end(self, last_end: int) -> int:
+        """Where the next read starts: before injected text still waiting for its prompt, else before
+        a turn still open, else past the last complete line."""
         if self.pending_start is not None:
             return self.pending_start
         if self.known and not self.ended:
