@@ -305,3 +305,44 @@ def test_a_missing_subagent_file_costs_only_the_subagents_events(tmp_path: Path)
     chunk = read_timeline(parent, 0)
     assert {t.session_id for t in chunk.turns} == {"00a5614e-2889-478e-ad5d-1a35e51563ae"}
     assert "Agent" in {e.name for e in _events(chunk)}
+
+
+def test_a_skill_a_custom_command_and_a_rendered_reminder_are_injected_text_with_their_origin(tmp_path: Path) -> None:
+    """Shapes of Claude Code 2.1.332 (from its program): a skill's body and a custom command's
+    expanded prompt are `isMeta` user lines; other reminders are attachments it renders."""
+    lines = _lines(TOOL_TURN)
+    prompt = next(i for i, line in enumerate(lines) if line.get("type") == "user")
+    base = {k: lines[prompt][k] for k in ("sessionId", "cwd", "timestamp", "promptId")}
+    skill = {
+        **base,
+        "type": "user",
+        "isMeta": True,
+        "sourceToolUseID": "toolu_skill",
+        "uuid": "5c000000-0000-4000-8000-000000000001",
+        "message": {
+            "role": "user",
+            "content": [{"type": "text", "text": "Base directory for this skill: /s\n\nLint first."}],
+        },
+    }
+    command = {
+        **base,
+        "type": "user",
+        "isMeta": True,
+        "uuid": "5c000000-0000-4000-8000-000000000002",
+        "message": {"role": "user", "content": "Review the diff of src/auth/session.ts for races."},
+    }
+    opened = {
+        "type": "attachment",
+        "uuid": "5c000000-0000-4000-8000-000000000003",
+        "timestamp": base["timestamp"],
+        "attachment": {"type": "opened_file_in_ide", "filename": "src/auth/session.ts"},
+        "rendered": [{"content": "<system-reminder>\nThe user opened src/auth/session.ts.\n</system-reminder>"}],
+    }
+    path = _write(tmp_path / TOOL_TURN.name, [*lines[: prompt + 1], skill, command, opened, *lines[prompt + 1 :]])
+    [turn] = read_timeline(path, 0).turns
+    injected = [(e.name, e.text) for e in turn.events if e.kind == "injected" and e.name != "hook"]
+    assert injected == [
+        ("skill", "Base directory for this skill: /s\n\nLint first."),
+        ("slash_command", "Review the diff of src/auth/session.ts for races."),
+        ("system_reminder", "The user opened src/auth/session.ts."),
+    ]
