@@ -346,3 +346,17 @@ def test_a_skill_a_custom_command_and_a_rendered_reminder_are_injected_text_with
         ("slash_command", "Review the diff of src/auth/session.ts for races."),
         ("system_reminder", "The user opened src/auth/session.ts."),
     ]
+
+
+def test_a_subagent_run_in_the_foreground_is_read_when_its_result_comes_back(tmp_path: Path) -> None:
+    parent, _ = _subagent_layout(tmp_path)
+    lines = _lines(parent)
+    for line in lines:
+        result = line.get("toolUseResult")
+        if isinstance(result, dict) and result.get("agentId"):
+            line["toolUseResult"] = {"status": "completed", "agentId": result["agentId"], "content": []}
+    notification = next(i for i, line in enumerate(lines) if line.get("origin", {}).get("kind") == "task-notification")
+    foreground = _write(parent, lines[:notification])  # no background report: the Agent call waited
+
+    sessions = [t.session_id for t in read_timeline(foreground, 0).turns]
+    assert sessions.count("agent-a665f9edf7888fa0d") == 1
