@@ -6,8 +6,9 @@ of the Messages API on 127.0.0.1. Session 1: the model writes `src/auth/session.
 its final answer never names the file. Session 2, a new session, asks which file was changed for
 the login bug: the injected block carries session 1's turn, and `memory_expand` on it (over the
 MCP server, as a model would call it) names the path and shows the command's output with the
-token redacted. The token never reaches the store, the log, the spool or any other file memory
-writes.
+token redacted; a third asks about the path itself, which neither the prompt nor the answer named,
+and the turn is recalled by what it touched. The token never reaches the store, the log, the
+spool or any other file memory writes.
 """
 
 from __future__ import annotations
@@ -123,6 +124,15 @@ def test_a_file_edited_and_a_command_run_in_one_session_are_found_from_the_next(
     assert "deploy finished" in expanded  # the command's output is there
     assert f"[REDACTED:{_TOKEN.kind}]" in expanded
     assert _TOKEN.secret not in expanded
+
+    # The path was never said by the user nor by the model's answer: the turn is found by what it touched.
+    touched = "what did we change in src/auth/session.ts?"
+    with MockMessagesAPI() as model:
+        env = _env(tmp_path, home, claude_bin, model.url)
+        _claude(claude_bin, touched, cwd=project, env=env)
+        [asked] = model.requests_with(touched)
+    assert _INJECTED in asked, "not found by the path it touched"
+    assert "fix the login bug" in asked[asked.index(_INJECTED) :]
 
     time.sleep(6)  # the worker (MEMORY_WORKER_IDLE=5) has exited and flushed what it holds
     for path in [
