@@ -171,7 +171,8 @@ class _Turns:
 
     def end(self, last_end: int) -> int:
         """Where the next read starts: before injected text still waiting for its prompt, else before
-        a turn still open, else past the last complete line."""
+        a turn still open, else past the last complete line.
+        """
         if self.pending_start is not None:
             return self.pending_start
         if self.known and not self.ended:
