@@ -135,7 +135,7 @@ def main() -> int:
     parser.add_argument("--tool-calls", type=int, default=20)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    found = discover_harnesses()[0].get("claude")
+    found: object = discover_harnesses()[0].get("claude")
     if not isinstance(found, ReadsTimeline):
         print("memory-claude with a transcript reader is not installed", file=sys.stderr)
         return 1
