@@ -27,7 +27,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from memory_core.store.base import Store, Timelines
-from memory_core.timeline.attach import record_terms
 
 __all__ = ["MigrateReport", "Progress", "migrate"]
 
@@ -64,6 +63,8 @@ def migrate(source: Store, target: Store, *, progress: Progress | None = None) -
         raise ValueError(f"source and target are the same store ({source.display_url})")
     total = source.count(None)
     copied = skipped = 0
+    from memory_core.timeline.attach import record_terms  # only a migration needs it, never a hook
+
     reads = source if isinstance(source, Timelines) else None
     keeps = target if isinstance(target, Timelines) else None
     for record in source.scan(None):
