@@ -85,7 +85,7 @@ def read_new(
     try:
         chunk = reader.timeline(path, offset)
     except Exception as exc:  # noqa: BLE001 - a reader's failure costs the events, never the turn
-        return Followed((), None, 0, identity, reason=f"transcript not read: {type(exc).__name__}: {exc}")
+        return Followed((), None, 0, identity, reason=f"transcript not read: {type(exc).__name__}: {exc}", broken=True)
     return Followed(chunk.turns, mark, max(offset, chunk.end), identity)
 
 
