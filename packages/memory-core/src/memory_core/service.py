@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -41,7 +42,7 @@ from memory_core.browse import (
     redact_span,
 )
 from memory_core.config import Config
-from memory_core.errors import FirewallBlocked, NotFound, StoreError, StoreUnavailable
+from memory_core.errors import ConfigError, FirewallBlocked, NotFound, StoreError, StoreUnavailable
 from memory_core.firewall import RULES_VERSION, Firewall
 from memory_core.ids import note_record_id, turn_record_id
 from memory_core.localstate.atomic import atomic_write
@@ -72,6 +73,8 @@ from memory_core.textnorm import clean_text
 from memory_core.urls import redact_url, redact_urls_in
 
 if TYPE_CHECKING:
+    from memory_core.embedding import Embedder
+    from memory_core.embedding.backfill import ReindexReport, VectorWriter
     from memory_core.recovery import RecoveryProbe
 
 __all__ = ["MemoryService", "turn_record_id", "note_record_id"]
@@ -104,6 +107,8 @@ class MemoryService:
             back-off instead.
         cwd: The working directory used to resolve the project when a call does not pass one.
         clock: Seconds since the epoch; tests pass a fake one.
+        embedder: The embedding model to use instead of loading the product's (tests pass a
+            small one); see `embedder`.
     """
 
     def __init__(
@@ -114,6 +119,7 @@ class MemoryService:
         long_lived: bool = False,
         cwd: str | None = None,
         clock: Callable[[], float] = time.time,
+        embedder: Embedder | None = None,
     ) -> None:
         self.config = config if config is not None else Config.from_env()
         self._store = store
@@ -129,6 +135,12 @@ class MemoryService:
         self._retriever: Retriever | None = None
         self.logbook = Logbook(self.config.log_path, self.config.state_dir, scrub=self._scrub_for_log)
         self.spool = Spool(self.config.spool_path, max_bytes=self.config.spool_max_bytes)
+        self._embedder = embedder
+        self._embedder_loaded = embedder is not None
+        self._embedder_lock = threading.Lock()
+        self.embedder_problem: str | None = None
+        """Why `embedder` is None (off, the cold hook path, or why the model did not load); else None."""
+        self._vector_writer: VectorWriter | None = None
         for warning in self.config.warnings:
             self.logbook.warning("config", warning)
 
@@ -179,6 +191,85 @@ class MemoryService:
         if self._retriever is None:
             self._retriever = Retriever(self.store)
         return self._retriever
+
+    @property
+    def embedder(self) -> Embedder | None:
+        """The embedding model, loaded on first use and at most once per process; None without one.
+
+        None when `MEMORY_EMBEDDINGS=0`, in a hook process of its own (`long_lived=False`: the
+        cold path ranks by BM25 alone, docs/performance.md), or when the model cannot load;
+        `embedder_problem` then says why, and a load failure is logged once. Safe from any thread.
+        """
+        if self._embedder_loaded:
+            return self._embedder
+        with self._embedder_lock:
+            if not self._embedder_loaded:
+                if not self.config.embeddings:
+                    self.embedder_problem = "the embedding model is off (MEMORY_EMBEDDINGS=0): BM25 alone"
+                elif not self.long_lived:
+                    self.embedder_problem = "a hook process of its own (no worker) ranks by BM25 alone"
+                else:
+                    from memory_core.embedding import shared_embedder
+
+                    self._embedder, self.embedder_problem = shared_embedder()
+                    if self.embedder_problem:
+                        self.logbook.warning("embedding", f"{self.embedder_problem}; recall ranks by BM25 alone")
+                self._embedder_loaded = True
+        return self._embedder
+
+    def start_vectors(self, record_id: str | None = None) -> None:
+        """Have the background thread embed `record_id` (None: only backfill what lacks vectors).
+
+        Only a long-lived process with embeddings on has the thread; the model loads on it, so
+        no caller waits for the load. Never raises.
+        """
+        if not (self.long_lived and self.config.embeddings) or (self._embedder_loaded and self._embedder is None):
+            return
+        try:
+            if self._vector_writer is None:
+                from memory_core.embedding.backfill import VectorWriter
+
+                self._vector_writer = VectorWriter(lambda: self.store, lambda: self.embedder, self.logbook)
+            if record_id is None:
+                self._vector_writer.start()
+            else:
+                self._vector_writer.enqueue(record_id)
+        except Exception as exc:  # noqa: BLE001 - vectors are an improvement; capture never fails for them
+            self.logbook.error("vectors", exc)
+
+    def vector_status(self) -> dict[str, Any]:
+        """How many records of the store have vectors of this process's model, and how many lack them.
+
+        `{"model": id or None, "with": n, "without": m, "problem": why there is no model or None}`;
+        without a model every indexed record counts as lacking one. What `doctor`, `memory_status`
+        and the UI show.
+        """
+        from memory_core.store.base import Vectors
+
+        embedder = self.embedder
+        store = self.store
+        model = embedder.model_id if embedder is not None else ""
+        have, lack = (0, 0)
+        if isinstance(store, Vectors):
+            have, lack = self._guard(lambda: store.vector_counts(None, model))
+        return {
+            "model": embedder.model_id if embedder is not None else None,
+            "with": have,
+            "without": lack,
+            "problem": self.embedder_problem,
+        }
+
+    def reindex(self, *, progress: Callable[[int, int], None] | None = None) -> ReindexReport:
+        """Embed every record that lacks vectors of this model (`memory reindex`); resumable.
+
+        Raises `ConfigError` naming the fix when there is no model, `StoreError` from the store.
+        """
+        from memory_core.embedding.backfill import reindex
+
+        embedder = self.embedder
+        if embedder is None:
+            raise ConfigError(self.embedder_problem or "no embedding model")
+        return self._guard(lambda: reindex(self.store, embedder, progress=progress))
 
     def _scrub_for_log(self, text: str) -> str:
         try:
@@ -271,6 +362,8 @@ class MemoryService:
         """Close the store if this service opened it, and stop a recovery probe. Idempotent; never raises."""
         if self._probe is not None:
             self._probe.stop()
+        if self._vector_writer is not None:
+            self._vector_writer.stop()
         if self._store is not None:
             try:
                 self._store.close()
@@ -282,7 +375,8 @@ class MemoryService:
     def handle(self, event: HookEvent) -> Recall:
         """The hook path in one call. Never raises.
 
-        READ assembles, WRITE captures, SKIP marks a turn that is not the user's, RESET resets.
+        READ assembles, WRITE captures, SKIP marks a turn that is not the user's, RESET resets,
+        START warms the embedding model in the background.
         """
         try:
             if event.kind is EventKind.READ:
@@ -314,6 +408,12 @@ class MemoryService:
             if event.kind is EventKind.RESET:
                 self.reset_session(harness=event.harness, session_id=event.session_id, cwd=event.cwd)
                 return Recall("", reason="session reset")
+            if event.kind is EventKind.START:
+                # A session begins: load the model (and backfill) in the background now, so its
+                # first prompt is answered warm. Nothing reaches the model's context.
+                if self.active(event.cwd):
+                    self.start_vectors()
+                return Recall("", reason="session start")
             return Recall("", reason=event.reason or "ignored")
         except Exception as exc:  # noqa: BLE001 - a memory failure never fails a user's turn
             self.logbook.error(f"{event.harness}.{event.kind.value}", exc)
@@ -433,6 +533,8 @@ class MemoryService:
             new = self._guard(lambda: self._put_turn(record))
         except StoreError as exc:
             return self._keep_in_spool(record, exc)
+        if new:
+            self.start_vectors(record_id)
         self._quietly(harness, lambda: self._after_capture(now, {"captures": 1 if new else 0, **counts}))
         # The store just took a write: whatever waits in the spool goes now.
         self._quietly(harness, lambda: self._drain(proven=True))
@@ -612,7 +714,8 @@ class MemoryService:
             created_at=self.clock(),
         )
         counts = {f"firewall.{kind}": n for kind, n in scrubbed.counts.items() if n}
-        self._guard(lambda: self.store.put(record, index_terms(record.text)))
+        if self._guard(lambda: self.store.put(record, index_terms(record.text))):
+            self.start_vectors(record.id)
         self._guard(lambda: self.store.bump({"saves": 1, **counts}))
         stored = self._guard(lambda: self.store.get([record.id]))
         return stored[0] if stored else record

@@ -33,6 +33,7 @@ from memory_core.version import __version__
 if TYPE_CHECKING:
     from memory_core.localstate.logbook import Logbook
     from memory_core.localstate.spool import Spool
+    from memory_core.embedding import Embedder
     from memory_core.models import Scope, ScopeKind
     from memory_core.project import ProjectIdentity
     from memory_core.store.base import Store
@@ -63,6 +64,20 @@ class MemoryService(Capturing, Protocol):
 
     def drain_spool(self) -> int:
         """Write what waits in the spool."""
+        ...
+
+    @property
+    def embedder(self) -> Embedder | None:
+        """The embedding model, or None (BM25 alone)."""
+        ...
+
+    @property
+    def embedder_problem(self) -> str | None:
+        """Why there is no embedding model, or None."""
+        ...
+
+    def vector_status(self) -> dict[str, Any]:
+        """Records with and without vectors of this process's model."""
         ...
 
 
@@ -126,6 +141,7 @@ def collect_status(service: MemoryService, *, integrity: bool = True) -> dict[st
     records: dict[str, int | None] = {"project": None, "user": None, "total": None}
     counters: dict[str, int] = {}
     meta: dict[str, str] = {}
+    vectors: dict[str, Any] = {"model": None, "with": None, "without": None, "problem": None}
     health = _file_health(service, integrity=integrity)
     if health is not None:
         store["file"] = health.state
@@ -155,6 +171,8 @@ def collect_status(service: MemoryService, *, integrity: bool = True) -> dict[st
             }
             counters = opened.counters()
             meta = opened.meta()
+            if config.enabled:
+                vectors = service.vector_status()
         except Exception as exc:  # noqa: BLE001 - doctor reports, it does not crash
             store["error"] = f"{type(exc).__name__}: {exc}"
             if health is not None and health.broken:
@@ -181,6 +199,16 @@ def collect_status(service: MemoryService, *, integrity: bool = True) -> dict[st
                 "fix": "memory prune",
             }
         )
+    if config.enabled and config.embeddings and service.embedder is None:
+        from memory_core.embedding import FIX
+
+        problems.append(
+            {"what": f"recall ranks by BM25 alone: {service.embedder_problem}", "fix": f"{FIX}, or MEMORY_EMBEDDINGS=0"}
+        )
+    vectors["model"], vectors["problem"] = (
+        (service.embedder.model_id if service.embedder is not None else None),
+        service.embedder_problem,
+    )
     spool = _spool_status(service, problems)
     return {
         "ok": not problems,
@@ -189,7 +217,12 @@ def collect_status(service: MemoryService, *, integrity: bool = True) -> dict[st
         "store": store,
         "project": {"key": project.key, "source": project.source, "root": project.root, "disabled": disabled},
         "user": config.user,
-        "retrieval": {"mode": "bm25", "max_items": config.max_items, "max_tokens": config.max_tokens},
+        "retrieval": {
+            "mode": "bm25+vectors" if service.embedder is not None else "bm25",
+            "max_items": config.max_items,
+            "max_tokens": config.max_tokens,
+        },
+        "vectors": vectors,
         "records": records,
         "max_records": cap,
         "firewall": {"enabled": config.firewall, "counts": firewall_counts, **firewall_rules(meta, records["total"])},

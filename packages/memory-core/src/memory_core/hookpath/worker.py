@@ -23,6 +23,9 @@ Promises:
   keeps serving.
 - Housekeeping (checkpointing the embedded store's log) runs only after a second without a
   request, so hooks do not pay for it.
+- The embedding model loads in a background thread as the worker starts (a worker starts at a
+  session's start or at a cold turn: a prompt is coming), unless `MEMORY_EMBEDDINGS=0`; the
+  first request never waits for it unless it needs the model before the load is done.
 - After a write event whose harness names its transcript (Claude Code, Codex), the worker reads
   the turn's timeline from it once the hook has its answer and the connection is closed
   (`memory_core.hookpath.transcripts`): the write hook never waits for a transcript.
@@ -39,6 +42,7 @@ import select
 import signal
 import socket
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from typing import BinaryIO
@@ -165,6 +169,7 @@ def serve(path: str, *, idle: float) -> int:
         # SIGTERM ends the loop through `finally`, so the socket file goes with the worker.
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         worker = _Worker()
+        threading.Thread(target=_warm_model, name="memory-warm-model", daemon=True).start()
         last = time.monotonic()
         tidy = False
         try:
@@ -198,6 +203,20 @@ def serve(path: str, *, idle: float) -> int:
                 os.unlink(path)
 
 
+def _warm_model() -> None:
+    """Load the process's embedding model now (`embedding.shared_embedder`), if memory wants it."""
+    try:
+        from memory_core.config import Config
+
+        config = Config.from_env()
+        if config.enabled and config.embeddings:
+            from memory_core.embedding import shared_embedder
+
+            shared_embedder()
+    except Exception:  # noqa: BLE001, S110 - the first request meets, and logs, the same failure
+        pass
+
+
 def serve_stdio(adapter: HookAdapter, requests: BinaryIO, answers: BinaryIO) -> None:
     """The pipe transport: answer each request line of `requests` on `answers` until end of input.
 
@@ -210,6 +229,7 @@ def serve_stdio(adapter: HookAdapter, requests: BinaryIO, answers: BinaryIO) -> 
     ahead of the turn; it is long-lived and refreshed per request like the socket worker's.
     """
     warm = for_adapter(adapter)
+    threading.Thread(target=_warm_model, name="memory-warm-model", daemon=True).start()
     with contextlib.suppress(Exception):  # a failure here is met, and logged, by the first request
         warm.service()
     deliver = True

@@ -22,6 +22,7 @@ would write somewhere unintended (no database number, database 0 without
 
 from __future__ import annotations
 
+import base64
 import heapq
 import importlib.util
 import json
@@ -37,7 +38,8 @@ from memory_core.store import _redis_scripts as scripts
 from memory_core.store._neighbours import NEIGHBOUR_SPAN, NeighbourCache
 from memory_core.store._redis_client import RedisClient, translate
 from memory_core.store._redis_url import RedisTarget, parse_redis_url
-from memory_core.store.base import PageCursor, Posting, RecordFilter, SessionState, TermPostings
+from memory_core.store._vectors import best_records, check_vectors
+from memory_core.store.base import Neighbour, PageCursor, Posting, RecordFilter, SessionState, TermPostings
 from memory_core.urls import redact_url
 
 __all__ = ["RedisStore"]
@@ -53,6 +55,8 @@ _SCAN_BATCH = 500
 _PAGE_BUDGET = 2_000
 """Index entries one `page` script looks at before it answers, so a filter that matches little
 never blocks the server for long; the client calls again from where it stopped."""
+_UNVECTORED_BUDGET = 2_000
+"""Records one `unvectored` script looks at before it answers (as `_PAGE_BUDGET`)."""
 _SESSION_TTL_S = 30 * 24 * 3600
 """A session's injected set and live-context mark expire a month after its last change."""
 
@@ -523,6 +527,87 @@ class RedisStore:
         # A flat [member, score] from the raw client; [(member, score)] from redis-py.
         last = top[-1]
         return int(float(last[1] if isinstance(last, (list, tuple)) else last)) + 1
+
+    # -- vectors -----------------------------------------------------------------------------
+
+    def put_vectors(self, record_id: str, model: str, vectors: Sequence[bytes]) -> bool:
+        """Replace the record's vectors of `model` (one hash field: base64 of them end to end)."""
+        check_vectors(vectors)
+        encoded = base64.b64encode(b"".join(vectors)).decode("ascii")
+        with self._guard():
+            (where,) = self._run(("HGET", _WHERE, record_id))
+            if where is None:
+                return False
+            prefix = _scope_prefix(_parse_scope(where))
+            (written,) = self._run(_eval(scripts.PUT_VECTORS, prefix + "rec", prefix, record_id, model, encoded))
+        return bool(written)
+
+    def nearest(self, scopes: Sequence[Scope], model: str, query: bytes, *, k: int) -> list[Neighbour]:
+        """Exact: every passage vector of the scopes' records in the index, scored in `best_records`."""
+        chosen = _live(scopes)
+        if not chosen or k <= 0:
+            return []
+        with self._guard():
+            replies = self._run(
+                *[_eval(scripts.VECTOR_ROWS, _scope_prefix(s) + "rec", _scope_prefix(s), model) for s in chosen]
+            )
+        size = len(query)
+
+        def rows() -> Iterator[tuple[str, bytes]]:
+            for flat in replies:
+                for n in range(0, len(flat), 2):
+                    blob = base64.b64decode(flat[n + 1])
+                    for start in range(0, len(blob), size):
+                        yield flat[n], blob[start : start + size]
+
+        return best_records(rows(), query, k)
+
+    def unvectored(self, scopes: Sequence[Scope] | None, model: str, *, limit: int) -> list[Record]:
+        """The newest records in the index without vectors of `model`, across the scopes."""
+        if limit <= 0:
+            return []
+        with self._guard():
+            chosen = self._all_scopes() if scopes is None else _live(scopes)
+        found: list[Record] = []
+        for scope in chosen:
+            prefix, start, kept = _scope_prefix(scope), 0, 0
+            while start >= 0 and kept < limit:
+                with self._guard():
+                    (flat,) = self._run(
+                        _eval(
+                            scripts.UNVECTORED, prefix + "rec", prefix, model, limit - kept, start, _UNVECTORED_BUDGET
+                        )
+                    )
+                start = int(flat[0])
+                batch = [_decode(flat[n], flat[n + 1]) for n in range(1, len(flat), 2)]
+                found += batch
+                kept += len(batch)
+        found.sort(key=lambda r: (r.created_at, r.id), reverse=True)
+        return found[:limit]
+
+    def vector_counts(self, scopes: Sequence[Scope] | None, model: str) -> tuple[int, int]:
+        """(records in the index with vectors of `model`, those without)."""
+        with self._guard():
+            chosen = self._all_scopes() if scopes is None else _live(scopes)
+            if not chosen:
+                return 0, 0
+            replies = self._run(
+                *[_eval(scripts.VECTOR_COUNTS, _scope_prefix(s) + "rec", _scope_prefix(s), model) for s in chosen]
+            )
+        total = sum(int(t) for t, _ in replies)
+        done = sum(int(d) for _, d in replies)
+        return done, total - done
+
+    def drop_vectors(self, *, keep_model: str) -> int:
+        """Delete every other model's vectors, scope by scope; how many records lost theirs."""
+        with self._guard():
+            chosen = self._all_scopes()
+            if not chosen:
+                return 0
+            replies = self._run(
+                *[_eval(scripts.DROP_VECTORS, _scope_prefix(s) + "rec", _scope_prefix(s), keep_model) for s in chosen]
+            )
+        return sum(int(n) for n in replies)
 
     # -- lexical index -----------------------------------------------------------------------
 
