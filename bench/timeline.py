@@ -1,6 +1,6 @@
 """A turn's timeline: what keeping it costs in time and in bytes.
 
-    python bench/timeline.py [--entries 5000] [--tool-calls 20] [--json]
+    python bench/timeline.py [--entries 5000] [--tool-calls 20] [--no-embeddings] [--json]
 
 Writes a Claude Code session file of about `--entries` lines: turns of a prompt, `--tool-calls`
 tool calls (Read, Edit, Bash, Grep) each with its result (a few hundred bytes; one 20 KB build log
@@ -15,7 +15,9 @@ throwaway embedded store:
   checkpoint and VACUUM) with events kept and with `MEMORY_EVENTS=0`; `event_text_per_turn`:
   the events' own text as stored.
 
-Needs memory-claude with its transcript reader (`ReadsTimeline`) installed.
+The service is a worker's (long-lived), so the embedding model embeds each captured turn in the
+background while the timeline is read, as in the product; `--no-embeddings` measures without it
+(`MEMORY_EMBEDDINGS=0`). Needs memory-claude with its transcript reader (`ReadsTimeline`).
 """
 
 from __future__ import annotations
@@ -85,8 +87,13 @@ def _append(path: Path, lines: list[dict[str, Any]]) -> None:
         out.writelines(json.dumps(line, separators=(",", ":")) + "\n" for line in lines)
 
 
+_EMBEDDINGS = "1"
+"""`MEMORY_EMBEDDINGS` of every service the bench builds (`--no-embeddings` sets it to 0)."""
+
+
 def _service(folder: Path, *, events: bool) -> MemoryService:
     env = {
+        "MEMORY_EMBEDDINGS": _EMBEDDINGS,
         "MEMORY_URL": f"sqlite:///{folder / 'memory.db'}",
         "MEMORY_STATE_DIR": str(folder / "state"),
         "MEMORY_PROJECT": "bench:timeline",
@@ -133,8 +140,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--entries", type=int, default=5000)
     parser.add_argument("--tool-calls", type=int, default=20)
+    parser.add_argument("--no-embeddings", action="store_true", help="MEMORY_EMBEDDINGS=0 (see the docstring)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    global _EMBEDDINGS  # one setting for every service of this run
+    _EMBEDDINGS = "0" if args.no_embeddings else "1"
     found: object = discover_harnesses()[0].get("claude")
     if not isinstance(found, ReadsTimeline):
         print("memory-claude with a transcript reader is not installed", file=sys.stderr)
@@ -160,6 +170,7 @@ def main() -> int:
         megabytes = transcript.stat().st_size / 1e6
     times = sorted(kept["times"])
     figures = {
+        "embeddings": not args.no_embeddings,
         "entries": entries,
         "turns": turns,
         "tool_calls_per_turn": args.tool_calls,

@@ -33,8 +33,8 @@ __all__ = ["MAX_UNREAD_BYTES", "Followed", "read_new", "commit"]
 
 MAX_UNREAD_BYTES = 32 * 1024 * 1024
 """Unread transcript the worker reads in one go at most. A 5,000-entry Claude Code transcript of
-turns with 20 tool calls each is 4.4 MB and is read and stored in about 2 s (bench/timeline.py,
-docs/performance.md): this bound keeps one read under about 15 s of a worker's time."""
+turns with 20 tool calls each is 4.4 MB and is read and stored in 2 to 4 s (bench/timeline.py,
+docs/performance.md): this bound keeps one read under about 30 s of a worker's time."""
 
 
 @dataclass(frozen=True, slots=True)
