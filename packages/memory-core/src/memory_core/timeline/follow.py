@@ -31,10 +31,13 @@ from memory_core.models import TurnTimeline
 
 __all__ = ["MAX_UNREAD_BYTES", "Followed", "read_new", "commit"]
 
-MAX_UNREAD_BYTES = 32 * 1024 * 1024
+MAX_UNREAD_BYTES = 8 * 1024 * 1024
 """Unread transcript the worker reads in one go at most. A 5,000-entry Claude Code transcript of
 turns with 20 tool calls each is 4.4 MB and is read and stored in 2 to 4 s (bench/timeline.py,
-docs/performance.md): this bound keeps one read under about 30 s of a worker's time."""
+docs/performance.md), so one read stays under about 8 s of the worker's time, during which a
+hook waits up to its 3 s answer timeout and then handles its turn itself. One turn adds far less
+(its 20 tool calls: 37 KB in that transcript); more unread than this is a session met for the
+first time, whose history `memory import` brings."""
 
 
 @dataclass(frozen=True, slots=True)
