@@ -84,6 +84,15 @@ class TimelineConformance:
         store.put(record, {**index_terms(record.text), "session.ts": 1}, replace=True)
         assert [e.event_id for e in store.events("r1")] == ["a"]
 
+    def test_moving_a_record_to_another_scope_moves_its_events(self, store: Store) -> None:
+        assert isinstance(store, Timelines)
+        _put(store, _record("r1", "one"))
+        store.put_events("r1", [_event("a", "12345"), _event("b")])
+        store.put(_record("r1", "one", scope=_OTHER), {}, replace=True)
+        assert [e.event_id for e in store.events("r1")] == ["a", "b"]
+        assert store.event_usage(_PROJECT) == []
+        assert store.event_usage(_OTHER) == [("r1", 5 + len("output of b"))]
+
     def test_events_are_never_ranked(self, store: Store) -> None:
         assert isinstance(store, Timelines)
         _put(store, _record("r1", "fix the login bug"))

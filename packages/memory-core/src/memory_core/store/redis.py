@@ -206,13 +206,19 @@ class RedisStore:
             raise StoreError("a record needs a scope with a key")
         scope_text = str(record.scope)
         self._neighbours.clear()
+        moved: dict[Any, Any] = {}
         with self._guard():
             (where,) = self._run(("HGET", _WHERE, record.id))
             if where is not None and where != scope_text:
                 if not replace:
                     return False
                 old = _scope_prefix(_parse_scope(where))
-                self._run(_eval(scripts.DELETE, old + "rec", old, record.id))
+                # A record's events live under its scope's hash tag: they move with it.
+                (moved,) = self._run(("HGETALL", old + "ev:" + record.id))
+                self._run(
+                    _eval(scripts.DELETE, old + "rec", old, record.id),
+                    _eval(_events.DROP, old + "rec", old, record.id),
+                )
             prefix = _scope_prefix(record.scope)
             live_terms = {t: int(n) for t, n in terms.items() if t and int(n) > 0} if record.searchable else {}
             flat: list[str | int] = []
@@ -238,6 +244,10 @@ class RedisStore:
                 ("HSET", _WHERE, record.id, scope_text),
                 ("SADD", _SCOPES, scope_text),
             )
+            if moved:
+                size = sum(len(t.encode("utf-8")) for t in (e.text for e in _events.decode(moved)))
+                pairs = [item for pair in moved.items() for item in pair]
+                self._run(("HSET", prefix + "ev:" + record.id, *pairs), ("HINCRBY", prefix + "evb", record.id, size))
         return bool(written)
 
     def _locate(self, ids: Sequence[str]) -> dict[str, list[str]]:
