@@ -25,10 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from retrieval_speed import _SCOPE, seed  # noqa: E402
-
-from memory_core.store import open_store  # noqa: E402
-from memory_core.store.base import Vectors  # noqa: E402
+from memory_core.store import open_store
+from memory_core.store.base import Vectors
+from retrieval_speed import _SCOPE, seed
 
 _DIM = 384
 _MODEL = "bench-random-384"
@@ -99,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     floor = []
     for _ in range(20):
         began = time.perf_counter()
-        subprocess.run([sys.executable, "-c", "pass"], check=True)  # noqa: S603
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
         floor.append((time.perf_counter() - began) * 1000)
     result = {
         "records": args.records,

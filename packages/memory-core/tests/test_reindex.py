@@ -55,14 +55,16 @@ def _vector_rows(tmp_path: Path) -> tuple[int, int, int]:
     with sqlite3.connect(tmp_path / "memory.db") as conn:
         records = conn.execute("SELECT count(*) FROM records").fetchone()[0]
         done = conn.execute("SELECT count(*) FROM vectored").fetchone()[0]
-        most = conn.execute("SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM vectors GROUP BY doc)").fetchone()
+        most = conn.execute(
+            "SELECT coalesce(max(n), 0) FROM (SELECT count(*) AS n FROM vectors GROUP BY doc)"
+        ).fetchone()
     return int(records), int(done), int(most[0])
 
 
 def test_a_reindex_killed_half_way_resumes_and_writes_nothing_twice(tmp_path: Path) -> None:
     real_embedder()
     _seed(tmp_path, 40)
-    run = subprocess.Popen(  # noqa: S603 - our own CLI
+    run = subprocess.Popen(
         [sys.executable, "-m", "memory_core.cli", "reindex"],
         env=_env(tmp_path),
         cwd=tmp_path,

@@ -34,7 +34,7 @@ __all__ = [
     "translate",
 ]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """The schema this module writes. `MIGRATIONS[v]` takes a file from version v to v + 1."""
 
 SCAN_PAGE = 500
@@ -153,7 +153,14 @@ CREATE TABLE vectored (
 them, and which records a model has done (`vectored`: a record whose text has no passage is done
 too, with no vector). A rowid table, not WITHOUT ROWID: a vector is 1.5 KB, too wide for one."""
 
-MIGRATIONS: tuple[str, ...] = (SCHEMA_V1, SCHEMA_V2, SCHEMA_V3)
+SCHEMA_V4 = """
+ALTER TABLE vector_models ADD COLUMN removed INTEGER NOT NULL DEFAULT 0
+"""
+"""Version 4: a count of removals of each model's vectors, so a process's cache of them
+(`store._vectors`) knows when to reload; additions it reads by rowid (`vectors_by_scope` ends
+with it)."""
+
+MIGRATIONS: tuple[str, ...] = (SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4)
 
 
 def path_from_url(url: str) -> str:
