@@ -132,3 +132,17 @@ def test_doctor_counts_records_still_lacking_vectors(tmp_path: Path) -> None:
     assert "0 records have them, 2 still lack them" in _memory(tmp_path, "doctor").stdout
     _memory(tmp_path, "reindex")
     assert "2 records have them, 0 still lack them" in _memory(tmp_path, "doctor").stdout
+
+
+def test_an_existing_store_gets_its_vectors_in_the_background(tmp_path: Path) -> None:
+    _seed(tmp_path, 5)
+    service = MemoryService(Config.from_env(_env(tmp_path)), long_lived=True, embedder=FakeEmbedder())
+    assert service.vector_status()["without"] == 5
+    service.start_vectors()  # what SessionStart does
+    writer = service._vector_writer
+    assert writer is not None
+    deadline = time.monotonic() + 20
+    while service.vector_status()["without"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert service.vector_status() == {"model": "fake-1", "with": 5, "without": 0, "problem": None}
+    service.close()

@@ -13,6 +13,8 @@ Promises:
   one set of vectors whoever wrote it.
 - Never mixed: before writing, vectors of any other model are dropped (`drop_vectors`): a store
   written by another model version is re-embedded, never compared across models.
+- Backfill takes half of one core at most (it rests as long as it worked after each record);
+  what capture hands over is embedded first, without rest.
 - A store outage pauses the thread (2 s doubling to 60 s), never a hook; a record the store no
   longer has is skipped. Every failure is one log line, once per kind.
 - The thread is a daemon: an exit never waits for it; what it was writing is either written or
@@ -42,6 +44,10 @@ __all__ = ["VectorWriter", "embed_record", "reindex", "ReindexReport"]
 _BATCH = 16
 """Records read per backfill query: one query per ~4 s of embedding, small enough that a capture
 arriving meanwhile waits at most one record."""
+_BACKFILL_PAUSE = 1.0
+"""After each backfilled record the thread rests this many times as long as it worked: half of
+one core at most. An existing store of 10,000 turns is ~1 hour of one core to embed; a fresh
+capture never waits for the pause (it is embedded first, unthrottled)."""
 _BACKOFF_FIRST_S = 2.0
 _BACKOFF_MAX_S = 60.0
 
@@ -176,13 +182,19 @@ class VectorWriter:
         assert isinstance(store, Vectors)
         batch = store.unvectored(None, embedder.model_id, limit=_BATCH)
         for record in batch:
-            if self._stop.is_set():
-                break
+            if self._stop.is_set() or not self._queue.empty():
+                break  # a fresh capture goes first; the rest of the batch comes back next time
+            began = time.monotonic()
             if embed_record(store, embedder, record):
                 self.written += 1
-            if not self._queue.empty():
-                break  # a fresh capture goes first; the rest of the batch comes back next time
+            self._rest(_BACKFILL_PAUSE * (time.monotonic() - began))
         return bool(batch)
+
+    def _rest(self, seconds: float) -> None:
+        """Wait `seconds`, or less when a capture arrives or the writer is stopped."""
+        deadline = time.monotonic() + seconds
+        while not self._stop.is_set() and self._queue.empty() and time.monotonic() < deadline:
+            self._stop.wait(min(0.05, max(0.0, deadline - time.monotonic())))
 
     def _embed_id(self, store: Store, embedder: Embedder, record_id: str) -> None:
         assert isinstance(store, Vectors)
