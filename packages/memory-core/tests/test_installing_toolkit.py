@@ -46,6 +46,7 @@ _NON_DEFAULT = {
     "MEMORY_HANDOFF_KEEP": "3",
     "MEMORY_MCP_TOKEN": "token-123",
     "MEMORY_PG_SCHEMA": "team_memory",
+    "MEMORY_EMBEDDINGS": "0",
 }
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -228,7 +229,9 @@ class MemoryService:
             if self._vector_writer is None:
                 from memory_core.embedding.backfill import VectorWriter
 
-                self._vector_writer = VectorWriter(lambda: self.store, lambda: self.embedder, self.logbook)
+                self._vector_writer = VectorWriter(
+                    lambda: self.store, lambda: self.embedder, self.logbook, present=self._store_present
+                )
             if record_id is None:
                 self._vector_writer.start()
             else:
@@ -269,6 +272,13 @@ class MemoryService:
         if embedder is None:
             raise ConfigError(self.embedder_problem or "no embedding model")
         return self._guard(lambda: reindex(self.store, embedder, progress=progress))
+
+    def _store_present(self) -> bool:
+        """False only for an embedded database whose file is gone (only a capture re-creates it)."""
+        path = (
+            getattr(self._store, "path", None) if self._store is not None and self._store.backend == "sqlite" else None
+        )
+        return path is None or path == ":memory:" or os.path.exists(path)
 
     def _scrub_for_log(self, text: str) -> str:
         try:

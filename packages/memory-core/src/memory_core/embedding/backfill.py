@@ -52,13 +52,17 @@ _BACKOFF_FIRST_S = 2.0
 _BACKOFF_MAX_S = 60.0
 
 
-def embed_record(store: Vectors, embedder: Embedder, record: Record) -> bool:
+def embed_record(
+    store: Vectors, embedder: Embedder, record: Record, before_write: Callable[[], None] = lambda: None
+) -> bool:
     """Embed `record`'s passages and store them; False when the store no longer has it.
 
-    A record with no passage (nothing but labels) is marked done with no vector.
+    A record with no passage (nothing but labels) is marked done with no vector. `before_write`
+    runs between the embedding and the write, and may raise to stop it.
     """
     texts = passages(record.text)
     vectors = to_bytes(embedder.embed_passages(texts)) if texts else []
+    before_write()
     return store.put_vectors(record.id, embedder.model_id, vectors)
 
 
@@ -71,6 +75,9 @@ class VectorWriter:
             thread then ends at once (recall ranks by BM25 alone).
         logbook: Where failures go.
         backfill: Whether to embed, when idle, what the store lacks beyond what was enqueued.
+        present: Whether the store is there to write to; while it says no the thread waits. (An
+            embedded database removed under the worker must be re-created by a capture, which
+            has a turn to keep, never by vectors, which would hide the loss from `doctor`.)
     """
 
     def __init__(
@@ -80,7 +87,9 @@ class VectorWriter:
         logbook: Logbook,
         *,
         backfill: bool = True,
+        present: Callable[[], bool] = lambda: True,
     ) -> None:
+        self._present = present
         self._store = store
         self._embedder = embedder
         self._logbook = logbook
@@ -180,12 +189,13 @@ class VectorWriter:
         if not self._backfill:
             return False
         assert isinstance(store, Vectors)
+        self._check_present()
         batch = store.unvectored(None, embedder.model_id, limit=_BATCH)
         for record in batch:
             if self._stop.is_set() or not self._queue.empty():
                 break  # a fresh capture goes first; the rest of the batch comes back next time
             began = time.monotonic()
-            if embed_record(store, embedder, record):
+            if embed_record(store, embedder, record, self._check_present):
                 self.written += 1
             self._rest(_BACKFILL_PAUSE * (time.monotonic() - began))
         return bool(batch)
@@ -196,10 +206,17 @@ class VectorWriter:
         while not self._stop.is_set() and self._queue.empty() and time.monotonic() < deadline:
             self._stop.wait(min(0.05, max(0.0, deadline - time.monotonic())))
 
+    def _check_present(self) -> None:
+        """Raise `StoreUnavailable` while the store is not there to write to (its file is gone)."""
+        if not self._present():
+            raise StoreUnavailable("the database file is gone; vectors wait for a capture to re-create it")
+
     def _embed_id(self, store: Store, embedder: Embedder, record_id: str) -> None:
         assert isinstance(store, Vectors)
+        self._check_present()
         found = store.get([record_id])
-        if found and found[0].searchable and found[0].standing >= 0 and embed_record(store, embedder, found[0]):
+        ranked = found and found[0].searchable and found[0].standing >= 0
+        if ranked and embed_record(store, embedder, found[0], self._check_present):
             self.written += 1
 
 
