@@ -30,13 +30,13 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from memory_core.embedding import Embedder, passages, to_bytes
 from memory_core.errors import StoreError, StoreUnavailable
 from memory_core.localstate.logbook import Logbook
-from memory_core.models import Record
+from memory_core.models import Record, Scope
 from memory_core.store.base import Store, Vectors
 
 __all__ = ["VectorWriter", "embed_record", "reindex", "ReindexReport"]
@@ -90,6 +90,7 @@ class VectorWriter:
         present: Callable[[], bool] = lambda: True,
     ) -> None:
         self._present = present
+        self._warm: list[Scope] = []
         self._store = store
         self._embedder = embedder
         self._logbook = logbook
@@ -113,6 +114,13 @@ class VectorWriter:
             self.idle.clear()
             self._thread = threading.Thread(target=self._run, name="memory-vectors", daemon=True)
             self._thread.start()
+
+    def warm(self, scopes: Sequence[Scope]) -> None:
+        """Load these scopes' vectors into the store's cache before anything else (starts the thread)."""
+        self._warm = list(scopes)
+        self.idle.clear()
+        self._queue.put("")  # wakes a waiting thread
+        self.start()
 
     def enqueue(self, record_id: str) -> None:
         """Embed this record soon (before any backfill); starts the thread if needed."""
@@ -153,13 +161,17 @@ class VectorWriter:
                                 "vectors", f"{gone} records had vectors of another model: re-embedding"
                             )
                         dropped = True
+                    if self._warm:
+                        scopes, self._warm = self._warm, []
+                        store.nearest(scopes, embedder.model_id, to_bytes(embedder.embed_query("warm")[None])[0], k=1)
                     if not self._step(store, embedder):
                         self.idle.set()
                         record_id = self._queue.get()  # nothing to do: wait for a capture
                         if record_id is None:
                             return
                         self.idle.clear()
-                        self._embed_id(store, embedder, record_id)
+                        if record_id:
+                            self._embed_id(store, embedder, record_id)
                     backoff = _BACKOFF_FIRST_S
                 except StoreUnavailable as exc:
                     self._once("down", f"store unreachable, vectors wait: {exc}")
