@@ -45,18 +45,31 @@ from memory_core.browse import (
 from memory_core.config import Config
 from memory_core.errors import ConfigError, FirewallBlocked, NotFound, StoreError, StoreUnavailable
 from memory_core.firewall import RULES_VERSION, Firewall
+from memory_core.ids import note_record_id, turn_record_id
 from memory_core.localstate.atomic import atomic_write
 from memory_core.localstate.logbook import Logbook
 from memory_core.localstate.spool import Spool, record_to_json
 from memory_core.maintenance import PruneReport, RestoreReport, ScrubReport, prune, restore, scrub
 from memory_core.migrate import MigrateReport, Progress, migrate
-from memory_core.models import CaptureOutcome, EventKind, Hit, HookEvent, Outcome, Recall, Record, Scope, ScopeKind
+from memory_core.models import (
+    CaptureOutcome,
+    EventKind,
+    Hit,
+    HookEvent,
+    Outcome,
+    Recall,
+    Record,
+    Scope,
+    ScopeKind,
+    TimelineEvent,
+    TurnTimeline,
+)
 from memory_core.project import ProjectIdentity, is_disabled, resolve_project, set_disabled
 from memory_core.retrieval.render import render_block
 from memory_core.retrieval.retriever import Retriever
 from memory_core.retrieval.tokenizer import index_terms, query_terms
 from memory_core.store import open_store
-from memory_core.store.base import Checkpointing, PageCursor, RecordFilter, Store
+from memory_core.store.base import Checkpointing, PageCursor, RecordFilter, Store, Timelines
 from memory_core.textnorm import clean_text
 from memory_core.urls import redact_url, redact_urls_in
 
@@ -74,18 +87,6 @@ _BACKOFF_MAX_S = 60.0
 _VOID_MARKER = "#nomemory"
 _HANDOFF_FALLBACK_KEEP = 16
 """Prompts kept per session in the local handoff file used while the store is down."""
-
-
-def turn_record_id(harness: str, session_id: str, turn_id: str) -> str:
-    """The id of a captured turn: the same from the hook and from a transcript import."""
-    digest = hashlib.sha256(f"turn\0{harness}\0{session_id}\0{turn_id}".encode()).hexdigest()
-    return f"t{digest[:19]}"
-
-
-def note_record_id(scope: Scope, content: str) -> str:
-    """The id of a saved note: saving the same text twice in a scope stores it once."""
-    digest = hashlib.sha256(f"note\0{scope.kind}\0{scope.key}\0{content}".encode()).hexdigest()
-    return f"n{digest[:19]}"
 
 
 def turn_text(prompt: str, response: str) -> str:
@@ -408,6 +409,10 @@ class MemoryService:
                     prompt=event.prompt,
                     cwd=event.cwd,
                 )
+                if event.events and outcome.status in ("stored", "duplicate"):
+                    # A plugin that carries the turn's timeline in its payload (Hermes, OpenClaw).
+                    turn = TurnTimeline(event.session_id, event.turn_id, event.events)
+                    self.add_timeline(event.harness, [turn], cwd=event.cwd)
                 return Recall("", reason=f"capture {outcome.status}: {outcome.reason}".rstrip(": "))
             if event.kind is EventKind.SKIP:
                 if self.active(event.cwd):
@@ -832,6 +837,49 @@ class MemoryService:
         around = self._guard(lambda: self.store.session_records(record.scope, session, seqs))
         return sorted(around, key=lambda r: r.seq) or [record]
 
+    def add_timeline(self, harness: str, turns: Sequence[TurnTimeline], *, cwd: str | None = None) -> int:
+        """Keep `turns`' events behind their records (see `memory_core.timeline.attach`), firewalled
+        and capped; returns how many events were new. Does nothing with `MEMORY_EVENTS=0` or
+        memory off here.
+
+        Raises `StoreUnavailable` / `StoreError` when the store fails: the events are lost (the
+        caller logs it, and a transcript's offset is not moved, so the next read tries again);
+        the turn, stored before, is not.
+        """
+        if not self.config.events or not turns or not self.active(cwd):
+            return 0
+        # Here, not at the top: a cold turn's hook process never needs it (1.8 ms of imports).
+        from memory_core.timeline import attach as _timeline
+
+        harness = clean_text(harness)
+        scope = Scope("project", self.project(cwd).key)
+        done = self._guard(
+            lambda: _timeline.attach(
+                self.store, self.firewall, harness, turns, scope=scope, author=self.config.user, now=self.clock()
+            )
+        )
+        if done.counts:
+            self._count_quietly({k: v for k, v in done.counts.items() if v})
+        return done.stored
+
+    def timeline(self, record_id: str, *, cwd: str | None = None) -> list[TimelineEvent]:
+        """A turn's events in transcript order (tool calls, results, injected text), firewalled and
+        capped as stored; empty for a record without any. Raises `NotFound` like `expand`.
+        """
+        self._owned(record_id, cwd)
+        return self._events_of(record_id)
+
+    def record_timeline(self, record_id: str) -> list[TimelineEvent]:
+        """`timeline` of a record wherever it lives, as `record` finds it (the page it is shown on)."""
+        self.record(record_id)
+        return self._events_of(record_id)
+
+    def _events_of(self, record_id: str) -> list[TimelineEvent]:
+        store = self.store
+        if not isinstance(store, Timelines):
+            return []
+        return self._guard(lambda: store.events(record_id))
+
     def records(self, ids: Sequence[str]) -> list[Record]:
         """The stored records with these ids, in the order asked; unknown ids are skipped."""
         return self._guard(lambda: self.store.get(list(ids)))
@@ -839,7 +887,8 @@ class MemoryService:
     # -- upkeep (CLI `prune`, `scrub`, `export`, `restore`, `migrate`; `doctor --fix`) -----
 
     def prune(self, keep: int | None = None, *, dry_run: bool = False) -> PruneReport:
-        """Delete this project's oldest records beyond the newest `keep` (default `MEMORY_MAX_RECORDS`).
+        """Delete this project's oldest records beyond the newest `keep` (default `MEMORY_MAX_RECORDS`),
+        and the events of its oldest turns beyond `MEMORY_EVENTS_MAX_BYTES` (the turns stay).
 
         With no cap set (`keep` 0 and no `MEMORY_MAX_RECORDS`) nothing is looked at: the report's
         `keep` is 0.
@@ -847,7 +896,12 @@ class MemoryService:
         cap = self.config.max_records if keep is None else keep
         scopes = self.scopes(kind="project")
         report = self._guard(lambda: prune(self.store, scopes, keep=cap or 0, dry_run=dry_run))
-        if report.deleted:
+        from memory_core.timeline import retention as _retention
+
+        bound = self.config.events_max_bytes
+        turns, freed = self._guard(lambda: _retention.trim(self.store, scopes[0], max_bytes=bound, dry_run=dry_run))
+        report = replace(report, events_turns=turns, events_bytes=freed)
+        if report.deleted or (turns and not dry_run):
             self.purge_log()
         return report
 
@@ -1011,7 +1065,11 @@ class MemoryService:
         record = self.record(record_id)
         span = record.text[start:end]
         clean = replace(record, text=redact_span(record.text, start, end))
-        self._guard(lambda: self.store.put(clean, index_terms(clean.text) if clean.searchable else {}, replace=True))
+        from memory_core.timeline.attach import record_terms
+
+        store = self.store
+        events = self._guard(lambda: store.events(record_id)) if isinstance(store, Timelines) else []
+        self._guard(lambda: store.put(clean, record_terms(clean, events), replace=True))
         self._guard(lambda: self.store.bump({"redactions": 1}))
         self._rewrite_histories({self.config.user, record.author}, lambda entries: redact_entries(entries, span))
         self.purge_log()

@@ -21,18 +21,66 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from memory_core.harnesses.contract import HasTranscripts, discover_harnesses
+from memory_core.harnesses.contract import HasTranscripts, ReadsTimeline, discover_harnesses
+from memory_core.harnesses.importing import Capturing, import_since_last
 from memory_core.project import is_disabled
 from memory_core.urls import redact_url
 from memory_core.utc import utc_or_none
 from memory_core.version import __version__
 
 if TYPE_CHECKING:
-    # The service imports this module to build its reports: a cycle at import time.
-    from memory_core.service import MemoryService
+    from memory_core.embedding import Embedder
+    from memory_core.localstate.logbook import Logbook
+    from memory_core.localstate.spool import Spool
+    from memory_core.models import Scope, ScopeKind
+    from memory_core.project import ProjectIdentity
+    from memory_core.store.base import Store
     from memory_core.store.sqlite_health import FileHealth
+
+
+class MemoryService(Capturing, Protocol):
+    """What the reports need of `memory_core.service.MemoryService`, which calls them with itself.
+
+    A protocol, so this module sits below the service rather than in a circle with it.
+    """
+
+    logbook: Logbook
+    spool: Spool
+    long_lived: bool
+
+    @property
+    def store(self) -> Store:
+        """The open store."""
+        ...
+
+    def project(self, cwd: str | None = None) -> ProjectIdentity:
+        """The project of a folder."""
+        ...
+
+    def scopes(self, cwd: str | None = None, kind: ScopeKind | None = None) -> list[Scope]:
+        """The scopes recall reads."""
+        ...
+
+    def drain_spool(self) -> int:
+        """Write what waits in the spool."""
+        ...
+
+    @property
+    def embedder(self) -> Embedder | None:
+        """The embedding model, or None (BM25 alone)."""
+        ...
+
+    @property
+    def embedder_problem(self) -> str | None:
+        """Why there is no embedding model, or None."""
+        ...
+
+    def vector_status(self) -> dict[str, Any]:
+        """Records with and without vectors of this process's model."""
+        ...
+
 
 __all__ = ["collect_status", "doctor_report", "repair", "parse_last_recall"]
 
@@ -251,10 +299,8 @@ def repair(service: MemoryService, report: dict[str, Any]) -> list[str]:
     harnesses, _ = discover_harnesses()
     for name, harness in sorted(harnesses.items()):
         if isinstance(harness, HasTranscripts):
-            # Here, not at the top: the importer imports the service, which imports this module.
-            from memory_core.harnesses.importing import import_since_last
-
-            count = import_since_last(service, harness.transcripts())
+            reader = harness if isinstance(harness, ReadsTimeline) else None
+            count = import_since_last(service, harness.transcripts(), timeline=reader)
             done.append(f"{name}: imported {count} turn(s) hooks had missed")
     return done
 

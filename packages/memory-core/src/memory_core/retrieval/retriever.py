@@ -47,7 +47,15 @@ from memory_core.retrieval.excerpt import EXCERPT_CHARS, excerpt, near_duplicate
 from memory_core.retrieval.recency import asks_current, prefer_newer
 from memory_core.retrieval.render import approx_tokens, render_block
 from memory_core.retrieval.tokenizer import query_terms, term_spans
-from memory_core.store.base import NumberedPosting, PickedPostings, Posting, Store, SummingPostings, TermPostings
+from memory_core.store.base import (
+    NEIGHBOUR_SPAN,
+    NumberedPosting,
+    PickedPostings,
+    Posting,
+    Store,
+    SummingPostings,
+    TermPostings,
+)
 
 __all__ = ["Retriever", "Ranking", "render_block", "approx_tokens", "BM25_K1", "BM25_B", "NEIGHBOUR_SPAN"]
 
@@ -78,9 +86,6 @@ _CONTEXT: tuple[tuple[int, float], ...] = ((-2, 0.15), (-1, 0.3), (1, 0.15), (2,
 to the turn before it, and the turn after it may say what it meant."""
 _COVER_OFFSETS: tuple[int, ...] = (-3, -2, -1, 1, 2, 3)
 _FETCH_OFFSETS = tuple(sorted({o for o, _ in _CONTEXT} | set(_COVER_OFFSETS)))
-NEIGHBOUR_SPAN = max(max(abs(o) for o, _ in _CONTEXT), *(abs(o) for o in _COVER_OFFSETS))
-"""Recall reads the turns up to this many positions before and after its best candidates
-(`session_records`); a server store that prefetches neighbours should fetch this far."""
 _WINDOW_COVER = 1.0
 """A record gains this times the idf of each distinct query term found in it or in the turns
 within `_COVER_OFFSETS` of it: a passage that covers more of the question, across the turns

@@ -113,6 +113,23 @@ records a model has done (one with no passage is done with no vector). A deleted
 record takes them with it (ON DELETE CASCADE)."""
 
 _V4 = r"""
+CREATE TABLE IF NOT EXISTS {s}.events (
+    record_id text COLLATE "C" NOT NULL,
+    pos integer NOT NULL,
+    event_id text COLLATE "C" NOT NULL,
+    kind text NOT NULL,
+    name text NOT NULL,
+    call_id text NOT NULL,
+    at double precision NOT NULL,
+    text text NOT NULL,
+    PRIMARY KEY (record_id, pos),
+    UNIQUE (record_id, event_id)
+);
+"""
+"""Each turn's timeline. No foreign key to `records`: rewriting a record deletes and inserts its row,
+and its events must stay; `delete` removes them itself."""
+
+_V5 = r"""
 ALTER TABLE {s}.vectors ADD COLUMN IF NOT EXISTS seq bigserial;
 CREATE INDEX IF NOT EXISTS vectors_scope_seq ON {s}.vectors (sid, model, seq);
 CREATE TABLE IF NOT EXISTS {s}.vector_removals (
@@ -131,7 +148,7 @@ CREATE OR REPLACE TRIGGER vectors_removed AFTER DELETE ON {s}.vectors
 """A change sequence per vector row and a count of removals per scope (a trigger, so a record's
 cascade counts too): what a process's cache of the vectors (`store._vectors`) reads to stay current."""
 
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4))
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5))
 """(version, statements) in order. Append a step to change the schema; never edit an applied one."""
 
 LATEST = MIGRATIONS[-1][0]

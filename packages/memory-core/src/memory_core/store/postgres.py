@@ -36,8 +36,8 @@ from typing import Any, TypeVar
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from memory_core.errors import ConfigError, StoreError, StoreUnavailable
-from memory_core.models import IndexStats, Record, Scope, ScopeKind
-from memory_core.store import _pg_schema
+from memory_core.models import IndexStats, Record, Scope, ScopeKind, TimelineEvent
+from memory_core.store import _pg_events, _pg_schema
 from memory_core.store._neighbours import NEIGHBOUR_SPAN, NeighbourCache
 from memory_core.store._vectors import Row, VectorCache, check_vectors
 from memory_core.store.base import Neighbour, PageCursor, Posting, RecordFilter, SessionState, TermPostings
@@ -373,7 +373,39 @@ class PostgresStore:
         if not wanted:
             return 0
         self._neighbours.clear()
-        return self._write(lambda conn: sum(self._remove(conn, i) for i in wanted))
+
+        def work(conn: Any) -> int:
+            deleted = sum(self._remove(conn, i) for i in wanted)
+            conn.execute(self._sql(_pg_events.DROP_EVENTS), (wanted,))
+            return deleted
+
+        return self._write(work)
+
+    # -- timelines (`Timelines`; the statements are in `_pg_events`) -----------------------
+
+    def put_events(self, record_id: str, events: Sequence[TimelineEvent]) -> int:
+        """Append the events `record_id` does not hold yet, in order; 0 when there is no such record."""
+        batch = list(events)
+        return self._write(lambda conn: _pg_events.put_events(conn, self._sql, record_id, batch))
+
+    def events(self, record_id: str) -> list[TimelineEvent]:
+        """`record_id`'s events, in the order first stored."""
+        return [_pg_events.row_to_event(row) for row in self._read(_pg_events.READ_EVENTS, (record_id,))]
+
+    def event_usage(self, scope: Scope) -> list[tuple[str, int]]:
+        """The records of `scope` with events and their events' bytes, newest first."""
+        if not scope.key:
+            return []
+        return [(str(r[0]), int(r[1])) for r in self._read(_pg_events.EVENT_USAGE, (_scope_name(scope),))]
+
+    def drop_events(self, record_ids: Sequence[str]) -> int:
+        """Delete these records' events; the records stay."""
+        wanted = sorted(set(record_ids))
+
+        def work(conn: Any) -> int:
+            return len(conn.execute(self._sql(_pg_events.DROP_EVENTS + " RETURNING 1"), (wanted,)).fetchall())
+
+        return self._write(work)
 
     def adjust_standing(self, record_id: str, delta: int) -> int | None:
         """Add `delta` to a record's standing; crossing zero moves it out of (or back into) the index."""

@@ -32,7 +32,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from memory_core.errors import ConfigError, StoreError
-from memory_core.models import IndexStats, Record, Scope, ScopeKind
+from memory_core.models import IndexStats, Record, Scope, ScopeKind, TimelineEvent
+from memory_core.store import _redis_events as _events
 from memory_core.store import _redis_scripts as scripts
 from memory_core.store._neighbours import NEIGHBOUR_SPAN, NeighbourCache
 from memory_core.store._redis_client import RedisClient, translate
@@ -291,14 +292,61 @@ class RedisStore:
             by_scope = self._locate(ids)
             if not by_scope:
                 return 0
+            groups = [(_scope_prefix(_parse_scope(s)), g) for s, g in by_scope.items()]
             replies = self._run(
-                *[
-                    _eval(scripts.DELETE, prefix + "rec", prefix, *group)
-                    for prefix, group in ((_scope_prefix(_parse_scope(s)), g) for s, g in by_scope.items())
-                ],
+                *[_eval(scripts.DELETE, prefix + "rec", prefix, *group) for prefix, group in groups],
+                *[_eval(_events.DROP, prefix + "rec", prefix, *group) for prefix, group in groups],
                 ("HDEL", _WHERE, *[i for group in by_scope.values() for i in group]),
             )
-        return sum(int(n) for n in replies[:-1])
+        return sum(int(n) for n in replies[: len(groups)])
+
+    # -- timelines (`Timelines`; the scripts are in `_redis_events`) ------------------------
+
+    def put_events(self, record_id: str, events: Sequence[TimelineEvent]) -> int:
+        """Append the events `record_id` does not hold yet, in order; 0 when there is no such record."""
+        if not events:
+            return 0
+        with self._guard():
+            (where,) = self._run(("HGET", _WHERE, record_id))
+            if where is None:
+                return 0
+            prefix = _scope_prefix(_parse_scope(where))
+            (added,) = self._run(_eval(_events.PUT, prefix + "rec", prefix, record_id, *_events.encode(events)))
+        return int(added)
+
+    def events(self, record_id: str) -> list[TimelineEvent]:
+        """`record_id`'s events, in the order first stored."""
+        with self._guard():
+            (where,) = self._run(("HGET", _WHERE, record_id))
+            if where is None:
+                return []
+            (raw,) = self._run(("HGETALL", _scope_prefix(_parse_scope(where)) + "ev:" + record_id))
+        return _events.decode(raw)
+
+    def event_usage(self, scope: Scope) -> list[tuple[str, int]]:
+        """The records of `scope` with events and their events' bytes, newest first."""
+        if not scope.key:
+            return []
+        prefix = _scope_prefix(scope)
+        with self._guard():
+            (flat,) = self._run(_eval(_events.USAGE, prefix + "rec", prefix))
+        rows = [(str(flat[n]), int(flat[n + 1]), float(flat[n + 2])) for n in range(0, len(flat), 3)]
+        rows.sort(key=lambda row: (row[2], row[0]), reverse=True)
+        return [(record_id, size) for record_id, size, _ in rows]
+
+    def drop_events(self, record_ids: Sequence[str]) -> int:
+        """Delete these records' events; the records stay."""
+        with self._guard():
+            by_scope = self._locate(record_ids)
+            if not by_scope:
+                return 0
+            replies = self._run(
+                *[
+                    _eval(_events.DROP, prefix + "rec", prefix, *group)
+                    for prefix, group in ((_scope_prefix(_parse_scope(s)), g) for s, g in by_scope.items())
+                ]
+            )
+        return sum(int(n) for n in replies)
 
     def adjust_standing(self, record_id: str, delta: int) -> int | None:
         """Add `delta` to a record's standing (moving it in or out of the index); None if unknown."""

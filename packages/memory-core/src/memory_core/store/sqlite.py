@@ -45,7 +45,8 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import Any
 
 from memory_core.errors import StoreError, StoreUnavailable
-from memory_core.models import IndexStats, Record, Scope, ScopeKind
+from memory_core.models import IndexStats, Record, Scope, ScopeKind, TimelineEvent
+from memory_core.store import _sqlite_events as _events
 from memory_core.store._sqlite_schema import (
     MAX_PARAMS,
     MIGRATIONS,
@@ -487,10 +488,41 @@ class SQLiteStore:
                 conn.execute("DELETE FROM records WHERE doc = ?", (doc,))
                 conn.execute("DELETE FROM doc_ids WHERE doc = ?", (doc,))
                 self._drop_doc_vectors(conn, doc)
+                conn.execute("DELETE FROM events WHERE record_id = ?", (record_id,))
                 deleted += 1
             return deleted
 
         return int(self._write(work))
+
+    # -- timelines (`Timelines`; the SQL is in `_sqlite_events`) ---------------------------------
+
+    def put_events(self, record_id: str, events: Sequence[TimelineEvent]) -> int:
+        """Append the events `record_id` does not hold yet, in order; 0 when there is no such record."""
+        return int(self._write(lambda conn: _events.put_events(conn, record_id, list(events))))
+
+    def events(self, record_id: str) -> list[TimelineEvent]:
+        """`record_id`'s events, in the order first stored."""
+        with self._lock:
+            conn = self._connect()
+            try:
+                return _events.read_events(conn, record_id)
+            except sqlite3.Error as exc:
+                raise translate(exc, "read") from exc
+
+    def event_usage(self, scope: Scope) -> list[tuple[str, int]]:
+        """The records of `scope` with events and their events' bytes, newest first."""
+        if not scope.key:
+            return []
+        with self._lock:
+            conn = self._connect()
+            try:
+                return _events.event_usage(conn, scope_name(scope))
+            except sqlite3.Error as exc:
+                raise translate(exc, "read") from exc
+
+    def drop_events(self, record_ids: Sequence[str]) -> int:
+        """Delete these records' events; the records stay."""
+        return int(self._write(lambda conn: _events.drop_events(conn, record_ids)))
 
     def adjust_standing(self, record_id: str, delta: int) -> int | None:
         """Add `delta` to a record's standing; a record going negative leaves the index, and comes back."""
