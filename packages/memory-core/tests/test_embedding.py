@@ -111,3 +111,26 @@ def test_a_fake_embedder_can_stand_in(tmp_path: Path, monkeypatch: pytest.Monkey
     assert service.embedder is fake
     assert fake.calls == 1
     service.close()
+
+
+def test_a_session_start_loads_the_projects_vectors_before_the_first_prompt(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memory_core.models import EventKind, HookEvent
+
+    fake = FakeEmbedder()
+    service = _service(tmp_path, monkeypatch, long_lived=True, embedder=fake)
+    service.save("deploy port 8443")
+    writer = service._vector_writer
+    assert writer is not None
+    assert writer.idle.wait(5)
+    store = service.store
+    assert isinstance(store, SQLiteStore)
+    store._vectors.clear()  # as in a worker just started
+    recall = service.handle(HookEvent(EventKind.START, harness="claude", session_id="s9", cwd=str(tmp_path)))
+    assert recall.text == ""
+    deadline = time.monotonic() + 5
+    while not store._vectors._entries and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert store._vectors._entries, "the scope's vectors were loaded ahead of the first prompt"
+    service.close()

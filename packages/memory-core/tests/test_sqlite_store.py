@@ -225,3 +225,22 @@ def test_a_bulk_write_stores_and_indexes_exactly_what_one_by_one_puts_do(tmp_pat
     assert bulk.postings([PROJECT], terms) == single.postings([PROJECT], terms)
     single.close()
     bulk.close()
+
+
+def test_nearest_sees_what_another_process_writes_and_removes(tmp_path: Path) -> None:
+    from memory_testing.store_conformance_vectors import vector
+
+    reader = SQLiteStore.from_url(f"sqlite:///{tmp_path}/m.db")
+    writer = SQLiteStore.from_url(f"sqlite:///{tmp_path}/m.db")
+    for n in range(3):
+        writer.put(make_record(f"r{n}", f"turn {n}"), {"turn": 1})
+    writer.put_vectors("r0", "m", [vector(1, 0)])
+    assert [rid for rid, _ in reader.nearest([PROJECT], "m", vector(0, 1), k=5)] == ["r0"]
+    writer.put_vectors("r1", "m", [vector(0, 1)])  # added: read incrementally
+    assert [rid for rid, _ in reader.nearest([PROJECT], "m", vector(0, 1), k=5)] == ["r1", "r0"]
+    writer.delete(["r1"])  # removed: reloaded
+    assert [rid for rid, _ in reader.nearest([PROJECT], "m", vector(0, 1), k=5)] == ["r0"]
+    writer.put_vectors("r0", "m", [vector(1, 1)])  # replaced
+    assert reader.nearest([PROJECT], "m", vector(1, 1), k=5)[0][1] == 1.0
+    reader.close()
+    writer.close()

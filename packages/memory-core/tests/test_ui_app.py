@@ -64,6 +64,7 @@ def test_only_this_launchs_page_can_read_or_act(app: tuple[TestClient, MemorySer
     _signed_in(client, token)
     page = client.get("/")
     assert page.status_code == 200
+    assert re.search(r"<dt>Vectors</dt><dd>(\d+ records have them, \d+ still lack them|none: )", page.text)
     assert "default-src 'none'" in page.headers["content-security-policy"]
     assert page.headers["x-frame-options"] == "DENY"
     assert client.get("/", headers={"host": "rebound.example:8765"}).status_code == 400

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -217,11 +218,12 @@ class MemoryService:
                 self._embedder_loaded = True
         return self._embedder
 
-    def start_vectors(self, record_id: str | None = None) -> None:
+    def start_vectors(self, record_id: str | None = None, *, warm: Sequence[Scope] = ()) -> None:
         """Have the background thread embed `record_id` (None: only backfill what lacks vectors).
 
         Only a long-lived process with embeddings on has the thread; the model loads on it, so
-        no caller waits for the load. Never raises.
+        no caller waits for the load. `warm`: scopes whose vectors the thread loads into the
+        store's cache first, so a session's first prompt does not pay for it. Never raises.
         """
         if not (self.long_lived and self.config.embeddings) or (self._embedder_loaded and self._embedder is None):
             return
@@ -229,7 +231,11 @@ class MemoryService:
             if self._vector_writer is None:
                 from memory_core.embedding.backfill import VectorWriter
 
-                self._vector_writer = VectorWriter(lambda: self.store, lambda: self.embedder, self.logbook)
+                self._vector_writer = VectorWriter(
+                    lambda: self.store, lambda: self.embedder, self.logbook, present=self._store_present
+                )
+            if warm:
+                self._vector_writer.warm(warm)
             if record_id is None:
                 self._vector_writer.start()
             else:
@@ -270,6 +276,13 @@ class MemoryService:
         if embedder is None:
             raise ConfigError(self.embedder_problem or "no embedding model")
         return self._guard(lambda: reindex(self.store, embedder, progress=progress))
+
+    def _store_present(self) -> bool:
+        """False only for an embedded database whose file is gone (only a capture re-creates it)."""
+        path = (
+            getattr(self._store, "path", None) if self._store is not None and self._store.backend == "sqlite" else None
+        )
+        return path is None or path == ":memory:" or os.path.exists(path)
 
     def _scrub_for_log(self, text: str) -> str:
         try:
@@ -412,7 +425,7 @@ class MemoryService:
                 # A session begins: load the model (and backfill) in the background now, so its
                 # first prompt is answered warm. Nothing reaches the model's context.
                 if self.active(event.cwd):
-                    self.start_vectors()
+                    self.start_vectors(warm=self.scopes(event.cwd))
                 return Recall("", reason="session start")
             return Recall("", reason=event.reason or "ignored")
         except Exception as exc:  # noqa: BLE001 - a memory failure never fails a user's turn

@@ -48,6 +48,7 @@ class MemoryService(Capturing, Protocol):
 
     logbook: Logbook
     spool: Spool
+    long_lived: bool
 
     @property
     def store(self) -> Store:
@@ -199,7 +200,8 @@ def collect_status(service: MemoryService, *, integrity: bool = True) -> dict[st
                 "fix": "memory prune",
             }
         )
-    if config.enabled and config.embeddings and service.embedder is None:
+    # A hook process of its own ranks by BM25 alone by design; only a warm engine's failed load is a problem.
+    if config.enabled and config.embeddings and service.long_lived and service.embedder is None:
         from memory_core.embedding import FIX
 
         problems.append(

@@ -16,8 +16,12 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
+from memory_core._numpy import one_blas_thread
+
+one_blas_thread()
+
+import numpy as np  # noqa: E402 - after the BLAS thread limit, which only an import before it sees
+import numpy.typing as npt  # noqa: E402
 
 __all__ = ["E5Embedder", "VARIANT"]
 

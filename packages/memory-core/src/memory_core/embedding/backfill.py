@@ -13,6 +13,8 @@ Promises:
   one set of vectors whoever wrote it.
 - Never mixed: before writing, vectors of any other model are dropped (`drop_vectors`): a store
   written by another model version is re-embedded, never compared across models.
+- Backfill takes half of one core at most (it rests as long as it worked after each record);
+  what capture hands over is embedded first, without rest.
 - A store outage pauses the thread (2 s doubling to 60 s), never a hook; a record the store no
   longer has is skipped. Every failure is one log line, once per kind.
 - The thread is a daemon: an exit never waits for it; what it was writing is either written or
@@ -28,13 +30,13 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from memory_core.embedding import Embedder, passages, to_bytes
 from memory_core.errors import StoreError, StoreUnavailable
 from memory_core.localstate.logbook import Logbook
-from memory_core.models import Record
+from memory_core.models import Record, Scope
 from memory_core.store.base import Store, Vectors
 
 __all__ = ["VectorWriter", "embed_record", "reindex", "ReindexReport"]
@@ -42,17 +44,25 @@ __all__ = ["VectorWriter", "embed_record", "reindex", "ReindexReport"]
 _BATCH = 16
 """Records read per backfill query: one query per ~4 s of embedding, small enough that a capture
 arriving meanwhile waits at most one record."""
+_BACKFILL_PAUSE = 1.0
+"""After each backfilled record the thread rests this many times as long as it worked: half of
+one core at most. An existing store of 10,000 turns is ~1 hour of one core to embed; a fresh
+capture never waits for the pause (it is embedded first, unthrottled)."""
 _BACKOFF_FIRST_S = 2.0
 _BACKOFF_MAX_S = 60.0
 
 
-def embed_record(store: Vectors, embedder: Embedder, record: Record) -> bool:
+def embed_record(
+    store: Vectors, embedder: Embedder, record: Record, before_write: Callable[[], None] = lambda: None
+) -> bool:
     """Embed `record`'s passages and store them; False when the store no longer has it.
 
-    A record with no passage (nothing but labels) is marked done with no vector.
+    A record with no passage (nothing but labels) is marked done with no vector. `before_write`
+    runs between the embedding and the write, and may raise to stop it.
     """
     texts = passages(record.text)
     vectors = to_bytes(embedder.embed_passages(texts)) if texts else []
+    before_write()
     return store.put_vectors(record.id, embedder.model_id, vectors)
 
 
@@ -65,6 +75,9 @@ class VectorWriter:
             thread then ends at once (recall ranks by BM25 alone).
         logbook: Where failures go.
         backfill: Whether to embed, when idle, what the store lacks beyond what was enqueued.
+        present: Whether the store is there to write to; while it says no the thread waits. (An
+            embedded database removed under the worker must be re-created by a capture, which
+            has a turn to keep, never by vectors, which would hide the loss from `doctor`.)
     """
 
     def __init__(
@@ -74,7 +87,10 @@ class VectorWriter:
         logbook: Logbook,
         *,
         backfill: bool = True,
+        present: Callable[[], bool] = lambda: True,
     ) -> None:
+        self._present = present
+        self._warm: list[Scope] = []
         self._store = store
         self._embedder = embedder
         self._logbook = logbook
@@ -98,6 +114,13 @@ class VectorWriter:
             self.idle.clear()
             self._thread = threading.Thread(target=self._run, name="memory-vectors", daemon=True)
             self._thread.start()
+
+    def warm(self, scopes: Sequence[Scope]) -> None:
+        """Load these scopes' vectors into the store's cache before anything else (starts the thread)."""
+        self._warm = list(scopes)
+        self.idle.clear()
+        self._queue.put("")  # wakes a waiting thread
+        self.start()
 
     def enqueue(self, record_id: str) -> None:
         """Embed this record soon (before any backfill); starts the thread if needed."""
@@ -138,13 +161,17 @@ class VectorWriter:
                                 "vectors", f"{gone} records had vectors of another model: re-embedding"
                             )
                         dropped = True
+                    if self._warm:
+                        scopes, self._warm = self._warm, []
+                        store.nearest(scopes, embedder.model_id, to_bytes(embedder.embed_query("warm")[None])[0], k=1)
                     if not self._step(store, embedder):
                         self.idle.set()
                         record_id = self._queue.get()  # nothing to do: wait for a capture
                         if record_id is None:
                             return
                         self.idle.clear()
-                        self._embed_id(store, embedder, record_id)
+                        if record_id:
+                            self._embed_id(store, embedder, record_id)
                     backoff = _BACKOFF_FIRST_S
                 except StoreUnavailable as exc:
                     self._once("down", f"store unreachable, vectors wait: {exc}")
@@ -174,20 +201,34 @@ class VectorWriter:
         if not self._backfill:
             return False
         assert isinstance(store, Vectors)
+        self._check_present()
         batch = store.unvectored(None, embedder.model_id, limit=_BATCH)
         for record in batch:
-            if self._stop.is_set():
-                break
-            if embed_record(store, embedder, record):
-                self.written += 1
-            if not self._queue.empty():
+            if self._stop.is_set() or not self._queue.empty():
                 break  # a fresh capture goes first; the rest of the batch comes back next time
+            began = time.monotonic()
+            if embed_record(store, embedder, record, self._check_present):
+                self.written += 1
+            self._rest(_BACKFILL_PAUSE * (time.monotonic() - began))
         return bool(batch)
+
+    def _rest(self, seconds: float) -> None:
+        """Wait `seconds`, or less when a capture arrives or the writer is stopped."""
+        deadline = time.monotonic() + seconds
+        while not self._stop.is_set() and self._queue.empty() and time.monotonic() < deadline:
+            self._stop.wait(min(0.05, max(0.0, deadline - time.monotonic())))
+
+    def _check_present(self) -> None:
+        """Raise `StoreUnavailable` while the store is not there to write to (its file is gone)."""
+        if not self._present():
+            raise StoreUnavailable("the database file is gone; vectors wait for a capture to re-create it")
 
     def _embed_id(self, store: Store, embedder: Embedder, record_id: str) -> None:
         assert isinstance(store, Vectors)
+        self._check_present()
         found = store.get([record_id])
-        if found and found[0].searchable and found[0].standing >= 0 and embed_record(store, embedder, found[0]):
+        ranked = found and found[0].searchable and found[0].standing >= 0
+        if ranked and embed_record(store, embedder, found[0], self._check_present):
             self.written += 1
 
 

@@ -129,7 +129,26 @@ CREATE TABLE IF NOT EXISTS {s}.events (
 """Each turn's timeline. No foreign key to `records`: rewriting a record deletes and inserts its row,
 and its events must stay; `delete` removes them itself."""
 
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4))
+_V5 = r"""
+ALTER TABLE {s}.vectors ADD COLUMN IF NOT EXISTS seq bigserial;
+CREATE INDEX IF NOT EXISTS vectors_scope_seq ON {s}.vectors (sid, model, seq);
+CREATE TABLE IF NOT EXISTS {s}.vector_removals (
+    sid integer PRIMARY KEY,
+    removed bigint NOT NULL
+);
+CREATE OR REPLACE FUNCTION {s}.count_vector_removal() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO {s}.vector_removals (sid, removed) VALUES (OLD.sid, 1)
+  ON CONFLICT (sid) DO UPDATE SET removed = {s}.vector_removals.removed + 1;
+  RETURN NULL;
+END $$;
+CREATE OR REPLACE TRIGGER vectors_removed AFTER DELETE ON {s}.vectors
+  FOR EACH ROW EXECUTE FUNCTION {s}.count_vector_removal();
+"""
+"""A change sequence per vector row and a count of removals per scope (a trigger, so a record's
+cascade counts too): what a process's cache of the vectors (`store._vectors`) reads to stay current."""
+
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4), (5, _V5))
 """(version, statements) in order. Append a step to change the schema; never edit an applied one."""
 
 LATEST = MIGRATIONS[-1][0]

@@ -17,9 +17,11 @@ Key layout under a scope prefix P (`memory:{<kind>:<key>}:`):
 - `P a:<author>`  sorted set id by created_at
 - `P s:<session>` sorted set id by seq
 - `P t:<term>`    hash id -> "tf:length" (the postings of one term)
-- `P v:<model>`   hash id -> the record's passage vectors by `model`, base64 of their float32
-  bytes end to end ('' for a record with no passage: done, nothing to match)
+- `P v:<model>`   hash id -> the record's passage vectors by `model`, each passage's float32
+  bytes in base64, comma-separated ('' for a record with no passage: done, nothing to match)
 - `P vmodels`     set of the models with a `P v:<model>` hash, so removing a record removes its vectors
+- `P vlog:<model>` sorted set id by the change sequence its vectors were written at (`P vseq`,
+  a counter), and `P vdel` a counter of removals: what a process's cache reads to stay current
 
 A record is in the index (and counted in `stats`, even with no terms, as the embedded store
 counts it) when it is searchable and its standing is not negative.
@@ -29,7 +31,8 @@ from __future__ import annotations
 
 __all__ = [
     "PUT_VECTORS",
-    "VECTOR_ROWS",
+    "VECTORS_AFTER",
+    "RANKED",
     "UNVECTORED",
     "VECTOR_COUNTS",
     "DROP_VECTORS",
@@ -69,6 +72,16 @@ local function reindex(P, id)
   redis.call('HINCRBY', P..'stats', 'total_length', tonumber(length))
 end
 
+local function drop_vectors(P, id)
+  -- the record's vectors of every model; each removal is counted for the caches
+  for _, model in ipairs(redis.call('SMEMBERS', P..'vmodels')) do
+    if redis.call('HDEL', P..'v:'..model, id) == 1 then
+      redis.call('ZREM', P..'vlog:'..model, id)
+      redis.call('INCR', P..'vdel')
+    end
+  end
+end
+
 local function remove(P, id)
   local raw = redis.call('HGET', P..'rec', id)
   if not raw then return 0 end
@@ -86,9 +99,7 @@ local function remove(P, id)
   redis.call('HDEL', P..'st', id)
   redis.call('HDEL', P..'terms', id)
   redis.call('HDEL', P..'len', id)
-  for _, model in ipairs(redis.call('SMEMBERS', P..'vmodels')) do
-    redis.call('HDEL', P..'v:'..model, id)
-  end
+  drop_vectors(P, id)
   return 1
 end
 
@@ -334,31 +345,45 @@ return prompt
 """
 
 
-PUT_VECTORS = r"""
--- ARGV: P, id, model, vectors (base64)  -> 1, or 0 when the record is gone
--- (a record has one set of vectors: another model's are replaced too)
-local P, id, model = ARGV[1], ARGV[2], ARGV[3]
-if redis.call('HEXISTS', P..'rec', id) == 0 then return 0 end
-for _, other in ipairs(redis.call('SMEMBERS', P..'vmodels')) do
-  if other ~= model then redis.call('HDEL', P..'v:'..other, id) end
-end
-redis.call('SADD', P..'vmodels', model)
-redis.call('HSET', P..'v:'..model, id, ARGV[4])
-return 1
-"""
-
-VECTOR_ROWS = (
+PUT_VECTORS = (
     _HELPERS
     + r"""
--- ARGV: P, model  -> flat {id, vectors (base64), ...} of the records in the index
-local P = ARGV[1]
-local all = redis.call('HGETALL', P..'v:'..ARGV[2])
+-- ARGV: P, id, model, vectors (base64)  -> 1, or 0 when the record is gone
+-- (a record has one set of vectors: another model's go, and its own are replaced)
+local P, id, model = ARGV[1], ARGV[2], ARGV[3]
+if redis.call('HEXISTS', P..'rec', id) == 0 then return 0 end
+drop_vectors(P, id)
+redis.call('SADD', P..'vmodels', model)
+redis.call('HSET', P..'v:'..model, id, ARGV[4])
+redis.call('ZADD', P..'vlog:'..model, redis.call('INCR', P..'vseq'), id)
+return 1
+"""
+)
+
+VECTORS_AFTER = r"""
+-- ARGV: P, model, sequence  -> flat {id, sequence, vectors (base64), ...} written after `sequence`
+local P, model = ARGV[1], ARGV[2]
+local log = redis.call('ZRANGE', P..'vlog:'..model, '('..ARGV[3], '+inf', 'BYSCORE', 'WITHSCORES')
 local out = {}
-for i = 1, #all, 2 do
-  if all[i + 1] ~= '' and ranked(P, all[i]) then
-    out[#out + 1] = all[i]
-    out[#out + 1] = all[i + 1]
+for i = 1, #log, 2 do
+  local blob = redis.call('HGET', P..'v:'..model, log[i])
+  if blob and blob ~= '' then
+    out[#out + 1] = log[i]
+    out[#out + 1] = log[i + 1]
+    out[#out + 1] = blob
   end
+end
+return out
+"""
+
+RANKED = (
+    _HELPERS
+    + r"""
+-- ARGV: P, id, id, ...  -> the ids in the index
+local P = ARGV[1]
+local out = {}
+for i = 2, #ARGV do
+  if ranked(P, ARGV[i]) then out[#out + 1] = ARGV[i] end
 end
 return out
 """
@@ -413,8 +438,9 @@ local n = 0
 for _, model in ipairs(redis.call('SMEMBERS', P..'vmodels')) do
   if model ~= ARGV[2] then
     n = n + redis.call('HLEN', P..'v:'..model)
-    redis.call('DEL', P..'v:'..model)
+    redis.call('DEL', P..'v:'..model, P..'vlog:'..model)
     redis.call('SREM', P..'vmodels', model)
+    redis.call('INCR', P..'vdel')
   end
 end
 return n

@@ -34,7 +34,7 @@ __all__ = [
     "translate",
 ]
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """The schema this module writes. `MIGRATIONS[v]` takes a file from version v to v + 1."""
 
 SCAN_PAGE = 500
@@ -171,7 +171,14 @@ rather than its `doc`, because rewriting a record (a scrub, a re-index) gives it
 A rowid table, not WITHOUT ROWID: an event's text runs to 8 KiB, and SQLite keeps such rows far
 more compactly there. Order is the rowid's: a new row's is always above every row's before it."""
 
-MIGRATIONS: tuple[str, ...] = (SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4)
+SCHEMA_V5 = """
+ALTER TABLE vector_models ADD COLUMN removed INTEGER NOT NULL DEFAULT 0
+"""
+"""Version 5: a count of removals of each model's vectors, so a process's cache of them
+(`store._vectors`) knows when to reload; additions it reads by rowid (`vectors_by_scope` ends
+with it)."""
+
+MIGRATIONS: tuple[str, ...] = (SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4, SCHEMA_V5)
 
 
 def path_from_url(url: str) -> str:

@@ -403,7 +403,8 @@ class Vectors(Protocol):
     """
 
     def put_vectors(self, record_id: str, model: str, vectors: Sequence[bytes]) -> bool:
-        """Store the passage vectors of `record_id` made by `model`, replacing any it had.
+        """Store the passage vectors of `record_id` made by `model`, replacing any it had (of any
+        model: a record holds one set). An empty `vectors` marks the record done with nothing to match.
 
         Returns False (and stores nothing) when the record no longer exists. Idempotent: writing
         the same vectors twice leaves one copy.
@@ -412,20 +413,21 @@ class Vectors(Protocol):
 
     def nearest(self, scopes: Sequence[Scope], model: str, query: bytes, *, k: int) -> list[Neighbour]:
         """The `k` records of `scopes` whose best passage is closest to `query` (cosine), best
-        first, ties to the smaller id. Only searchable records count. Exact or approximate (an
-        index beyond some size), but the same records on every backend for the same content
-        within the index's documented recall.
+        first, ties to the smaller id; the cosine is rounded to 1e-6. Only records in the index
+        count (searchable, standing not negative). Every backend answers through
+        `store._vectors.VectorCache`, so the same content gives the same answer everywhere; a
+        scope past its bound (`_vectors.MAX_ROWS` passages) gives none.
         """
         ...
 
     def unvectored(self, scopes: Sequence[Scope] | None, model: str, *, limit: int) -> list[Record]:
-        """Up to `limit` searchable records (of `scopes`, or every scope with None) that have no
-        vectors of `model`, newest first: what the background backfill embeds next.
+        """Up to `limit` records in the index (of `scopes`, or every scope with None) not done by
+        `model`, newest first (then by id, descending): what the background backfill embeds next.
         """
         ...
 
     def vector_counts(self, scopes: Sequence[Scope] | None, model: str) -> tuple[int, int]:
-        """(searchable records with vectors of `model`, searchable records without them)."""
+        """(records in the index done by `model`, records in the index not done yet)."""
         ...
 
     def drop_vectors(self, *, keep_model: str) -> int:

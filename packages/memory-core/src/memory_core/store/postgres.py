@@ -39,7 +39,7 @@ from memory_core.errors import ConfigError, StoreError, StoreUnavailable
 from memory_core.models import IndexStats, Record, Scope, ScopeKind, TimelineEvent
 from memory_core.store import _pg_events, _pg_schema
 from memory_core.store._neighbours import NEIGHBOUR_SPAN, NeighbourCache
-from memory_core.store._vectors import best_records, check_vectors
+from memory_core.store._vectors import Row, VectorCache, check_vectors
 from memory_core.store.base import Neighbour, PageCursor, Posting, RecordFilter, SessionState, TermPostings
 from memory_core.urls import redact_url
 
@@ -125,6 +125,7 @@ class PostgresStore:
         self._lock = threading.RLock()
         self._quoted = f'"{schema}"'
         self._neighbours = NeighbourCache()
+        self._vectors = VectorCache()
 
     @classmethod
     def from_url(cls, url: str, *, timeout: float = 1.0, schema: str | None = None) -> PostgresStore:
@@ -572,6 +573,9 @@ class PostgresStore:
             ).fetchone()
             if row is None:
                 return False
+            # One vector writer per scope at a time: sequence numbers then commit in order, so a
+            # cache that saw sequence n has seen every one below it.
+            conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"memory-vectors:{self.schema}:{row[0]}",))
             conn.execute(self._sql("DELETE FROM {s}.vectors WHERE record_id = %s"), (record_id,))
             if vectors:
                 conn.cursor().executemany(
@@ -590,17 +594,19 @@ class PostgresStore:
         return self._write(work)
 
     def nearest(self, scopes: Sequence[Scope], model: str, query: bytes, *, k: int) -> list[Neighbour]:
-        """Exact: every passage vector of the scopes' indexed records, scored in `best_records`."""
+        """Exact, over this store object's cache of the scopes' vectors (`store._vectors`)."""
         names = _live_names(scopes)
         if not names or k <= 0:
             return []
+        sources = [((name, model), _ScopeVectors(self, name, model)) for name in names]
+        return self._vectors.nearest(sources, query, k, self._ranked)
+
+    def _ranked(self, ids: Sequence[str]) -> set[str]:
+        """Which of `ids` are in the index (searchable, standing not negative)."""
         rows = self._read(
-            "SELECT v.record_id, v.vec FROM {s}.vectors v JOIN {s}.scopes c ON c.sid = v.sid"
-            " JOIN {s}.records r ON r.id = v.record_id"
-            " WHERE c.name = ANY(%s) AND v.model = %s AND r.searchable AND r.standing >= 0",
-            (names, model),
+            "SELECT id FROM {s}.records WHERE id = ANY(%s) AND searchable AND standing >= 0", (list(ids),)
         )
-        return best_records(((rid, bytes(vec)) for rid, vec in rows), query, k)
+        return {row[0] for row in rows}
 
     def _indexed(self, scopes: Sequence[Scope] | None) -> tuple[str, list[Any]] | None:
         """The WHERE of the indexed records of `scopes` (None: all); None when there are none to read."""
@@ -879,3 +885,29 @@ class PostgresStore:
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
+
+
+class _ScopeVectors:
+    """One scope's vectors of one model, as the cache reads them (`store._vectors.VectorSource`)."""
+
+    def __init__(self, store: PostgresStore, name: str, model: str) -> None:
+        self._store, self._name, self._model = store, name, model
+
+    def state(self) -> tuple[int, int]:
+        rows = self._store._read(
+            "WITH c AS (SELECT sid FROM {s}.scopes WHERE name = %s)"
+            " SELECT (SELECT max(seq) FROM {s}.vectors WHERE sid = (SELECT sid FROM c) AND model = %s),"
+            " (SELECT removed FROM {s}.vector_removals WHERE sid = (SELECT sid FROM c))",
+            (self._name, self._model),
+        )
+        if not rows:
+            return 0, 0
+        return int(rows[0][0] or 0), int(rows[0][1] or 0)
+
+    def rows_after(self, sequence: int) -> list[Row]:
+        rows = self._store._read(
+            "SELECT record_id, seq, vec FROM {s}.vectors WHERE sid = (SELECT sid FROM {s}.scopes WHERE name = %s)"
+            " AND model = %s AND seq > %s ORDER BY seq",
+            (self._name, self._model, sequence),
+        )
+        return [(row[0], int(row[1]), bytes(row[2])) for row in rows]

@@ -38,7 +38,7 @@ from memory_core.store import _redis_scripts as scripts
 from memory_core.store._neighbours import NEIGHBOUR_SPAN, NeighbourCache
 from memory_core.store._redis_client import RedisClient, translate
 from memory_core.store._redis_url import RedisTarget, parse_redis_url
-from memory_core.store._vectors import best_records, check_vectors
+from memory_core.store._vectors import Row, VectorCache, check_vectors
 from memory_core.store.base import Neighbour, PageCursor, Posting, RecordFilter, SessionState, TermPostings
 from memory_core.urls import redact_url
 
@@ -142,6 +142,7 @@ class RedisStore:
         self._timeout = timeout
         self._client_obj: RedisClient | None = None
         self._neighbours = NeighbourCache()
+        self._vectors = VectorCache()
 
     @classmethod
     def from_url(cls, url: str, *, timeout: float = 1.0, allow_db0: bool = False) -> RedisStore:
@@ -541,9 +542,9 @@ class RedisStore:
     # -- vectors -----------------------------------------------------------------------------
 
     def put_vectors(self, record_id: str, model: str, vectors: Sequence[bytes]) -> bool:
-        """Replace the record's vectors of `model` (one hash field: base64 of them end to end)."""
+        """Replace the record's vectors (one hash field: each passage's base64, comma-separated)."""
         check_vectors(vectors)
-        encoded = base64.b64encode(b"".join(vectors)).decode("ascii")
+        encoded = ",".join(base64.b64encode(v).decode("ascii") for v in vectors)
         with self._guard():
             (where,) = self._run(("HGET", _WHERE, record_id))
             if where is None:
@@ -553,24 +554,26 @@ class RedisStore:
         return bool(written)
 
     def nearest(self, scopes: Sequence[Scope], model: str, query: bytes, *, k: int) -> list[Neighbour]:
-        """Exact: every passage vector of the scopes' records in the index, scored in `best_records`."""
+        """Exact, over this store object's cache of the scopes' vectors (`store._vectors`)."""
         chosen = _live(scopes)
         if not chosen or k <= 0:
             return []
+        sources = [((str(scope), model), _ScopeVectors(self, scope, model)) for scope in chosen]
+        return self._vectors.nearest(sources, query, k, self._ranked)
+
+    def _ranked(self, ids: Sequence[str]) -> set[str]:
+        """Which of `ids` are in the index (searchable, standing not negative): two round trips."""
         with self._guard():
+            by_scope = self._locate(ids)
+            if not by_scope:
+                return set()
             replies = self._run(
-                *[_eval(scripts.VECTOR_ROWS, _scope_prefix(s) + "rec", _scope_prefix(s), model) for s in chosen]
+                *[
+                    _eval(scripts.RANKED, prefix + "rec", prefix, *group)
+                    for prefix, group in ((_scope_prefix(_parse_scope(s)), g) for s, g in by_scope.items())
+                ]
             )
-        size = len(query)
-
-        def rows() -> Iterator[tuple[str, bytes]]:
-            for flat in replies:
-                for n in range(0, len(flat), 2):
-                    blob = base64.b64decode(flat[n + 1])
-                    for start in range(0, len(blob), size):
-                        yield flat[n], blob[start : start + size]
-
-        return best_records(rows(), query, k)
+        return {record_id for reply in replies for record_id in reply}
 
     def unvectored(self, scopes: Sequence[Scope] | None, model: str, *, limit: int) -> list[Record]:
         """The newest records in the index without vectors of `model`, across the scopes."""
@@ -766,3 +769,32 @@ class RedisStore:
         with self._guard():
             (reply,) = self._run(("HGETALL", _META))
         return dict(sorted(dict(reply).items()))
+
+
+_PARTS = 16
+"""Change sequences of passages: the record's sequence times this, plus the passage's place (a
+record has at most 8), so every passage has its own."""
+
+
+class _ScopeVectors:
+    """One scope's vectors of one model, as the cache reads them (`store._vectors.VectorSource`)."""
+
+    def __init__(self, store: RedisStore, scope: Scope, model: str) -> None:
+        self._store, self._prefix, self._model = store, _scope_prefix(scope), model
+
+    def state(self) -> tuple[int, int]:
+        with self._store._guard():
+            ((latest, removed),) = self._store._run(("MGET", self._prefix + "vseq", self._prefix + "vdel"))
+        return int(latest or 0) * _PARTS + _PARTS - 1, int(removed or 0)
+
+    def rows_after(self, sequence: int) -> list[Row]:
+        with self._store._guard():
+            (flat,) = self._store._run(
+                _eval(scripts.VECTORS_AFTER, self._prefix + "rec", self._prefix, self._model, sequence // _PARTS)
+            )
+        rows: list[Row] = []
+        for n in range(0, len(flat), 3):
+            base = int(float(flat[n + 1])) * _PARTS
+            for part, text in enumerate(flat[n + 2].split(",")):
+                rows.append((flat[n], base + part, base64.b64decode(text)))
+        return rows

@@ -63,7 +63,7 @@ from memory_core.store._sqlite_schema import (
     scope_name,
     translate,
 )
-from memory_core.store._vectors import best_records, check_vectors
+from memory_core.store._vectors import Row, VectorCache, check_vectors
 from memory_core.store.base import (
     SUM_SLACK,
     Neighbour,
@@ -103,6 +103,7 @@ class SQLiteStore:
         self._identity: tuple[int, int] | None = None
         self._watch = -1  # a read-only descriptor of the open file, for the header check
         self.on_create: Callable[[str, int, int], None] | None = None
+        self._vectors = VectorCache()
 
     @classmethod
     def from_url(cls, url: str, *, timeout: float = 1.0) -> SQLiteStore:
@@ -919,7 +920,14 @@ class SQLiteStore:
 
     @staticmethod
     def _drop_doc_vectors(conn: sqlite3.Connection, doc: int) -> None:
-        """A record replaced or deleted takes its vectors with it (a replaced text is embedded anew)."""
+        """A record replaced or deleted takes its vectors with it (a replaced text is embedded anew).
+
+        The models whose vectors went count a removal, so every process's cache reloads them.
+        """
+        conn.execute(
+            "UPDATE vector_models SET removed = removed + 1 WHERE mid IN (SELECT mid FROM vectors WHERE doc = ?)",
+            (doc,),
+        )
         conn.execute("DELETE FROM vectors WHERE doc = ?", (doc,))
         conn.execute("DELETE FROM vectored WHERE doc = ?", (doc,))
 
@@ -942,7 +950,7 @@ class SQLiteStore:
                 return False
             doc, sid = row
             mid = self._mid(conn, model, create=True)
-            conn.execute("DELETE FROM vectors WHERE doc = ?", (doc,))
+            self._drop_doc_vectors(conn, doc)
             conn.executemany(
                 "INSERT INTO vectors (doc, part, sid, mid, vec) VALUES (?, ?, ?, ?, ?)",
                 [(doc, part, sid, mid, sqlite3.Binary(vec)) for part, vec in enumerate(vectors)],
@@ -953,25 +961,32 @@ class SQLiteStore:
         return bool(self._write(work))
 
     def nearest(self, scopes: Sequence[Scope], model: str, query: bytes, *, k: int) -> list[Neighbour]:
-        """Exact: every passage vector of the scopes' searchable records, scored in `best_records`."""
+        """Exact, over this store object's cache of the scopes' vectors (`store._vectors`)."""
         names = live_scope_names(scopes)
         if not names or k <= 0:
             return []
         with self._lock:
             conn = self._connect()
             try:
-                sids = self._sids_for(conn, scopes)
                 mid = self._mid(conn, model, create=False)
-                if not sids or mid is None:
-                    return []
-                rows = conn.execute(
-                    "SELECT r.id, v.vec FROM vectors v JOIN records r ON r.doc = v.doc"  # noqa: S608
-                    f" WHERE v.sid IN ({marks(len(sids))}) AND v.mid = ? AND r.searchable = 1 AND r.standing >= 0",
-                    (*sids, mid),
-                ).fetchall()
+                found = [(name, self._sid(conn, name, create=False)) for name in names]
             except sqlite3.Error as exc:
                 raise translate(exc, "read") from exc
-        return best_records(rows, query, k)
+        if mid is None:
+            return []
+        sources = [((name, model), _ScopeVectors(self, sid, mid)) for name, sid in found if sid is not None]
+        return self._vectors.nearest(sources, query, k, self._ranked)
+
+    def _ranked(self, ids: Sequence[str]) -> set[str]:
+        """Which of `ids` are in the index (searchable, standing not negative)."""
+        kept: set[str] = set()
+        for chunk in chunks(list(ids)):
+            rows = self._read(
+                f"SELECT id FROM records WHERE id IN ({marks(len(chunk))}) AND searchable = 1 AND standing >= 0",  # noqa: S608
+                chunk,
+            )
+            kept.update(row[0] for row in rows)
+        return kept
 
     def _unvectored_where(
         self, conn: sqlite3.Connection, scopes: Sequence[Scope] | None
@@ -1194,3 +1209,27 @@ class SQLiteStore:
     def meta(self) -> dict[str, str]:
         """Every named value."""
         return {name: str(value) for name, value in self._read("SELECT name, value FROM meta ORDER BY name")}
+
+
+class _ScopeVectors:
+    """One scope's vectors of one model, as the cache reads them (`store._vectors.VectorSource`)."""
+
+    def __init__(self, store: SQLiteStore, sid: int, mid: int) -> None:
+        self._store, self._sid, self._mid = store, sid, mid
+
+    def state(self) -> tuple[int, int]:
+        rows = self._store._read(
+            "SELECT (SELECT max(rowid) FROM vectors WHERE sid = ? AND mid = ?),"
+            " (SELECT removed FROM vector_models WHERE mid = ?)",
+            (self._sid, self._mid, self._mid),
+        )
+        latest, removed = rows[0]
+        return int(latest or 0), int(removed if removed is not None else -1)
+
+    def rows_after(self, sequence: int) -> list[Row]:
+        rows = self._store._read(
+            "SELECT d.id, v.rowid, v.vec FROM vectors v JOIN doc_ids d ON d.doc = v.doc"
+            " WHERE v.sid = ? AND v.mid = ? AND v.rowid > ? ORDER BY v.rowid",
+            (self._sid, self._mid, sequence),
+        )
+        return [(row[0], int(row[1]), bytes(row[2])) for row in rows]
