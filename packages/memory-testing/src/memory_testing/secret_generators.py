@@ -60,7 +60,11 @@ def _password(rng: random.Random) -> str:
     if style == 0:
         return f"{word.capitalize()}{rng.randint(10, 999)}{rng.choice('!#%*+=@^_~$&')}{rng.choice(_WORDS)}"
     if style == 1:
-        return rng.choice(string.ascii_letters) + _chars(rng, _ALNUM + "!#%*+=@^_~", rng.randint(9, 16)) + rng.choice(_ALNUM)
+        return (
+            rng.choice(string.ascii_letters)
+            + _chars(rng, _ALNUM + "!#%*+=@^_~", rng.randint(9, 16))
+            + rng.choice(_ALNUM)
+        )
     if style == 2:
         return f"{word}{rng.randint(1000, 99999)}"
     if style == 3:
@@ -94,11 +98,31 @@ def _frame(rng: random.Random, text: str) -> str:
 
 _STATED: dict[str, tuple[str, tuple[str, ...]]] = {
     # language: (fold, phrasings); {s} is the password
-    "fr": ("A", ("Le mot de passe du serveur de staging est {s}", "mdp : {s} (ne le partage pas)", "J'ai changé le mot de passe de la base en « {s} »")),
-    "de": ("B", ("Das Passwort für den Jenkins-Admin lautet {s}", "Kennwort: {s}", "Ich habe das DB-Passwort auf {s} geändert")),
-    "es": ("A", ("La contraseña del usuario admin es {s}", "contraseña: {s} — cámbiala después", "Te paso la clave de la VPN: {s}")),
+    "fr": (
+        "A",
+        (
+            "Le mot de passe du serveur de staging est {s}",
+            "mdp : {s} (ne le partage pas)",
+            "J'ai changé le mot de passe de la base en « {s} »",
+        ),
+    ),
+    "de": (
+        "B",
+        ("Das Passwort für den Jenkins-Admin lautet {s}", "Kennwort: {s}", "Ich habe das DB-Passwort auf {s} geändert"),
+    ),
+    "es": (
+        "A",
+        (
+            "La contraseña del usuario admin es {s}",
+            "contraseña: {s} — cámbiala después",
+            "Te paso la clave de la VPN: {s}",
+        ),
+    ),
     "pt": ("B", ("A senha do banco de produção é {s}", "senha: {s}", "Mudei a palavra-passe do root para {s}")),
-    "it": ("A", ("La password dell'account di servizio è {s}", "Ecco la password: {s}", "la parola d'ordine del wifi è {s}")),
+    "it": (
+        "A",
+        ("La password dell'account di servizio è {s}", "Ecco la password: {s}", "la parola d'ordine del wifi è {s}"),
+    ),
     "nl": ("B", ("Het wachtwoord van de database is {s}", "wachtwoord: {s}", "Ik heb het wachtwoord veranderd in {s}")),
     "ru": ("A", ("Пароль от сервера: {s}", "пароль для базы — {s}", "Новый пароль администратора {s}")),
     "ja": ("B", ("本番DBのパスワードは {s} です", "パスワード：{s}", "管理者パスワードを「{s}」に変更しました")),
@@ -114,10 +138,20 @@ _STATED: dict[str, tuple[str, tuple[str, ...]]] = {
     "vi": ("B", ("Mật khẩu của máy chủ là {s}", "mật khẩu: {s}", "Tôi đã đổi mật khẩu thành {s}")),
     "id": ("A", ("Kata sandi server adalah {s}", "kata sandi: {s}", "Saya sudah ganti sandi jadi {s}")),
     "fi": ("B", ("Tietokannan salasana on {s}", "salasana: {s}", "Vaihdoin salasanan: {s}")),
-    "en-reset": ("A", ("reset the root pw on bastion-2 to {s}", "I've set the admin password to `{s}` for now", "changed the db pass to {s}, update your .env")),
+    "en-reset": (
+        "A",
+        (
+            "reset the root pw on bastion-2 to {s}",
+            "I've set the admin password to `{s}` for now",
+            "changed the db pass to {s}, update your .env",
+        ),
+    ),
     "en-use": ("B", ("use `{s}` as the keystore passphrase", "login with ci-bot / pass {s}", "user: deploy, pass {s}")),
     "en-chat": ("A", ("creds for the staging box are admin/{s}", "the wifi passphrase is {s}", "pw for grafana: {s}")),
-    "en-ops": ("B", ("signing passphrase = {s} (from 1password)", "ok the new pwd is {s}", "root password on the NAS: {s}")),
+    "en-ops": (
+        "B",
+        ("signing passphrase = {s} (from 1password)", "ok the new pwd is {s}", "root password on the NAS: {s}"),
+    ),
 }
 
 
@@ -132,12 +166,47 @@ def _stated() -> Iterator[Generated]:
 
 
 _SQL: dict[str, tuple[str, tuple[str, ...]]] = {
-    "mysql": ("A", ("CREATE USER 'app'@'%' IDENTIFIED BY '{s}';", "ALTER USER 'report'@'localhost' IDENTIFIED BY '{s}';", "mysql> SET PASSWORD FOR 'etl'@'%' = '{s}';")),
-    "postgres": ("B", ("CREATE ROLE app WITH LOGIN PASSWORD '{s}';", "ALTER USER analytics WITH PASSWORD '{s}';", "postgres=# ALTER ROLE grafana PASSWORD '{s}' VALID UNTIL 'infinity';")),
-    "oracle": ("A", ("CREATE USER hr_app IDENTIFIED BY \"{s}\" DEFAULT TABLESPACE users;", "ALTER USER system IDENTIFIED BY {s} ACCOUNT UNLOCK;")),
-    "mssql": ("B", ("CREATE LOGIN svc_app WITH PASSWORD = '{s}', CHECK_POLICY = OFF;", "ALTER LOGIN sa WITH PASSWORD = N'{s}';")),
-    "heredoc": ("A", ("psql -h db -U postgres <<'SQL'\nCREATE USER etl WITH ENCRYPTED PASSWORD '{s}';\nGRANT ALL ON DATABASE dw TO etl;\nSQL", "mysql -uroot <<EOF\nCREATE USER 'api'@'%' IDENTIFIED BY '{s}';\nFLUSH PRIVILEGES;\nEOF")),
-    "in-code": ("B", ("cur.execute(\"ALTER USER app_rw WITH PASSWORD '{s}'\")", "db.exec(`CREATE USER reader IDENTIFIED BY '{s}'`);")),
+    "mysql": (
+        "A",
+        (
+            "CREATE USER 'app'@'%' IDENTIFIED BY '{s}';",
+            "ALTER USER 'report'@'localhost' IDENTIFIED BY '{s}';",
+            "mysql> SET PASSWORD FOR 'etl'@'%' = '{s}';",
+        ),
+    ),
+    "postgres": (
+        "B",
+        (
+            "CREATE ROLE app WITH LOGIN PASSWORD '{s}';",
+            "ALTER USER analytics WITH PASSWORD '{s}';",
+            "postgres=# ALTER ROLE grafana PASSWORD '{s}' VALID UNTIL 'infinity';",
+        ),
+    ),
+    "oracle": (
+        "A",
+        (
+            'CREATE USER hr_app IDENTIFIED BY "{s}" DEFAULT TABLESPACE users;',
+            "ALTER USER system IDENTIFIED BY {s} ACCOUNT UNLOCK;",
+        ),
+    ),
+    "mssql": (
+        "B",
+        ("CREATE LOGIN svc_app WITH PASSWORD = '{s}', CHECK_POLICY = OFF;", "ALTER LOGIN sa WITH PASSWORD = N'{s}';"),
+    ),
+    "heredoc": (
+        "A",
+        (
+            "psql -h db -U postgres <<'SQL'\nCREATE USER etl WITH ENCRYPTED PASSWORD '{s}';\nGRANT ALL ON DATABASE dw TO etl;\nSQL",
+            "mysql -uroot <<EOF\nCREATE USER 'api'@'%' IDENTIFIED BY '{s}';\nFLUSH PRIVILEGES;\nEOF",
+        ),
+    ),
+    "in-code": (
+        "B",
+        (
+            "cur.execute(\"ALTER USER app_rw WITH PASSWORD '{s}'\")",
+            "db.exec(`CREATE USER reader IDENTIFIED BY '{s}'`);",
+        ),
+    ),
 }
 
 
@@ -149,7 +218,16 @@ def _sql() -> Iterator[Generated]:
                 secret = _password(rng)
                 if j == 2 and "'{s}'" in template:
                     secret = secret[:4] + "''" + secret[4:]  # a quote doubled inside the SQL string
-                yield Generated(fold, Sample(f"sql/{dialect}", f"gen-sql-{dialect}-{i}-{j}", _frame(rng, template.replace("{s}", secret)), secret, "?"))
+                yield Generated(
+                    fold,
+                    Sample(
+                        f"sql/{dialect}",
+                        f"gen-sql-{dialect}-{i}-{j}",
+                        _frame(rng, template.replace("{s}", secret)),
+                        secret,
+                        "?",
+                    ),
+                )
 
 
 def _otp_value(rng: random.Random, style: str) -> str:
@@ -157,15 +235,45 @@ def _otp_value(rng: random.Random, style: str) -> str:
         return str(rng.randint(100000, 99999999))
     if style == "totp":
         return " ".join(_chars(rng, _B32, 4) for _ in range(rng.choice((4, 8))))
-    return "\n".join(f"{_chars(rng, string.ascii_lowercase + string.digits, 4)}-{_chars(rng, string.ascii_lowercase + string.digits, 4)}" for _ in range(rng.randint(4, 8)))
+    return "\n".join(
+        f"{_chars(rng, string.ascii_lowercase + string.digits, 4)}-{_chars(rng, string.ascii_lowercase + string.digits, 4)}"
+        for _ in range(rng.randint(4, 8))
+    )
 
 
 _OTP: dict[str, tuple[str, str, tuple[str, ...]]] = {
-    "en-code": ("A", "digits", ("your verification code is {s}", "GitHub sent me 2FA code {s}, can you log in quickly?", "OTP: {s}")),
-    "xx-code": ("B", "digits", ("Votre code de vérification : {s}", "Ihr Bestätigungscode lautet {s}", "验证码：{s}", "Código de verificação: {s}", "Kod weryfikacyjny: {s}", "認証コード: {s}")),
-    "totp": ("A", "totp", ("Authenticator setup key: {s}", "TOTP secret (enter manually): {s}", "Can't scan the QR? Use this key: {s}")),
-    "totp-b": ("B", "totp", ("2FA seed for the shared ops account: {s}", "MFA secret key - {s}", "Clé de configuration : {s}")),
-    "backup": ("A", "backup", ("Recovery codes for the org admin:\n{s}", "Save these backup codes somewhere safe:\n{s}")),
+    "en-code": (
+        "A",
+        "digits",
+        ("your verification code is {s}", "GitHub sent me 2FA code {s}, can you log in quickly?", "OTP: {s}"),
+    ),
+    "xx-code": (
+        "B",
+        "digits",
+        (
+            "Votre code de vérification : {s}",
+            "Ihr Bestätigungscode lautet {s}",
+            "验证码：{s}",
+            "Código de verificação: {s}",
+            "Kod weryfikacyjny: {s}",
+            "認証コード: {s}",
+        ),
+    ),
+    "totp": (
+        "A",
+        "totp",
+        ("Authenticator setup key: {s}", "TOTP secret (enter manually): {s}", "Can't scan the QR? Use this key: {s}"),
+    ),
+    "totp-b": (
+        "B",
+        "totp",
+        ("2FA seed for the shared ops account: {s}", "MFA secret key - {s}", "Clé de configuration : {s}"),
+    ),
+    "backup": (
+        "A",
+        "backup",
+        ("Recovery codes for the org admin:\n{s}", "Save these backup codes somewhere safe:\n{s}"),
+    ),
     "backup-b": ("B", "backup", ("Here are the 2FA recovery codes:\n{s}", "Códigos de recuperación:\n{s}")),
 }
 
@@ -176,7 +284,16 @@ def _otp() -> Iterator[Generated]:
             for j in range(2):
                 rng = _rng(f"otp/{variant}/{i}/{j}")
                 secret = _otp_value(rng, style)
-                yield Generated(fold, Sample(f"otp/{variant}", f"gen-otp-{variant}-{i}-{j}", _frame(rng, template.replace("{s}", secret)), secret, "?"))
+                yield Generated(
+                    fold,
+                    Sample(
+                        f"otp/{variant}",
+                        f"gen-otp-{variant}-{i}-{j}",
+                        _frame(rng, template.replace("{s}", secret)),
+                        secret,
+                        "?",
+                    ),
+                )
 
 
 def _sdk_value(rng: random.Random, shape: str) -> str:
@@ -188,12 +305,55 @@ def _sdk_value(rng: random.Random, shape: str) -> str:
 
 
 _SDK: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
-    "python": ("A", (('client = Client("AC{id}", "{s}")', "hex"), ('index = SearchClient.create("{app}", "{s}")', "hex"), ('pusher = Pusher("1234567", "{id}", "{s}", cluster="eu")', "hex"), ('mg = Mailgun("{app}", "{s}")', "tok"))),
-    "js": ("B", (("const client = algoliasearch('{app}', '{s}');", "hex"), ("const twilio = require('twilio')('AC{id}', '{s}');", "hex"), ("const ably = new Ably.Realtime('{app}:{s}');", "tok"), ("const stream = connect('{app}', '{s}', '{app}');", "tok"))),
-    "go": ("A", (('client := twilio.NewRestClientWithParams("AC{id}", "{s}")', "hex"), ('c := pusher.Client{AppID: "1234567", Key: "{id}", Secret: "{s}"}', "hex"))),
-    "ruby": ("B", (("client = Twilio::REST::Client.new('AC{id}', '{s}')", "hex"), ("Pusher::Client.new(app_id: '1234567', key: '{id}', secret: '{s}')", "hex"))),
-    "php": ("A", (('$client = new Client("AC{id}", "{s}");', "hex"), ("$algolia = SearchClient::create('{app}', '{s}');", "hex"))),
-    "cli": ("B", (("$ ngrok config add-authtoken {s}", "tok"), ("$ wrangler secret put API_KEY <<< {s}", "tok"), ("$ heroku auth {s}", "uuid"), ("$ snyk auth {s}", "uuid"), ("$ tailscale up --authkey {s}", "tok"))),
+    "python": (
+        "A",
+        (
+            ('client = Client("AC{id}", "{s}")', "hex"),
+            ('index = SearchClient.create("{app}", "{s}")', "hex"),
+            ('pusher = Pusher("1234567", "{id}", "{s}", cluster="eu")', "hex"),
+            ('mg = Mailgun("{app}", "{s}")', "tok"),
+        ),
+    ),
+    "js": (
+        "B",
+        (
+            ("const client = algoliasearch('{app}', '{s}');", "hex"),
+            ("const twilio = require('twilio')('AC{id}', '{s}');", "hex"),
+            ("const ably = new Ably.Realtime('{app}:{s}');", "tok"),
+            ("const stream = connect('{app}', '{s}', '{app}');", "tok"),
+        ),
+    ),
+    "go": (
+        "A",
+        (
+            ('client := twilio.NewRestClientWithParams("AC{id}", "{s}")', "hex"),
+            ('c := pusher.Client{AppID: "1234567", Key: "{id}", Secret: "{s}"}', "hex"),
+        ),
+    ),
+    "ruby": (
+        "B",
+        (
+            ("client = Twilio::REST::Client.new('AC{id}', '{s}')", "hex"),
+            ("Pusher::Client.new(app_id: '1234567', key: '{id}', secret: '{s}')", "hex"),
+        ),
+    ),
+    "php": (
+        "A",
+        (
+            ('$client = new Client("AC{id}", "{s}");', "hex"),
+            ("$algolia = SearchClient::create('{app}', '{s}');", "hex"),
+        ),
+    ),
+    "cli": (
+        "B",
+        (
+            ("$ ngrok config add-authtoken {s}", "tok"),
+            ("$ wrangler secret put API_KEY <<< {s}", "tok"),
+            ("$ heroku auth {s}", "uuid"),
+            ("$ snyk auth {s}", "uuid"),
+            ("$ tailscale up --authkey {s}", "tok"),
+        ),
+    ),
 }
 
 
@@ -203,25 +363,136 @@ def _sdk() -> Iterator[Generated]:
             for j in range(2):
                 rng = _rng(f"sdk/{language}/{i}/{j}")
                 secret = _sdk_value(rng, shape)
-                text = template.replace("{id}", _chars(rng, _HEX, 32) if "AC{id}" not in template else _chars(rng, _HEX, 32)).replace("{app}", _chars(rng, string.ascii_uppercase + string.digits, 10))
-                yield Generated(fold, Sample(f"sdk/{language}", f"gen-sdk-{language}-{i}-{j}", _frame(rng, text.replace("{s}", secret)), secret, "?"))
+                text = template.replace(
+                    "{id}", _chars(rng, _HEX, 32) if "AC{id}" not in template else _chars(rng, _HEX, 32)
+                ).replace("{app}", _chars(rng, string.ascii_uppercase + string.digits, 10))
+                yield Generated(
+                    fold,
+                    Sample(
+                        f"sdk/{language}",
+                        f"gen-sdk-{language}-{i}-{j}",
+                        _frame(rng, text.replace("{s}", secret)),
+                        secret,
+                        "?",
+                    ),
+                )
 
 
 _CODE: dict[str, tuple[str, tuple[str, ...]]] = {
-    "py-auth": ("A", ('r = requests.get(url, auth=("ci-bot", "{s}"))', "session.auth = ('admin', '{s}')", 'auth = aiohttp.BasicAuth("deploy", "{s}")', 'HTTPBasicAuth("svc", "{s}")')),
-    "py-env": ("B", ('os.environ["DB_PASSWORD"] = "{s}"', "os.environ['STRIPE_SECRET'] = '{s}'", 'os.environ.setdefault("API_TOKEN", "{s}")', "monkeypatch.setenv('SMTP_PASSWORD', '{s}')")),
-    "js-env": ("A", ("process.env.DB_PASS = '{s}';", 'process.env["JWT_SECRET"] = "{s}"', "const auth = { username: 'ci', password: '{s}' };", "axios.get(url, { auth: { username: 'bot', password: '{s}' } })")),
-    "go-env": ("B", ('os.Setenv("REDIS_PASSWORD", "{s}")', 'req.SetBasicAuth("admin", "{s}")', 't.Setenv("API_SECRET", "{s}")')),
-    "shell-env": ("A", ("$env:SQL_PASSWORD = \"{s}\"", "set ADMIN_PASSWORD={s}", "PGPASSWORD='{s}' psql -h db -U app", "heroku config:set SESSION_SECRET={s} -a shop")),
-    "jvm": ("B", ('System.setProperty("javax.net.ssl.keyStorePassword", "{s}");', 'val creds = UsernamePasswordCredentials("jenkins", "{s}")', 'props.put("sasl.jaas.config", "... username=\\"kafka\\" password=\\"{s}\\";");')),
-    "flag-quoted": ("A", ("mysql -h db -u root -p'{s}' shop", 'mysqldump -uadmin -p"{s}" --all-databases > dump.sql', "sshpass -p '{s}' ssh pi@10.0.0.7", "docker login -u ci -p '{s}' registry.example.com")),
-    "flag-b": ("B", ("mongosh --username admin --password '{s}' --authenticationDatabase admin", 'redis-cli -h cache -a "{s}" ping', "curl -u 'svc:{s}' https://jenkins.local/api/json", "lftp -u deploy,{s} sftp://files.internal")),
-    "encode": ("A", ('echo -n "my-client-id:{s}" | base64', "printf '%s' 'app123:{s}' | base64 -w0", 'base64.b64encode(b"client_42:{s}").decode()', "btoa('svc-account:{s}')")),
-    "decode": ("B", ('signing_key = bytes.fromhex("{h}")', 'key, _ := hex.DecodeString("{h}")', "const secret = Buffer.from('{h}', 'hex');", 'HMAC_KEY = binascii.unhexlify("{h}")')),
-    "cat-file": ("A", ("$ cat ~/.vault_pass.txt\n{s}\n$ ansible-vault view group_vars/prod.yml", "$ cat /run/secrets/db_password\n{s}", "$ kubectl exec deploy/api -- cat /var/run/secrets/app/token\n{s}")),
-    "cat-file-b": ("B", ("PS> Get-Content .\\secrets\\api_key.txt\n{s}", "$ cat .pgpass-token\n{s}\n$ ls", "$ sudo cat /etc/rsyncd.secret\nbackup:{s}")),
-    "driver-err": ("A", ("sqlalchemy.exc.ArgumentError: Could not parse SQLAlchemy URL from string 'mysql+pymysql://app:{a}@db:3306/shop'", "psycopg2.OperationalError: invalid dsn: host=db user=app password={a} dbname=orders")),
-    "driver-err-b": ("B", ("pymongo.errors.InvalidURI: Username and password must be escaped: mongodb://etl:{a}@mongo:27017", "ValueError: invalid literal in DSN 'postgresql://svc:{a}@10.1.2.3/app'")),
+    "py-auth": (
+        "A",
+        (
+            'r = requests.get(url, auth=("ci-bot", "{s}"))',
+            "session.auth = ('admin', '{s}')",
+            'auth = aiohttp.BasicAuth("deploy", "{s}")',
+            'HTTPBasicAuth("svc", "{s}")',
+        ),
+    ),
+    "py-env": (
+        "B",
+        (
+            'os.environ["DB_PASSWORD"] = "{s}"',
+            "os.environ['STRIPE_SECRET'] = '{s}'",
+            'os.environ.setdefault("API_TOKEN", "{s}")',
+            "monkeypatch.setenv('SMTP_PASSWORD', '{s}')",
+        ),
+    ),
+    "js-env": (
+        "A",
+        (
+            "process.env.DB_PASS = '{s}';",
+            'process.env["JWT_SECRET"] = "{s}"',
+            "const auth = { username: 'ci', password: '{s}' };",
+            "axios.get(url, { auth: { username: 'bot', password: '{s}' } })",
+        ),
+    ),
+    "go-env": (
+        "B",
+        ('os.Setenv("REDIS_PASSWORD", "{s}")', 'req.SetBasicAuth("admin", "{s}")', 't.Setenv("API_SECRET", "{s}")'),
+    ),
+    "shell-env": (
+        "A",
+        (
+            '$env:SQL_PASSWORD = "{s}"',
+            "set ADMIN_PASSWORD={s}",
+            "PGPASSWORD='{s}' psql -h db -U app",
+            "heroku config:set SESSION_SECRET={s} -a shop",
+        ),
+    ),
+    "jvm": (
+        "B",
+        (
+            'System.setProperty("javax.net.ssl.keyStorePassword", "{s}");',
+            'val creds = UsernamePasswordCredentials("jenkins", "{s}")',
+            'props.put("sasl.jaas.config", "... username=\\"kafka\\" password=\\"{s}\\";");',
+        ),
+    ),
+    "flag-quoted": (
+        "A",
+        (
+            "mysql -h db -u root -p'{s}' shop",
+            'mysqldump -uadmin -p"{s}" --all-databases > dump.sql',
+            "sshpass -p '{s}' ssh pi@10.0.0.7",
+            "docker login -u ci -p '{s}' registry.example.com",
+        ),
+    ),
+    "flag-b": (
+        "B",
+        (
+            "mongosh --username admin --password '{s}' --authenticationDatabase admin",
+            'redis-cli -h cache -a "{s}" ping',
+            "curl -u 'svc:{s}' https://jenkins.local/api/json",
+            "lftp -u deploy,{s} sftp://files.internal",
+        ),
+    ),
+    "encode": (
+        "A",
+        (
+            'echo -n "my-client-id:{s}" | base64',
+            "printf '%s' 'app123:{s}' | base64 -w0",
+            'base64.b64encode(b"client_42:{s}").decode()',
+            "btoa('svc-account:{s}')",
+        ),
+    ),
+    "decode": (
+        "B",
+        (
+            'signing_key = bytes.fromhex("{h}")',
+            'key, _ := hex.DecodeString("{h}")',
+            "const secret = Buffer.from('{h}', 'hex');",
+            'HMAC_KEY = binascii.unhexlify("{h}")',
+        ),
+    ),
+    "cat-file": (
+        "A",
+        (
+            "$ cat ~/.vault_pass.txt\n{s}\n$ ansible-vault view group_vars/prod.yml",
+            "$ cat /run/secrets/db_password\n{s}",
+            "$ kubectl exec deploy/api -- cat /var/run/secrets/app/token\n{s}",
+        ),
+    ),
+    "cat-file-b": (
+        "B",
+        (
+            "PS> Get-Content .\\secrets\\api_key.txt\n{s}",
+            "$ cat .pgpass-token\n{s}\n$ ls",
+            "$ sudo cat /etc/rsyncd.secret\nbackup:{s}",
+        ),
+    ),
+    "driver-err": (
+        "A",
+        (
+            "sqlalchemy.exc.ArgumentError: Could not parse SQLAlchemy URL from string 'mysql+pymysql://app:{a}@db:3306/shop'",
+            "psycopg2.OperationalError: invalid dsn: host=db user=app password={a} dbname=orders",
+        ),
+    ),
+    "driver-err-b": (
+        "B",
+        (
+            "pymongo.errors.InvalidURI: Username and password must be escaped: mongodb://etl:{a}@mongo:27017",
+            "ValueError: invalid literal in DSN 'postgresql://svc:{a}@10.1.2.3/app'",
+        ),
+    ),
 }
 
 
@@ -237,7 +508,16 @@ def _code() -> Iterator[Generated]:
                     secret, slot = raw[:5] + "@" + raw[5:], "{a}"
                 else:
                     secret, slot = _password(rng) if j == 0 else _token(rng, rng.choice((20, 28))), "{s}"
-                yield Generated(fold, Sample(f"code/{variant}", f"gen-code-{variant}-{i}-{j}", _frame(rng, template.replace(slot, secret)), secret, "?"))
+                yield Generated(
+                    fold,
+                    Sample(
+                        f"code/{variant}",
+                        f"gen-code-{variant}-{i}-{j}",
+                        _frame(rng, template.replace(slot, secret)),
+                        secret,
+                        "?",
+                    ),
+                )
 
 
 # -- near-misses -------------------------------------------------------------------------------
@@ -292,7 +572,7 @@ def _benign_headers(rng: random.Random, fold: str) -> list[str]:
     b64 = base64.b64encode(bytes(rng.getrandbits(8) for _ in range(48))).decode()
     if fold == "A":
         return [
-            f"HTTP/1.1 200 OK\nContent-Type: application/json\nX-Request-Id: {_uuid(rng)}\nETag: \"{_chars(rng, _HEX, 32)}\"",
+            f'HTTP/1.1 200 OK\nContent-Type: application/json\nX-Request-Id: {_uuid(rng)}\nETag: "{_chars(rng, _HEX, 32)}"',
             f"< x-amz-request-id: {_chars(rng, string.ascii_uppercase + string.digits, 16)}\n< x-amz-id-2: {b64}\n< Server: AmazonS3",
             f"traceparent: 00-{_chars(rng, _HEX, 32)}-{_chars(rng, _HEX, 16)}-01",
         ]
@@ -312,13 +592,15 @@ def _benign_ids(rng: random.Random, fold: str) -> list[str]:
         ]
     return [
         f"OAUTH_CLIENT_ID: Iv1.{_chars(rng, _HEX, 16)}",
-        f"\"client_id\": \"{_chars(rng, string.ascii_lowercase + string.digits, 26)}\", \"redirect_uri\": \"http://localhost:3000/cb\"",
+        f'"client_id": "{_chars(rng, string.ascii_lowercase + string.digits, 26)}", "redirect_uri": "http://localhost:3000/cb"',
         f"image: registry.example.com/api@sha256:{_chars(rng, _HEX, 64)}",
     ]
 
 
 def _benign_data(rng: random.Random, fold: str) -> list[str]:
-    config = json.dumps({"feature_flags": {"new_checkout": True, "beta": False}, "region": rng.choice(("eu-west-1", "us-east-2"))})
+    config = json.dumps(
+        {"feature_flags": {"new_checkout": True, "beta": False}, "region": rng.choice(("eu-west-1", "us-east-2"))}
+    )
     if fold == "A":
         return [
             f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app-settings\nbinaryData:\n  settings.json: {_b64(config)}",
@@ -326,58 +608,64 @@ def _benign_data(rng: random.Random, fold: str) -> list[str]:
         ]
     return [
         f"data:\n  app.yaml: {_b64('server:' + chr(10) + '  port: 8080' + chr(10) + '  log_level: info' + chr(10))}",
-        "$ aws secretsmanager list-secrets --query 'SecretList[].Name'\n[\n    \"prod/api/stripe\",\n    \"prod/db/master-password\",\n    \"staging/jwt-signing-key\"\n]",
+        '$ aws secretsmanager list-secrets --query \'SecretList[].Name\'\n[\n    "prod/api/stripe",\n    "prod/db/master-password",\n    "staging/jwt-signing-key"\n]',
         "$ docker secret ls\nID                          NAME              CREATED\nq8v2m0x5k1n3p7r9t4w6y2z0a   postgres_passwd   3 weeks ago",
     ]
 
 
 _PROSE: dict[str, tuple[str, tuple[str, ...]]] = {
-    "A": ("", (
-        "Le mot de passe doit contenir au moins 12 caractères et un chiffre.",
-        "La contraseña expira cada 90 días; cámbiala desde el panel.",
-        "Пароль должен храниться в Vault, а не в репозитории.",
-        "密码错误次数过多，账户已锁定 30 分钟。",
-        "비밀번호를 잊으셨나요? 관리자에게 문의하세요.",
-        "Lösenordet roteras automatiskt varje månad.",
-        "the verification code expires after 10 minutes",
-        "exit code 137 means the pod was OOM-killed",
-        "Kata sandi minimal 8 karakter.",
-        "पासवर्ड कम से कम 12 अक्षर का होना चाहिए",
-        "reset the root password on bastion-2 tomorrow, ticket OPS-4412",
-        "use the token from 1Password, not the one in Slack",
-    )),
-    "B": ("", (
-        "Das Passwort wird mit bcrypt gehasht, Kostenfaktor 12.",
-        "A senha precisa ter pelo menos 10 caracteres.",
-        "Het wachtwoord staat in de kluis onder 'prod-db'.",
-        "パスワードは環境変数から読み込みます。",
-        "Hasło musi mieć co najmniej 8 znaków.",
-        "Şifre en az 8 karakter olmalıdır.",
-        "Heslo se mění každých 90 dní.",
-        "Mật khẩu phải có ít nhất 8 ký tự.",
-        "error code E1045 on login, the user is locked",
-        "Your PIN the dependency to 2.31.0 in requirements.txt",
-        "pass the token via --token-file, never on the command line",
-        "ok the new pwd is stored in vault under kv/prod/db",
-    )),
+    "A": (
+        "",
+        (
+            "Le mot de passe doit contenir au moins 12 caractères et un chiffre.",
+            "La contraseña expira cada 90 días; cámbiala desde el panel.",
+            "Пароль должен храниться в Vault, а не в репозитории.",
+            "密码错误次数过多，账户已锁定 30 分钟。",
+            "비밀번호를 잊으셨나요? 관리자에게 문의하세요.",
+            "Lösenordet roteras automatiskt varje månad.",
+            "the verification code expires after 10 minutes",
+            "exit code 137 means the pod was OOM-killed",
+            "Kata sandi minimal 8 karakter.",
+            "पासवर्ड कम से कम 12 अक्षर का होना चाहिए",
+            "reset the root password on bastion-2 tomorrow, ticket OPS-4412",
+            "use the token from 1Password, not the one in Slack",
+        ),
+    ),
+    "B": (
+        "",
+        (
+            "Das Passwort wird mit bcrypt gehasht, Kostenfaktor 12.",
+            "A senha precisa ter pelo menos 10 caracteres.",
+            "Het wachtwoord staat in de kluis onder 'prod-db'.",
+            "パスワードは環境変数から読み込みます。",
+            "Hasło musi mieć co najmniej 8 znaków.",
+            "Şifre en az 8 karakter olmalıdır.",
+            "Heslo se mění každých 90 dní.",
+            "Mật khẩu phải có ít nhất 8 ký tự.",
+            "error code E1045 on login, the user is locked",
+            "Your PIN the dependency to 2.31.0 in requirements.txt",
+            "pass the token via --token-file, never on the command line",
+            "ok the new pwd is stored in vault under kv/prod/db",
+        ),
+    ),
 }
 
 _REFERENCES = {
     "A": (
-        "password = os.environ[\"DB_PASSWORD\"]",
+        'password = os.environ["DB_PASSWORD"]',
         "client = Client(account_sid, auth_token)",
         "ALTER USER app WITH PASSWORD :new_password;",
-        "cur.execute(\"CREATE USER %s IDENTIFIED BY %s\", (name, pw))",
+        'cur.execute("CREATE USER %s IDENTIFIED BY %s", (name, pw))',
         "key = bytes.fromhex(digest_hex)",
         "$ gh auth login --with-token < token.txt",
         "r = requests.get(url, auth=(user, password))",
-        "echo -n \"$CLIENT_ID:$CLIENT_SECRET\" | base64",
+        'echo -n "$CLIENT_ID:$CLIENT_SECRET" | base64',
     ),
     "B": (
         "const secret = process.env.JWT_SECRET;",
         "index = SearchClient.create(app_id, admin_key)",
         "CREATE USER 'web'@'localhost' IDENTIFIED WITH auth_socket;",
-        "os.environ[\"DB_PASSWORD\"] = password",
+        'os.environ["DB_PASSWORD"] = password',
         "$ gh auth status\n✓ Logged in to github.com as octocat (keyring)",
         "mysql -u root -p shop < dump.sql",
         "$ cat ~/.ssh/config\nHost bastion\n  User ops\n  IdentityFile ~/.ssh/id_ed25519",

@@ -111,6 +111,18 @@ _SHOUTED_KEYWORDS = ("password", "passwd", "token", "secret")
 _PLACEHOLDER_STARTS = ("$", "{{", "%", "[redacted:", "your", "<")
 _PLACEHOLDER_WORDS = frozenset({"changeme", "redacted", "example", "none", "null"})
 _FILLER = frozenset("*xX.…")
+_PLACEHOLDER_PARTS = (
+    "example",
+    "your_",
+    "your-",
+    "yourapi",
+    "placeholder",
+    "replace_",
+    "replace-",
+    "changeme",
+    "xxxxx",
+)
+"""Documentation writes these into the value it shows: vendors' example keys end in `EXAMPLE`."""
 _CODE_REFERENCE = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
 _TRAILING = ")]},.:"
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
@@ -129,6 +141,8 @@ def is_placeholder(value: str) -> bool:
         return True
     if lowered.endswith(("...", "…")):
         return True  # `sk-...`: an example cut short
+    if any(word in lowered for word in _PLACEHOLDER_PARTS):
+        return True  # `AKIAIOSFODNN7EXAMPLE`, `YOUR_API_KEY`, `replace-with-your-token`
     return lowered in _PLACEHOLDER_WORDS or set(value.strip(":@ ")) <= _FILLER
 
 
@@ -334,7 +348,7 @@ def _read_flag(text: str, start: int, end: int) -> Edit | None:
     quoted = _quoted_value(text, gap.end())
     if quoted is not None:
         return _value_edit(name, kind, quoted[0], quoted[1], quoted=True)
-    bare = re.compile(r"[^\s\"'`\-][^\s\"'`]*").match(text, gap.end())
+    bare = re.compile(r"[^\s\"'`\-<>|][^\s\"'`]*").match(text, gap.end())
     if bare is None:
         return None
     return _value_edit(name, kind, bare.start(), bare.group(0), quoted=False)
