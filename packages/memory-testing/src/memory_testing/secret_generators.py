@@ -14,7 +14,7 @@ both out-of-fold figures). `Sample.family` is `"<family>/<variant>"`.
 Deterministic: the values come from a fixed seed per sample, and none ever worked anywhere.
 """
 
-# ruff: noqa: E501 - a template is a turn's line, kept on one line so it reads as one
+# ruff: noqa: E501, RUF001 - a template is a turn's line (kept on one line), in the script it is written in
 
 from __future__ import annotations
 

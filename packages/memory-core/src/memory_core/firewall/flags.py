@@ -142,7 +142,7 @@ def _read_command(text: str, program: str, start: int, end: int) -> list[tuple[i
                 and words[i + 1][0] == stop + 1
                 and _password(words[i + 1][2])
             ):
-                edits.append(words[i + 1][:2] + (KIND,))  # `-p'secret'`: the quotes glue it to the flag
+                edits.append((*words[i + 1][:2], KIND))  # `-p'secret'`: the quotes glue it to the flag
         if program in _SAMBA and word == "-U" and i + 1 < len(words) and "%" in words[i + 1][2]:
             value_at, value_end, value = words[i + 1]
             cut = value.index("%") + 1

@@ -1,3 +1,5 @@
+# ruff: noqa: RUF001 - the names and the punctuation around them are written in many scripts
+
 """One judgement from two kinds of evidence: what names or holds a value, and what the value looks like.
 
 Promise: `find_judged(text, folded)` returns the span of each value that a NAME marks as a
@@ -119,7 +121,9 @@ _NOT_VALUE = lazy(
 _HOST = lazy(r"[a-z0-9\-]+(?:\.[a-z0-9\-]+)*\.(?:com|net|org|io|dev|app|cloud|co|ai|sh|me|[a-z]{2})")
 _CODE_LABEL = lazy(r"[\"']?(?:[a-z]+[A-Z_]\w*|[A-Z]+_\w*)[\"']?:")
 """A code label (`clientId:`, `"client_id":`, `API_URL:`): the next value is that name's."""
-_CALLEE_REST = lazy(r"[\w.]*(?:(?:::|->)\w+)?(?:[ \t]*[=:][ \t]*)?")
+_CALLEE_REST = lazy(r"[\w.]*(?:(?:::|->)\w+)?(?:['\"]\))?(?:[ \t]*[=:][ \t]*)?")
+_ASSIGNED = lazy(r"[a-z_][a-z0-9_.\-]{2,}=|[A-Z][A-Z0-9]*_[A-Z0-9_]+=|[A-Z]{3,}=")
+"""`max_tokens=512`, `OLDPWD=/home`: another name's assignment, not this name's value."""
 _USER_AT = lazy(r"[A-Za-z._\-]+@[A-Za-z._\-]+")
 _B32_GROUPS = lazy(r"[A-Z2-7]{4}(?:[ \-][A-Z2-7]{4}){3,7}(?![A-Z0-9])")
 _CODE_LINE = lazy(r"[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*([A-Za-z0-9]{3,6}(?:[- ][A-Za-z0-9]{3,6}){0,2})[ \t]*(?:\r?\n|$)")
@@ -154,8 +158,10 @@ def value_score(value: str) -> int:
     if (
         value.startswith("[REDACTED:")
         or value[0] in "/<>@&?#~.=:-'\""
-        or any(c in value for c in "<>=,")
+        or any(c in value for c in "<>,")
+        or any(pair in value for pair in ("[]", "()", "{}"))
         or _USER_AT.fullmatch(value)
+        or _ASSIGNED.match(value)
     ):
         return 0  # a path, a tag, a flag, another assignment, a list, `bob@corp`
     if " " in value.strip() or is_placeholder(value) or _NOT_VALUE.fullmatch(value) or is_ordinary(value):
@@ -207,6 +213,13 @@ def _tokens(text: str, start: int, limit: int) -> list[tuple[int, int]]:
         if char in _LINK_CHARS or char == "\\" or (char in "'\"" and position > 0 and text[position - 1].isalnum()):
             position += 1
             continue
+        if (
+            char in "NEBbru"
+            and text[position + 1 : position + 2] in ("'", '"')
+            and not text[position - 1 : position].isalnum()
+        ):
+            position += 1  # SQL's `N'...'`, Python's `b"..."`: a prefix of the literal
+            char = text[position]
         quoted = _read_quoted(text, position, limit) if char in _QUOTES else None
         if quoted is not None:
             inner_start, inner_end = quoted
@@ -356,6 +369,8 @@ def _encoded(text: str, start: int, end: int) -> list[tuple[int, int]]:
         return []
     group = 1 if found.group(1) is not None else 2
     value = found.group(group)
+    if "[REDACTED:" in value:
+        return []
     colon = value.rfind(":")
     if colon <= 0 or value_score(value[colon + 1 :]) == 0:
         return []
@@ -370,7 +385,8 @@ def _decoded(text: str, start: int, end: int) -> list[tuple[int, int]]:
         for found in _STRING.finditer(text, window_start, start):
             pass
     else:
-        found = _STRING.search(text, end, min(len(text), end + 40))
+        opening = text.find("(", end, end + 3)
+        found = _STRING.match(text, opening + 1) if opening >= 0 else None
     if found is None:
         return []
     group = 1 if found.group(1) is not None else 2
@@ -463,10 +479,15 @@ def _spans(
     # the rest of the identifier or the inflected word: `DB_PASSWORD`, `Lösenordet`, `пароля`
     while end < limit and (text[end].isalnum() or text[end] in "_-.") and ord(text[end]) < 0x2E80:
         end += 1
-    if word.endswith("code") and folded.startswith("s", end - 1) or folded[end - 1 : end] == "s" and "code" in word:
+    newline = text.find("\n", end, limit)
+    if (
+        newline > 0
+        and text[end:newline].rstrip().endswith(":")
+        and ("cod" in word or "kod" in word or "コード" in word)
+    ):
         block = _code_block(text, end, min(len(text), end + 40 * _WINDOW))
         if block:
-            return block
+            return block  # `Recovery codes:`, `Códigos de recuperación:` and the lines below
     catted = _cat_output(text, at, end)
     if catted:
         return catted

@@ -450,7 +450,7 @@ _HEADER_RULES = [
     Rule(
         "basic-auth",
         (" -u ", " -u\t", " --user"),
-        rf"[ \t](?:-u|--user)[ =][\"']?[^\s:\"']+:(?!//){_NOT_MARKER}(?P<s>[^\s\"']+)",
+        rf"[ \t](?:-u|--user)[ =][\"']?[^\s:\"'\[]+:(?!//){_NOT_MARKER}(?P<s>[^\s\"']+)",
         anchored=True,
         judge=_judge_basic,
     ),
