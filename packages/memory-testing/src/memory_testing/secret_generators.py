@@ -363,9 +363,9 @@ def _sdk() -> Iterator[Generated]:
             for j in range(2):
                 rng = _rng(f"sdk/{language}/{i}/{j}")
                 secret = _sdk_value(rng, shape)
-                text = template.replace(
-                    "{id}", _chars(rng, _HEX, 32) if "AC{id}" not in template else _chars(rng, _HEX, 32)
-                ).replace("{app}", _chars(rng, string.ascii_uppercase + string.digits, 10))
+                text = template.replace("{id}", _chars(rng, _HEX, 32)).replace(
+                    "{app}", _chars(rng, string.ascii_uppercase + string.digits, 10)
+                )
                 yield Generated(
                     fold,
                     Sample(
