@@ -212,6 +212,8 @@ def _value_edit(name: str, kind: str, start: int, value: str, *, quoted: bool) -
     end = start + len(value)
     if is_placeholder(value):
         return None
+    if not quoted and len(value) < 2:
+        return None  # SQL's `N'...'`, Python's `b"..."`: a literal's prefix, read by the judgement
     if not quoted:
         trimmed = value.rstrip(_TRAILING)
         end -= len(value) - len(trimmed)

@@ -132,6 +132,15 @@ _STRING = lazy(r"(?:b|r|f|u|N)?(?:\"((?:[^\"\\\n]|\\.){1,400})\"|'((?:[^'\\\n]|\
 _HEX = frozenset("0123456789abcdefABCDEF")
 _HEX_KEY = 32
 _OTP_DIGITS = (6, 10)
+_USED_AS = lazy(
+    r"(?:^|[\s>])(?:use|using|set|with|utilise[rz]?|verwende|nimm|usa|usar|use|usa|gebruik|użyj|используй)[ \t]+"
+    r"(?:[`'\"](?P<q>[^`'\"\s]{6,128})[`'\"]|(?P<b>[^\s`'\"]{6,128}))[ \t]+"
+    r"(?:as|for|comme|als|como|come|jako|как)[ \t]+(?:[\w\-]+[ \t]+){0,3}$",
+    re.IGNORECASE,
+)
+"""A value stated before the name it is used as."""
+_CODE_STEMS = ("cod", "cód", "kod", "kód", "код", "コード", "码", "碼", "코드", "번호")
+"""A name holding one of these labels codes: a block of code lines may follow it."""
 _SHORT_NAME = 5
 _BAR = 2
 """Name + value must reach this, the value scoring at least 1: a moderate name and a moderate
@@ -277,6 +286,16 @@ def _after_name(text: str, start: int, end: int, strength: int, limit: int) -> l
         if score:
             return []  # a value-like token that does not reach the bar ends the search
     return []
+
+
+def _before_name(text: str, at: int, strength: int) -> list[tuple[int, int]]:
+    """`use X as the keystore passphrase`, `nimm X als Passwort`: a value named after it is written."""
+    found = _USED_AS.search(text, max(0, at - _WINDOW), at)
+    if found is None:
+        return []
+    group = next(g for g in ("q", "b") if found.group(g) is not None)
+    value = found.group(group)
+    return [found.span(group)] if (score := value_score(value)) and score + strength >= _BAR else []
 
 
 def _literals(text: str, start: int, limit: int) -> list[tuple[int, int]]:
@@ -476,11 +495,7 @@ def _spans(
     while end < limit and (text[end].isalnum() or text[end] in "_-.") and ord(text[end]) < 0x2E80:
         end += 1
     newline = text.find("\n", end, limit)
-    if (
-        newline > 0
-        and text[end:newline].rstrip().endswith(":")
-        and ("cod" in word or "kod" in word or "コード" in word)
-    ):
+    if newline > 0 and text[end:newline].rstrip().endswith(":") and any(stem in word for stem in _CODE_STEMS):
         block = _code_block(text, end, min(len(text), end + 40 * _WINDOW))
         if block:
             return block  # `Recovery codes:`, `Códigos de recuperación:` and the lines below
@@ -492,4 +507,4 @@ def _spans(
         return [groups.span()]
     if groups is not None and "\n" not in text[end : groups.start()] and groups.start() - end < 40:
         return [groups.span()]
-    return _after_name(text, at, end, strength, limit)
+    return _after_name(text, at, end, strength, limit) or (_before_name(text, at, strength) if strength > 1 else [])

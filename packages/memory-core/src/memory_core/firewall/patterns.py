@@ -533,7 +533,7 @@ def _judge_entropy(match: re.Match[str]) -> Edit | None:
     return match.start(), match.end(), "high-entropy"
 
 
-_LABEL = lazy(r"(?P<label>[A-Za-z][\w.\-]{0,40})[\"']?[ \t]*[:=][ \t]*[\"']?(?:W/\\?\")?$")
+_LABEL = lazy(r"(?P<label>[A-Za-z][\w.\-]{0,40})[\"']?\]?[ \t]*(?:[:=]|==)[ \t]*[\"']?(?:W/)?\\?[\"']?$")
 _HOST_LABEL = lazy(r"\.[a-z0-9\-]+\.[a-z]{2,}")
 _PUBLIC_PREFIXES = ("age1", "npub1")
 _PUBLIC_WORDS = frozenset({"public", "pub", "publickey", "recipient", "recipients", "peer", "cert", "certificate"})
