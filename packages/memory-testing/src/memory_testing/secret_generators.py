@@ -701,23 +701,90 @@ _FRESH_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
     "hu-el": ("B", ("A jelszó a szerverhez: {s}", "Ο κωδικός της βάσης είναι {s}")),
     "ro-he": ("A", ("Parola pentru baza de date este {s}", "הסיסמה לשרת היא {s}")),
     "ms-th": ("B", ("Kata laluan pelayan ialah {s}", "รหัสผ่านของเซิร์ฟเวอร์คือ {s}")),
-    "config-yaml": ("A", ("services:\n  db:\n    environment:\n      MYSQL_ROOT_PASSWORD: {s}", "database:\n  host: db\n  contraseña: {s}")),
+    "config-yaml": (
+        "A",
+        (
+            "services:\n  db:\n    environment:\n      MYSQL_ROOT_PASSWORD: {s}",
+            "database:\n  host: db\n  contraseña: {s}",
+        ),
+    ),
     "config-ini": ("B", ("[database]\nhost = db.internal\npasswort = {s}", "[smtp]\nuser = mailer\nsecret = {s}")),
-    "terraform": ("A", ('resource "aws_db_instance" "main" {\n  username = "admin"\n  password = "{s}"\n}', 'variable "api_token" {\n  default = "{s}"\n}')),
+    "terraform": (
+        "A",
+        (
+            'resource "aws_db_instance" "main" {\n  username = "admin"\n  password = "{s}"\n}',
+            'variable "api_token" {\n  default = "{s}"\n}',
+        ),
+    ),
     "ruby-php": ("B", ("ENV['GITHUB_TOKEN'] ||= '{s}'", "define('DB_PASSWORD', '{s}');")),
     "csharp": ("A", ('var cred = new NetworkCredential("svc_backup", "{s}");', 'builder.Password = "{s}";')),
-    "json-log": ("B", ('{{"level":"debug","msg":"login attempt","user":"ops","password":"{s}"}}', '2024-05-01T10:00:00Z DEBUG auth payload={{"client_secret": "{s}"}}')),
-    "npmrc-git": ("A", ("//registry.npmjs.org/:_authToken={s}", "$ git credential fill\nprotocol=https\nhost=github.com\nusername=ci\npassword={s}")),
+    "json-log": (
+        "B",
+        (
+            '{{"level":"debug","msg":"login attempt","user":"ops","password":"{s}"}}',
+            '2024-05-01T10:00:00Z DEBUG auth payload={{"client_secret": "{s}"}}',
+        ),
+    ),
+    "npmrc-git": (
+        "A",
+        (
+            "//registry.npmjs.org/:_authToken={s}",
+            "$ git credential fill\nprotocol=https\nhost=github.com\nusername=ci\npassword={s}",
+        ),
+    ),
     "chat-key": ("B", ("here's the staging key → {s}", "new PIN for the door panel: {p}")),
 }
 
 _FRESH_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
-    "prose-new": ("A", ("Adgangskoden skal være mindst 12 tegn.", "Parola trebuie schimbată la fiecare 90 de zile.", "A jelszót a kulcstartóban tároljuk.", "Kata laluan mesti mengandungi nombor.")),
-    "logs": ("B", ("2024-05-01 12:00:03 INFO session {u} started for user 4411", "pod/api-7d9c5b6f4-x2kqp   1/1   Running   0   3h", "Step 4/9 : RUN pip install -r requirements.txt\n ---> Using cache\n ---> 3f4e5a6b7c8d")),
-    "counts": ("A", ("tokens used: 48213 of 200000 (prompt 41022, completion 7191)", "API key rotated on 2024-06-01 by ops@example.com", "max_tokens = 4096, secret_rotation_days = 30")),
-    "pins": ("B", ("PIN the base image to python:3.12.4-slim", "Pinned: numpy==1.26.4, pandas==2.2.2", "the auth code flow redirects to /callback with ?code= in the URL")),
-    "fingerprints": ("A", ("The key fingerprint is SHA256:{b} dev@laptop", "gpg: key 4AEE18F83AFDEB23: public key imported", "github.com ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl")),
-    "docs": ("B", ("Set `API_KEY` in your shell, then run `make deploy`.", "| name | type | description |\n| password | string | the user's password, min 12 chars |", "curl -H \"Authorization: Bearer $TOKEN\" https://api.example.com/v1/me")),
+    "prose-new": (
+        "A",
+        (
+            "Adgangskoden skal være mindst 12 tegn.",
+            "Parola trebuie schimbată la fiecare 90 de zile.",
+            "A jelszót a kulcstartóban tároljuk.",
+            "Kata laluan mesti mengandungi nombor.",
+        ),
+    ),
+    "logs": (
+        "B",
+        (
+            "2024-05-01 12:00:03 INFO session {u} started for user 4411",
+            "pod/api-7d9c5b6f4-x2kqp   1/1   Running   0   3h",
+            "Step 4/9 : RUN pip install -r requirements.txt\n ---> Using cache\n ---> 3f4e5a6b7c8d",
+        ),
+    ),
+    "counts": (
+        "A",
+        (
+            "tokens used: 48213 of 200000 (prompt 41022, completion 7191)",
+            "API key rotated on 2024-06-01 by ops@example.com",
+            "max_tokens = 4096, secret_rotation_days = 30",
+        ),
+    ),
+    "pins": (
+        "B",
+        (
+            "PIN the base image to python:3.12.4-slim",
+            "Pinned: numpy==1.26.4, pandas==2.2.2",
+            "the auth code flow redirects to /callback with ?code= in the URL",
+        ),
+    ),
+    "fingerprints": (
+        "A",
+        (
+            "The key fingerprint is SHA256:{b} dev@laptop",
+            "gpg: key 4AEE18F83AFDEB23: public key imported",
+            "github.com ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl",
+        ),
+    ),
+    "docs": (
+        "B",
+        (
+            "Set `API_KEY` in your shell, then run `make deploy`.",
+            "| name | type | description |\n| password | string | the user's password, min 12 chars |",
+            'curl -H "Authorization: Bearer $TOKEN" https://api.example.com/v1/me',
+        ),
+    ),
 }
 
 
@@ -728,16 +795,28 @@ def _fresh() -> tuple[list[Generated], list[Generated]]:
         for i, template in enumerate(templates):
             for j in range(3):
                 rng = _rng(f"fresh/{variant}/{i}/{j}")
-                secret = str(rng.randint(1000, 999999)) if "{p}" in template else (_password(rng) if j < 2 else _token(rng, 24))
+                secret = (
+                    str(rng.randint(1000, 999999))
+                    if "{p}" in template
+                    else (_password(rng) if j < 2 else _token(rng, 24))
+                )
                 text = template.replace("{p}", secret).replace("{s}", secret).replace("{{", "{").replace("}}", "}")
-                secrets.append(Generated(fold, Sample(f"fresh/{variant}", f"gen-fresh-{variant}-{i}-{j}", _frame(rng, text), secret, "?")))
+                secrets.append(
+                    Generated(
+                        fold, Sample(f"fresh/{variant}", f"gen-fresh-{variant}-{i}-{j}", _frame(rng, text), secret, "?")
+                    )
+                )
     for variant, (fold, templates) in _FRESH_BENIGN.items():
         for i, template in enumerate(templates):
             for j in range(2):
                 rng = _rng(f"fresh-benign/{variant}/{i}/{j}")
                 b = base64.b64encode(bytes(rng.getrandbits(8) for _ in range(32))).decode().rstrip("=")
                 text = template.replace("{u}", _uuid(rng)).replace("{b}", b)
-                benign.append(Generated(fold, Sample(f"benign/{variant}", f"gen-fresh-benign-{variant}-{i}-{j}", _frame(rng, text))))
+                benign.append(
+                    Generated(
+                        fold, Sample(f"benign/{variant}", f"gen-fresh-benign-{variant}-{i}-{j}", _frame(rng, text))
+                    )
+                )
     return secrets, benign
 
 

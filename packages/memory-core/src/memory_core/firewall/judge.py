@@ -49,6 +49,7 @@ _STRONG_NAMES = (
     *("hasło", "haslo", "hasła", "비밀번호", "암호", "şifre", "sifre", "parola", "parolă", "lösenord", "losenord"),
     *("heslo", "hesla", "كلمة المرور", "كلمة السر", "पासवर्ड", "mật khẩu", "mat khau", "kata sandi", "sandi"),
     *("salasana", "passord", "adgangskode", "jelszó", "κωδικός", "סיסמה", "geslo", "lozinka", "лозинка"),
+    *("kata laluan", "รหัสผ่าน", "nenosiri", "পাসওয়ার্ড", "رمز عبور", "رمز", "پاس ورڈ", "கடவுச்சொல்", "పాస్‌వర్డ్"),
     # secret
     *("secret", "geheimnis", "secreto", "segredo", "segreto", "секрет", "シークレット", "秘密", "密钥", "비밀"),
     # one-time and recovery codes
@@ -118,6 +119,8 @@ _NOT_VALUE = lazy(
     r"|(?:[A-Z]+-)?\d{1,6}"  # a ticket, a small number
     r"|[A-Za-z]+'[A-Za-z]+"  # an elision: `dell'account`, `don't`
     r"|\d[A-Z][a-z]+"  # a product: `1Password`, `2Checkout`
+    r"|[a-z0-9._/\-]+:\d[\w.\-]*"  # an image and its tag: `python:3.12-slim`
+    r"|(?i:sha\d{1,3}|md5|sha):\S+"  # a labelled digest or fingerprint: `SHA256:...`
 )
 _HOST = lazy(r"[a-z0-9\-]+(?:\.[a-z0-9\-]+)*\.(?:com|net|org|io|dev|app|cloud|co|ai|sh|me|[a-z]{2})")
 _CODE_LABEL = lazy(r"[\"']?(?:[a-z]+[A-Z_]\w*|[A-Z]+_\w*)[\"']?:")
@@ -139,9 +142,11 @@ _USED_AS = lazy(
     re.IGNORECASE,
 )
 """A value stated before the name it is used as."""
+_DEFAULT_MEMBER = lazy(r"\{\s*(?:default|value)\s*[=:]")
 _CODE_STEMS = ("cod", "cód", "kod", "kód", "код", "コード", "码", "碼", "코드", "번호")
 """A name holding one of these labels codes: a block of code lines may follow it."""
 _SHORT_NAME = 5
+_LATIN_END = 0x250
 _BAR = 2
 """Name + value must reach this, the value scoring at least 1: a moderate name and a moderate
 value together are enough (chosen on fold A: with 3, 16% of its secrets leaked, mostly a
@@ -159,7 +164,7 @@ def value_score(value: str) -> int:
 
     if not value or len(value) > 400 or (value.isalpha() and value[1:].islower()) or not value.isascii():
         return 0  # the common case first: a word of prose
-    if value.isdigit():
+    if value.isdigit():  # a code or a PIN: the caller asks a strong name of it
         return 1 if _OTP_DIGITS[0] <= len(value) <= _OTP_DIGITS[1] else 0
     if _B32_GROUPS.fullmatch(value):
         return 2
@@ -179,8 +184,8 @@ def value_score(value: str) -> int:
         return 0
     if looks_random(value):
         return 2
-    if len(value) >= _HEX_KEY and set(value) <= _HEX:
-        return 1
+    if set(value) <= _HEX:
+        return 1 if len(value) >= _HEX_KEY else 0  # shorter hex is an id: a key id, a short commit
     if looks_like_secret(value):
         return 1
     return 1 if len(value) >= 8 and value.isalpha() and _case_switches(value) >= 2 else 0
@@ -217,7 +222,11 @@ def _tokens(text: str, start: int, limit: int) -> list[tuple[int, int]]:
         if char in "\r\n" or text.startswith("\\n", position):
             break
         if char in "{[":
-            break  # a structure: its members have names of their own
+            member = _DEFAULT_MEMBER.match(text, position)
+            if member is None:
+                break  # a structure: its members have names of their own
+            position = member.end()  # Terraform's `variable "x" { default = ... }`
+            continue
         if char in _LINK_CHARS or char == "\\" or (char in "'\"" and position > 0 and text[position - 1].isalnum()):
             position += 1
             continue
@@ -279,6 +288,8 @@ def _after_name(text: str, start: int, end: int, strength: int, limit: int) -> l
         token_start, token_end = _trim(text, token_start, token_end)
         value = text[token_start:token_end]
         score = value_score(value)
+        if value.isdigit() and strength < 2:
+            score = 0  # digits are a code only where a code, PIN or password is named: `tokens: 200000` is a count
         if value.startswith(("[REDACTED:", "$", "{")) or (not score and text[token_end : token_end + 1] in ("(", "[")):
             return []  # a marker, a variable, a call or a subscript: the name holds nothing literal here
         if score and score + strength >= _BAR:
@@ -422,7 +433,8 @@ def _bounded(text: str, folded: str, at: int, word: str) -> bool:
     if glued and not (text[end].isupper() or (text[end] == "s" and not text[end + 1 : end + 2].isalpha())):
         return False
     before = folded[at - 1] if at else " "
-    if not (before.isalpha() and ord(before) < 0x2E80 and word[0].isalpha()):
+    if not (before.isalpha() and ord(before) < _LATIN_END and word[0].isalpha() and ord(word[0]) < _LATIN_END):
+        # other scripts glue articles and prefixes to the word: Hebrew `הסיסמה`, Arabic `الرمز`
         return True
     return text[at].isupper() and text[at - 1].islower()
 
