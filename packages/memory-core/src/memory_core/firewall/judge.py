@@ -126,7 +126,7 @@ _HOST = lazy(r"[a-z0-9\-]+(?:\.[a-z0-9\-]+)*\.(?:com|net|org|io|dev|app|cloud|co
 _CODE_LABEL = lazy(r"[\"']?(?:[a-z]+[A-Z_]\w*|[A-Z]+_\w*)[\"']?:")
 """A code label (`clientId:`, `"client_id":`, `API_URL:`): the next value is that name's."""
 _CALLEE_REST = lazy(r"[\w.]*(?:(?:::|->)\w+)?(?:['\"]\))?(?:[ \t]*[=:][ \t]*)?")
-_ASSIGNED = lazy(r"[a-z_][a-z0-9_.\-]{2,}=|[A-Z][A-Z0-9]*_[A-Z0-9_]+=|[A-Z]{3,}=")
+_ASSIGNED = lazy(r"(?:[a-z_][a-z0-9_.\-]{2,}|[A-Z][A-Z0-9]*_[A-Z0-9_]+|[A-Z]{3,})=(?![*!#%^&~+=@])")
 """`max_tokens=512`, `OLDPWD=/home`: another name's assignment, not this name's value."""
 _USER_AT = lazy(r"[A-Za-z._\-]+@[A-Za-z._\-]+")
 _B32_GROUPS = lazy(r"[A-Z2-7]{4}(?:[ \-][A-Z2-7]{4}){3,7}(?![A-Z0-9])")
