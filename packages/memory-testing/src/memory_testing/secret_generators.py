@@ -821,10 +821,36 @@ def _fresh() -> tuple[list[Generated], list[Generated]]:
 
 
 _FRESH2_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "swift-kotlin": ("A", ('let apiKey = "{s}"', 'URLCredential(user: "ops", password: "{s}", persistence: .none)', 'val dbPassword = "{s}"')),
-    "rust-go": ("B", ('let client = Client::new("{s}");', 'cfg := Config{User: "app", Password: "{s}", Host: "db"}', 'token := "{s}"')),
-    "k8s": ("A", ("stringData:\n  username: app\n  password: {s}", "kubectl create secret generic api --from-literal=api-key={s}")),
-    "docker": ("B", ("docker run -e POSTGRES_PASSWORD={s} -p 5432:5432 postgres:16", "docker compose run -e API_TOKEN='{s}' worker")),
+    "swift-kotlin": (
+        "A",
+        (
+            'let apiKey = "{s}"',
+            'URLCredential(user: "ops", password: "{s}", persistence: .none)',
+            'val dbPassword = "{s}"',
+        ),
+    ),
+    "rust-go": (
+        "B",
+        (
+            'let client = Client::new("{s}");',
+            'cfg := Config{User: "app", Password: "{s}", Host: "db"}',
+            'token := "{s}"',
+        ),
+    ),
+    "k8s": (
+        "A",
+        (
+            "stringData:\n  username: app\n  password: {s}",
+            "kubectl create secret generic api --from-literal=api-key={s}",
+        ),
+    ),
+    "docker": (
+        "B",
+        (
+            "docker run -e POSTGRES_PASSWORD={s} -p 5432:5432 postgres:16",
+            "docker compose run -e API_TOKEN='{s}' worker",
+        ),
+    ),
     "chat-xx": ("A", ("Zugangsdaten: admin / {s}", "le jeton d'accès est {s}", "APIキーは {s} です")),
     "chat-yy": ("B", ("令牌：{s}", "API 키: {s}", "токен доступа: {s}")),
     "env-spaced": ("A", ('SECRET_KEY = "{s}"', "export AUTH_SECRET = {s}")),
@@ -832,12 +858,39 @@ _FRESH2_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 _FRESH2_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
-    "prose-cjk": ("A", ("APIキーの有効期限は30日です。", "令牌已过期，请重新登录。", "API 키는 환경 변수에서 읽습니다.")),
-    "refs-2": ("B", ('let apiKey = ProcessInfo.processInfo.environment["API_KEY"]', "Password: cfg.DBPassword,", "stringData:\n  password: ${DB_PASSWORD}")),
-    "config-2": ("A", ("token_expires_in: 3600\nrefresh_window: 300", "session_key_prefix: sess_\ncookie_secure: true", "color: #aabbcc; border: 1px solid #112233;")),
-    "vcs": ("B", ("Merge pull request #4412 from acme/fix-auth-token-refresh", "v2.3.1-rc.1+build.5 released; see CHANGELOG", "https://app.example.com/callback?code=AUTH_CODE&state=xyz")),
+    "prose-cjk": (
+        "A",
+        ("APIキーの有効期限は30日です。", "令牌已过期，请重新登录。", "API 키는 환경 변수에서 읽습니다."),
+    ),
+    "refs-2": (
+        "B",
+        (
+            'let apiKey = ProcessInfo.processInfo.environment["API_KEY"]',
+            "Password: cfg.DBPassword,",
+            "stringData:\n  password: ${DB_PASSWORD}",
+        ),
+    ),
+    "config-2": (
+        "A",
+        (
+            "token_expires_in: 3600\nrefresh_window: 300",
+            "session_key_prefix: sess_\ncookie_secure: true",
+            "color: #aabbcc; border: 1px solid #112233;",
+        ),
+    ),
+    "vcs": (
+        "B",
+        (
+            "Merge pull request #4412 from acme/fix-auth-token-refresh",
+            "v2.3.1-rc.1+build.5 released; see CHANGELOG",
+            "https://app.example.com/callback?code=AUTH_CODE&state=xyz",
+        ),
+    ),
     "misc-de": ("A", ("PIN-Eingabe fehlgeschlagen (3 Versuche übrig)", "Das Token wird nach 15 Minuten ungültig.")),
-    "ids-2": ("B", ("trace_id={h} span_id={s16} sampled=1", "Idempotency-Key: {u}", "x-request-id: {u}\nx-runtime: 0.0412")),
+    "ids-2": (
+        "B",
+        ("trace_id={h} span_id={s16} sampled=1", "Idempotency-Key: {u}", "x-request-id: {u}\nx-runtime: 0.0412"),
+    ),
 }
 
 
@@ -850,13 +903,23 @@ def _fresh2() -> tuple[list[Generated], list[Generated]]:
                 rng = _rng(f"fresh2/{variant}/{i}/{j}")
                 secret = _password(rng) if j < 2 else _token(rng, 28)
                 text = _frame(rng, template.replace("{s}", secret))
-                secrets.append(Generated(fold, Sample(f"fresh2/{variant}", f"gen-fresh2-{variant}-{i}-{j}", text, secret, "?")))
+                secrets.append(
+                    Generated(fold, Sample(f"fresh2/{variant}", f"gen-fresh2-{variant}-{i}-{j}", text, secret, "?"))
+                )
     for variant, (fold, templates) in _FRESH2_BENIGN.items():
         for i, template in enumerate(templates):
             for j in range(3):
                 rng = _rng(f"fresh2-benign/{variant}/{i}/{j}")
-                text = template.replace("{u}", _uuid(rng)).replace("{h}", _chars(rng, _HEX, 32)).replace("{s16}", _chars(rng, _HEX, 16))
-                benign.append(Generated(fold, Sample(f"benign/{variant}", f"gen-fresh2-benign-{variant}-{i}-{j}", _frame(rng, text))))
+                text = (
+                    template.replace("{u}", _uuid(rng))
+                    .replace("{h}", _chars(rng, _HEX, 32))
+                    .replace("{s16}", _chars(rng, _HEX, 16))
+                )
+                benign.append(
+                    Generated(
+                        fold, Sample(f"benign/{variant}", f"gen-fresh2-benign-{variant}-{i}-{j}", _frame(rng, text))
+                    )
+                )
     return secrets, benign
 
 

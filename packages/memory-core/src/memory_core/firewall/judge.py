@@ -32,6 +32,7 @@ import itertools
 import re
 
 from memory_core.firewall.keyvalue import NOT_SECRET_TAIL as _NOT_SECRET_TAIL
+from memory_core.firewall.keyvalue import NOT_SECRET_WORDS as _NOT_SECRET_WORDS
 from memory_core.firewall.values import is_ordinary, looks_like_secret
 from memory_core.lazyre import lazy
 
@@ -49,6 +50,8 @@ _STRONG_NAMES = (
     *("hasło", "haslo", "hasła", "비밀번호", "암호", "şifre", "sifre", "parola", "parolă", "lösenord", "losenord"),
     *("heslo", "hesla", "كلمة المرور", "كلمة السر", "पासवर्ड", "mật khẩu", "mat khau", "kata sandi", "sandi"),
     *("salasana", "passord", "adgangskode", "jelszó", "κωδικός", "סיסמה", "geslo", "lozinka", "лозинка"),
+    *("zugangsdaten", "identifiants", "credenciales", "credenciais", "credenziali", "inloggegevens"),
+    *("учетные данные", "認証情報", "凭据", "憑證", "dane logowania", "kimlik bilgileri", "přihlašovací údaje"),
     *("kata laluan", "รหัสผ่าน", "nenosiri", "পাসওয়ার্ড", "رمز عبور", "رمز", "پاس ورڈ", "கடவுச்சொல்", "పాస్‌వర్డ్"),
     # secret
     *("secret", "geheimnis", "secreto", "segredo", "segreto", "секрет", "シークレット", "秘密", "密钥", "비밀"),
@@ -341,7 +344,8 @@ def _held(text: str, end: int, limit: int, strength: int) -> list[tuple[int, int
     if position >= limit or text[position] not in "([":
         return []
     literals = _literals(text, position, limit)
-    return [span for span in literals[1:] if value_score(text[span[0] : span[1]]) + strength >= 2]
+    literals = literals[1:] if len(literals) > 1 else literals  # `Client::new("key")` has only the key
+    return [span for span in literals if value_score(text[span[0] : span[1]]) + strength >= 2]
 
 
 def _code_block(text: str, end: int, limit: int) -> list[tuple[int, int]]:
@@ -457,6 +461,8 @@ def _public(text: str, folded: str, start: int, end: int) -> bool:
         right += 1
     identifier = folded[left:right]
     words = re.findall(r"[a-z]+", identifier)
+    if any(w in _NOT_SECRET_WORDS for w in words):
+        return True  # `Idempotency-Key`, `cache_key`, `partition key`: a key that opens nothing
     if words and words[-1] in _NOT_SECRET_TAIL and words[-1] not in word_of(folded, start, end):
         return True  # `password_min_length`, `token_url`: the last word says what the value is
     blank = max(folded.rfind(" ", max(0, start - 200), start), folded.rfind("\n", max(0, start - 200), start))

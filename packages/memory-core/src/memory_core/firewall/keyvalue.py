@@ -24,7 +24,7 @@ from __future__ import annotations
 from memory_core.firewall.values import looks_like_secret, trim_value
 from memory_core.lazyre import lazy
 
-__all__ = ["find_named_secrets", "NAMED_TRIGGERS", "NOT_SECRET_TAIL", "secret_name_kind"]
+__all__ = ["find_named_secrets", "NAMED_TRIGGERS", "NOT_SECRET_TAIL", "NOT_SECRET_WORDS", "secret_name_kind"]
 
 NAMED_TRIGGERS = ("pass", "pwd", "secret", "token", "key", "credential", "auth", "licen", "signing", "certificate-data")
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
@@ -74,7 +74,7 @@ NOT_SECRET_TAIL = frozenset(
         *("reset", "changed", "updated"),
     }
 )
-_NOT_SECRET_WORDS = frozenset(
+NOT_SECRET_WORDS = frozenset(
     {
         *("public", "primary", "foreign", "sort", "partition", "cache", "idempotency", "dedup", "row"),
         *("lookup", "routing", "shard", "sharding", "composite", "unique", "index", "map", "dict", "hotkey"),
@@ -99,7 +99,7 @@ def secret_name_kind(name: str) -> tuple[str, bool] | None:
     when the name does not say credential (or says what else the value is).
     """
     words = [w.lower() for w in _WORDS.findall(name)]
-    if not words or words[-1] in NOT_SECRET_TAIL or any(w in _NOT_SECRET_WORDS for w in words):
+    if not words or words[-1] in NOT_SECRET_TAIL or any(w in NOT_SECRET_WORDS for w in words):
         return None
     whole = "".join(words)
     if whole in _WHOLE_NAMES:
