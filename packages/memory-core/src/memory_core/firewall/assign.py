@@ -212,7 +212,7 @@ def _value_edit(name: str, kind: str, start: int, value: str, *, quoted: bool) -
     end = start + len(value)
     if is_placeholder(value):
         return None
-    if not quoted and len(value) < 2:
+    if not quoted and (len(value) < 2 or not any(c.isalnum() for c in value)):
         return None  # SQL's `N'...'`, Python's `b"..."`: a literal's prefix, read by the judgement
     if not quoted:
         trimmed = value.rstrip(_TRAILING)

@@ -82,7 +82,9 @@ _PROGRAMS = tuple(dict.fromkeys((*_SPACED, *_ATTACHED, *_SAMBA, "htpasswd", "sql
 FLAG_TRIGGERS = ("-", "/p:", "sqlplus", "rabbitmqctl")
 """Every password flag has a dash but FreeRDP's `/p:` and `sqlplus user/password@db`."""
 _PROGRAM = lazy(
-    r"(?<![\w.\-])(?P<p>" + "|".join(re.escape(p) for p in sorted(_PROGRAMS, key=len, reverse=True)) + r")(?![\w\-])"
+    r"(?:(?<![\w.\-])|(?<=\\n))(?P<p>"
+    + "|".join(re.escape(p) for p in sorted(_PROGRAMS, key=len, reverse=True))
+    + r")(?![\w\-])"
 )
 """Any of the programs, as a word (after a path too: `/usr/bin/mysql`): one scan finds them all."""
 _ARGUMENT = lazy(r"\"((?:[^\"\\\n]|\\.)*)\"|'([^'\n]*)'|((?:[^\s\"'|;&\\]|\\[^\n])+)")

@@ -139,13 +139,15 @@ _HEX = frozenset("0123456789abcdefABCDEF")
 _HEX_KEY = 32
 _OTP_DIGITS = (6, 10)
 _USED_AS = lazy(
-    r"(?:^|[\s>])(?:use|using|set|with|utilise[rz]?|verwende|nimm|usa|usar|use|usa|gebruik|użyj|используй)[ \t]+"
+    r"(?:^|[\s>'\"])(?:use|using|set|with|utilise[rz]?|verwende|nimm|usa|usar|use|usa|gebruik|użyj|используй)[ \t]+"
     r"(?:[`'\"](?P<q>[^`'\"\s]{6,128})[`'\"]|(?P<b>[^\s`'\"]{6,128}))[ \t]+"
     r"(?:as|for|comme|als|como|come|jako|как)[ \t]+(?:[\w\-]+[ \t]+){0,3}$",
     re.IGNORECASE,
 )
 """A value stated before the name it is used as."""
-_DEFAULT_MEMBER = lazy(r"\{\s*(?:default|value)\s*[=:]")
+_LINE_BREAK = lazy(r"\r?\n|(?:\\r)?\\n")
+"""A line break, real or escaped (a repr, a JSON string)."""
+_DEFAULT_MEMBER = lazy(r"\{(?:\s|\\n)*(?:default|value)\s*[=:]")
 _CODE_STEMS = ("cod", "cód", "kod", "kód", "код", "コード", "码", "碼", "코드", "번호")
 """A name holding one of these labels codes: a block of code lines may follow it."""
 _SHORT_NAME = 5
@@ -222,15 +224,24 @@ def _tokens(text: str, start: int, limit: int) -> list[tuple[int, int]]:
     position = start
     while position < limit and len(spans) < _MAX_TOKENS:
         char = text[position]
-        if char in "\r\n" or text.startswith("\\n", position):
-            break
+        if char in "\r\n" or text.startswith(("\\n", "\\r"), position):
+            break  # the line ends, really or escaped (a repr, a JSON string)
+        if char == "\\" and text[position + 1 : position + 2] in ("'", '"'):
+            close = text.find("\\" + text[position + 1], position + 2, limit)
+            if close > position + 2:
+                spans.append((position + 2, close))  # `\"value\"` inside a JSON string
+                position = close + 2
+                continue
         if char in "{[":
             member = _DEFAULT_MEMBER.match(text, position)
             if member is None:
                 break  # a structure: its members have names of their own
             position = member.end()  # Terraform's `variable "x" { default = ... }`
             continue
-        if char in _LINK_CHARS or char == "\\" or (char in "'\"" and position > 0 and text[position - 1].isalnum()):
+        if char == "\\":
+            position += 2  # an escape: `\t`, `\u00e9`'s head
+            continue
+        if char in _LINK_CHARS or (char in "'\"" and position > 0 and text[position - 1].isalnum()):
             position += 1
             continue
         if (
@@ -254,7 +265,7 @@ def _tokens(text: str, start: int, limit: int) -> list[tuple[int, int]]:
         while (
             end < limit
             and not text[end].isspace()
-            and text[end] not in '"`«»「」“”，。、（）([{'
+            and text[end] not in '"`«»「」“”，。、（）([{\\'
             and not (text[end] in "'" and end > position and not text[end - 1].isalnum())
         ):
             end += 1
@@ -276,7 +287,7 @@ def _tokens(text: str, start: int, limit: int) -> list[tuple[int, int]]:
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
-    while end > start and text[end - 1] in ".,;:!?)]}>'\"`":
+    while end > start and text[end - 1] in ".,;:!?)]}>'\"`\\":
         if text[end - 1] in "!?" and end - start > 6 and not text[end - 2].isspace() and text[end - 1] != text[end - 2]:
             break  # `hunter2!` keeps its symbol; "is hunter2." loses the stop
         end -= 1
@@ -370,16 +381,17 @@ def _code_block(text: str, end: int, limit: int) -> list[tuple[int, int]]:
 def _cat_output(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """The first line a `cat` of a file named after a credential printed."""
     line_start = max(text.rfind("\n", max(0, start - _WINDOW), start) + 1, start - _WINDOW, 0)
-    while end < len(text) and not text[end].isspace() and end - start < _WINDOW:
+    while end < len(text) and not text[end].isspace() and text[end] != "\\" and end - start < _WINDOW:
         end += 1
     if _CAT.search(text, line_start, end) is None:
         return []
-    newline = text.find("\n", end, end + _WINDOW)
-    if newline < 0 or text[end:newline].strip():
+    found = _LINE_BREAK.search(text, end, end + _WINDOW)
+    if found is None or text[end : found.start()].strip():
         return []
-    stop = text.find("\n", newline + 1, newline + 1 + _WINDOW)
-    stop = min(len(text), newline + 1 + _WINDOW) if stop < 0 else stop
-    line = text[newline + 1 : stop].rstrip()
+    following = _LINE_BREAK.search(text, found.end(), found.end() + _WINDOW)
+    stop = following.start() if following is not None else min(len(text), found.end() + _WINDOW)
+    newline = found.end() - 1
+    line = text[found.end() : stop].rstrip()
     if (
         not line
         or "[REDACTED:" in line
@@ -410,10 +422,13 @@ def _encoded(text: str, start: int, end: int) -> list[tuple[int, int]]:
 
 def _decoded(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """A hex or base64 literal given to a decoder: `bytes.fromhex("...")`, `Buffer.from("...", "hex")`."""
-    if text[start] in "'\"":  # `, 'hex')`: the literal is before
-        window_start = max(0, start - 200)
-        before = list(_STRING.finditer(text, window_start, start))
-        found = before[-1] if before else None
+    if text[start] in "'\"":  # `, 'hex')`: the literal is the one just before
+        close = start - 1
+        while close > 0 and text[close] in " ,":
+            close -= 1
+        opening = text.rfind(text[close], max(0, close - 400), close) if text[close] in "'\"" else -1
+        value = text[opening + 1 : close]
+        return [(opening + 1, close)] if opening >= 0 and value_score(value) else []
     else:
         opening = text.find("(", end, end + 3)
         found = _STRING.match(text, opening + 1) if opening >= 0 else None
@@ -437,6 +452,15 @@ def _bounded(text: str, folded: str, at: int, word: str) -> bool:
     if glued and not (text[end].isupper() or (text[end] == "s" and not text[end + 1 : end + 2].isalpha())):
         return False
     before = folded[at - 1] if at else " "
+    if at >= 2 and folded[at - 2] == "\\" and before in "nrt":
+        return True  # `\npassword`: an escaped newline in a JSON string or a repr starts a word
+    if (
+        len(word) >= _SHORT_NAME
+        and text[at].isupper()
+        and text[at - 1].isupper()
+        and text[at : at + len(word)].isupper()
+    ):
+        return True  # glued in a shouted name: `PGPASSWORD`, `NPMTOKEN`
     if not (before.isalpha() and ord(before) < _LATIN_END and word[0].isalpha() and ord(word[0]) < _LATIN_END):
         # other scripts glue articles and prefixes to the word: Hebrew `הסיסמה`, Arabic `الرمز`
         return True
@@ -455,6 +479,8 @@ def _public(text: str, folded: str, start: int, end: int) -> bool:
 
     left = start
     while left > 0 and (folded[left - 1].isalnum() or folded[left - 1] in "_-.+/") and start - left < 80:
+        if left >= 2 and folded[left - 2] == "\\":
+            break  # `\nIdempotency-Key`: the `n` belongs to an escaped newline
         left -= 1
     right = end
     while right < len(folded) and (folded[right].isalnum() or folded[right] in "_-+/") and right - end < 80:

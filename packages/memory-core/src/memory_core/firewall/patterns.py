@@ -405,7 +405,11 @@ def _judge_bearer(match: re.Match[str]) -> Edit | None:
 
 
 def _judge_basic(match: re.Match[str]) -> Edit | None:
+    from memory_core.firewall.judge import value_score
+
     start, end, value = _trimmed(match)
+    if match.group("sep") == "," and not value_score(value):
+        return None  # lftp's `-u user,password`; but `ps -u root,www-data` lists users
     return None if is_placeholder(value) else (start, end, "basic-auth")
 
 
@@ -450,7 +454,7 @@ _HEADER_RULES = [
     Rule(
         "basic-auth",
         (" -u ", " -u\t", " --user"),
-        rf"[ \t](?:-u|--user)[ =][\"']?[^\s:\"'\[]+:(?!//){_NOT_MARKER}(?P<s>[^\s\"']+)",
+        rf"[ \t](?:-u|--user)[ =][\"']?[^\s:,\"'\[]+(?P<sep>[:,])(?!//){_NOT_MARKER}(?P<s>[^\s\"']+)",
         anchored=True,
         judge=_judge_basic,
     ),
@@ -533,7 +537,10 @@ def _judge_entropy(match: re.Match[str]) -> Edit | None:
     return match.start(), match.end(), "high-entropy"
 
 
-_LABEL = lazy(r"(?P<label>[A-Za-z][\w.\-]{0,40})[\"']?\]?[ \t]*(?:[:=]|==)[ \t]*[\"']?(?:W/)?\\?[\"']?$")
+_LABEL = lazy(
+    r"(?:\\[nrt])?(?P<label>[A-Za-z][\w.\-]{0,40})\\?[\"']?\]?[ \t]*(?:[:=]|==)[ \t]*\\?[\"']?(?:W/)?\\?[\"']?$"
+)
+"""The label before a value, in a repr or a JSON string too (`\\npeer: `, `[\\'etag\\'] == \\'W/"`)."""
 _HOST_LABEL = lazy(r"\.[a-z0-9\-]+\.[a-z]{2,}")
 _PUBLIC_PREFIXES = ("age1", "npub1")
 _PUBLIC_WORDS = frozenset({"public", "pub", "publickey", "recipient", "recipients", "peer", "cert", "certificate"})
