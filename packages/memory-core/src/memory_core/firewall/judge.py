@@ -3,24 +3,32 @@
 """One judgement from two kinds of evidence: what names or holds a value, and what the value looks like.
 
 Promise: `find_judged(text, folded)` returns the span of each value that a NAME marks as a
-credential and that LOOKS like one, strongly enough together: a name scores 1 (moderate:
-`token`, `key`, `code`, `auth`, a client constructor, a hex decoder) or 2 (strong: the words
-for password, passphrase, secret, PIN, one-time and recovery code in the languages users
-write, SQL's `IDENTIFIED BY`); a value scores 0 (a word, an identifier, a number, a version,
-a path, a host, a date, a placeholder, a reference to code), 1 (`values.looks_like_secret`,
-a long hex run, six to ten digits, a mixed-case run of letters) or 2 (random by
-`entropy.looks_random`, or grouped base32 like a TOTP setup key). A value is redacted when it
-scores at least 1 and name + value reach 3, or both are moderate (1 + 1) and the name is a
-holder (a call or a tuple), since code that writes a literal into such a place means it.
+credential and that LOOKS like one, strongly enough together, with kind `credential`. A name
+scores 1 (moderate: `token`, `key`, `code`, `auth` and their translations, an SDK client
+constructor, basic auth, a hex decoder, `base64` of a pair) or 2 (strong: the words for
+password, passphrase, secret, PIN, login details, one-time and recovery codes in some forty
+languages, SQL's `IDENTIFIED BY`, `api key`). A value scores 0 (a word of any script, an
+identifier, a number, a date, a version, a path, a host, an e-mail, a digest, an image tag, a
+placeholder or vendor example, code, another name's assignment), 1 (`values.looks_like_secret`,
+hex of 32 or more, six to ten digits under a strong name, a mixed-case run of letters; a word
+glued to digits or a quoted phrase STATED after a strong name and a link) or 2 (random by
+`entropy.looks_random`, base32 in groups like a TOTP key). A value is redacted when it scores
+at least 1 and name + value reach 2: both moderate are enough, a strong value alone is the
+entropy rule's.
 
-Where the value is, relative to the name, is read the same way for every family: after the
-name (and the rest of its identifier: `DB_PASSWORD`, `Lösenordet`), past link words in any
-language (`is`, `est`, `lautet`, `は`, `是`, `—`, `:`, `=`, a closing quote and `]`), the first
-value-like token on the same line, quoted (SQL's doubled quote included) or bare, within six
-tokens. A name followed by `(` or `= (` holds a call or a tuple: its string literals after the
-first (the first is the user or app id) are the values. A name inside a `cat`ted file name
-holds the next line, the file's content. A plural code label (`recovery codes:`) holds the
-block of code lines below it. `id:secret` piped to `base64` holds its second half.
+Not names: a word inside a URL, a host (`auth0.com`), a marker, a random run, or an identifier
+that says public (`PublicKey`, `client_id`) or says what else the value is
+(`password_min_length`, `Idempotency-Key`).
+
+Where the value is, read the same way for every family: after the name (and the rest of its
+identifier: `DB_PASSWORD`, `Lösenordet`), past link words in any language (`is`, `est`,
+`lautet`, `は`, `是`, `—`, `:`, `=`, a closing quote and `]`), the first value-like token on
+the same line (a real or an escaped line), quoted (SQL's doubled quote and `N'...'` included)
+or bare, within six tokens; before it in "use X as the passphrase". A name followed by `(` or
+`= (` holds a call or a tuple: its string literals after the first (the user or app id) are
+the values. A name inside a `cat`ted file name holds the next line. A code label ending its
+line with `:` holds the block of code lines below it. `id:secret` piped to `base64` holds its
+second half; a literal given to a hex decoder is the key.
 
 Failure: none at run time; every search is bounded (a window of a few hundred characters
 after each name hit), so a turn costs time in proportion to its size and its name hits.
@@ -150,6 +158,14 @@ _LINE_BREAK = lazy(r"\r?\n|(?:\\r)?\\n")
 _DEFAULT_MEMBER = lazy(r"\{(?:\s|\\n)*(?:default|value)\s*[=:]")
 _CODE_STEMS = ("cod", "cód", "kod", "kód", "код", "コード", "码", "碼", "코드", "번호")
 """A name holding one of these labels codes: a block of code lines may follow it."""
+_STATED = lazy(
+    r"(?:['s]*[ \t]+(?:for|of|on|to|de|du|für|del|do|da|di|van|для|от)[ \t]+[\w.@\-]{1,40}(?:[ \t]+[\w.@\-]{1,40})?)?"
+    r"[ \t]*(?:[:=：]|is|was|est|ist|lautet|es|é|è|är|er|on|jest|je|—|-|это|は|是|为|는|now|now:)[ \t]*\\?[\"'`“«「]?",
+    re.IGNORECASE,
+)
+"""A link that states the value: "is", ":", "est", "ist", "は", "是", maybe after what it is for."""
+_MAX_PHRASE_WORDS = 6
+_MIN_STATED = 6
 _SHORT_NAME = 5
 _LATIN_END = 0x250
 _BAR = 2
@@ -304,6 +320,8 @@ def _after_name(text: str, start: int, end: int, strength: int, limit: int) -> l
         score = value_score(value)
         if value.isdigit() and strength < 2:
             score = 0  # digits are a code only where a code, PIN or password is named: `tokens: 200000` is a count
+        if not score and strength > 1 and _STATED.fullmatch(text, end, token_start):
+            score = _stated_score(text, token_start, token_end)
         if value.startswith(("[REDACTED:", "$", "{")) or (not score and text[token_end : token_end + 1] in ("(", "[")):
             return []  # a marker, a variable, a call or a subscript: the name holds nothing literal here
         if score and score + strength >= _BAR:
@@ -311,6 +329,19 @@ def _after_name(text: str, start: int, end: int, strength: int, limit: int) -> l
         if score:
             return []  # a value-like token that does not reach the bar ends the search
     return []
+
+
+def _stated_score(text: str, start: int, end: int) -> int:
+    """What a value stated right after a strong name and a link is worth that would not count
+    elsewhere: a word glued to digits ("the password is hunter2") or a quoted phrase
+    ('the passphrase is "four words in quotes"').
+    """
+    value = text[start:end]
+    quoted = start > 0 and text[start - 1] in _QUOTES
+    if quoted and 2 <= len(value.split()) <= _MAX_PHRASE_WORDS and not value.endswith((".", "?")):
+        return 1
+    letters, digits = any(c.isalpha() for c in value), any(c.isdigit() for c in value)
+    return int(len(value) >= _MIN_STATED and letters and digits and value.isalnum())
 
 
 def _before_name(text: str, at: int, strength: int) -> list[tuple[int, int]]:
@@ -467,10 +498,6 @@ def _bounded(text: str, folded: str, at: int, word: str) -> bool:
     return text[at].isupper() and text[at - 1].islower()
 
 
-def word_of(folded: str, start: int, end: int) -> str:
-    return folded[start:end]
-
-
 def _public(text: str, folded: str, start: int, end: int) -> bool:
     """Whether the identifier around the name says it is public (`PublicKey`, `client_id`), or
     the "name" is letters inside a random run (`...xPw9...` in a key) and names nothing.
@@ -489,7 +516,7 @@ def _public(text: str, folded: str, start: int, end: int) -> bool:
     words = re.findall(r"[a-z]+", identifier)
     if any(w in _NOT_SECRET_WORDS for w in words):
         return True  # `Idempotency-Key`, `cache_key`, `partition key`: a key that opens nothing
-    if words and words[-1] in _NOT_SECRET_TAIL and words[-1] not in word_of(folded, start, end):
+    if words and words[-1] in _NOT_SECRET_TAIL and words[-1] not in folded[start:end]:
         return True  # `password_min_length`, `token_url`: the last word says what the value is
     blank = max(folded.rfind(" ", max(0, start - 200), start), folded.rfind("\n", max(0, start - 200), start))
     if "://" in folded[blank + 1 : start]:

@@ -165,7 +165,7 @@ def _value_after(text: str, end: int, name_quote: str, at_line_start: bool) -> t
         group = next(g for g in (1, 2, 3) if quoted.group(g) is not None)
         return quoted.start(group), quoted.group(group), True
     if not separated and not at_line_start:
-        return None  # `name value` mid-sentence is prose (the prose rule reads that)
+        return None  # `name value` mid-sentence is prose (the judgement reads that)
     bare = (_WORD if at_line_start else _BARE).match(text, gap)
     if bare is None:
         return None

@@ -14,8 +14,9 @@ an unambiguous prefix (specific before generic: `sk-ant-` before `sk-`; filler s
 `xxxx` marks a documentation example and is kept), then JWTs, then shapes that need context:
 URL userinfo (read by `memory_core.urls.find_userinfo`, the parser `redact_url` uses), headers,
 command-line password flags (`flags`), names ending in a credential word (`assign`), names
-saying secret anywhere (`keyvalue`), `.pgpass` lines (`files`), passwords stated in prose
-(`prose`), and the entropy test last (base64 that decodes to plain text is kept).
+saying secret anywhere (`keyvalue`), `.pgpass` lines (`files`), a name and a value judged
+together in any language (`judge`: passwords stated in prose among them), and the entropy
+test last (base64 that decodes to plain text is kept).
 `RULES_VERSION` names this rule set; raise it whenever a change makes it catch more.
 A later rule never re-redacts an earlier marker: every value pattern refuses to start with
 `[REDACTED:`.
@@ -42,7 +43,6 @@ from memory_core.firewall.files import find_pgpass_passwords
 from memory_core.firewall.flags import FLAG_TRIGGERS, find_flag_passwords
 from memory_core.firewall.judge import JUDGED_TRIGGERS, find_judged
 from memory_core.firewall.keyvalue import NAMED_TRIGGERS, find_named_secrets
-from memory_core.firewall.prose import PROSE_TRIGGERS, find_stated_passwords
 from memory_core.lazyre import lazy
 from memory_core.urls import MAX_URL, URL_END, find_userinfo
 
@@ -467,7 +467,6 @@ _ASSIGNMENT_RULES = [
     Rule("password-assignment", ASSIGNMENT_TRIGGERS, fold=True, kinds=ASSIGNMENT_KINDS, find=find_assignments),
     Rule("secret-assignment", NAMED_TRIGGERS, fold=True, kinds=ASSIGNMENT_KINDS[:4], find=find_named_secrets),
     Rule("password-assignment", (":",), find=find_pgpass_passwords),
-    Rule("stated-password", PROSE_TRIGGERS, fold=True, find=find_stated_passwords),
     Rule("credential", JUDGED_TRIGGERS, find=find_judged),
 ]
 
