@@ -924,19 +924,60 @@ def _fresh2() -> tuple[list[Generated], list[Generated]]:
 
 
 _FRESH3_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "ops-tools": ("A", ("helm upgrade api ./chart --set auth.password={s}", "ansible_become_pass: {s}", "ssh-keygen -t ed25519 -N '{s}' -f deploy_key")),
-    "ops-tools-b": ("B", ("gpg --batch --passphrase {s} -d backup.tar.gpg", "redis-cli> AUTH {s}", "- uses: docker/login-action@v3\n  with:\n    username: ci\n    password: {s}")),
-    "builders": ("A", ('DataSource ds = builder.username("app").password("{s}").build();', "conn = pymysql.connect(host='db', user='app', passwd='{s}')")),
+    "ops-tools": (
+        "A",
+        (
+            "helm upgrade api ./chart --set auth.password={s}",
+            "ansible_become_pass: {s}",
+            "ssh-keygen -t ed25519 -N '{s}' -f deploy_key",
+        ),
+    ),
+    "ops-tools-b": (
+        "B",
+        (
+            "gpg --batch --passphrase {s} -d backup.tar.gpg",
+            "redis-cli> AUTH {s}",
+            "- uses: docker/login-action@v3\n  with:\n    username: ci\n    password: {s}",
+        ),
+    ),
+    "builders": (
+        "A",
+        (
+            'DataSource ds = builder.username("app").password("{s}").build();',
+            "conn = pymysql.connect(host='db', user='app', passwd='{s}')",
+        ),
+    ),
     "builders-b": ("B", ("Makefile: DB_PASS ?= {s}", 'client.login(email="ops@example.com", password="{s}")')),
     "chat-more": ("A", ("La nuova password è {s} — non condividerla", "Het nieuwe wachtwoord: {s}")),
     "chat-more-b": ("B", ("O novo token da API é {s}", "Новый токен: {s}")),
 }
 
 _FRESH3_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
-    "i18n": ("A", ('{"password": "Mot de passe", "forgot": "Mot de passe oublié ?"}', 'password_label: "Passwort"\ntoken_label: "Zugriffstoken"', '<input type="password" name="pwd" autocomplete="current-password">')),
-    "schema": ("B", ('{"token_type": "Bearer", "expires_in": 3599, "scope": "read:user"}', "password_policy: strong\nauth_type: oauth2", 'keybindings: [{ key: "Enter", command: "submit" }]')),
+    "i18n": (
+        "A",
+        (
+            '{"password": "Mot de passe", "forgot": "Mot de passe oublié ?"}',
+            'password_label: "Passwort"\ntoken_label: "Zugriffstoken"',
+            '<input type="password" name="pwd" autocomplete="current-password">',
+        ),
+    ),
+    "schema": (
+        "B",
+        (
+            '{"token_type": "Bearer", "expires_in": 3599, "scope": "read:user"}',
+            "password_policy: strong\nauth_type: oauth2",
+            'keybindings: [{ key: "Enter", command: "submit" }]',
+        ),
+    ),
     "empty": ("A", ('password: ""\nusername: ""', "SECRET_KEY=\nDEBUG=true", ":root { --secret-color: #ff6600; }")),
-    "ops-ref": ("B", ("helm upgrade api ./chart --set auth.existingSecret=api-db", "ansible_become_pass: \"{{ vault_become_pass }}\"", "gpg --batch --passphrase-file /run/secrets/gpg -d backup.tar.gpg")),
+    "ops-ref": (
+        "B",
+        (
+            "helm upgrade api ./chart --set auth.existingSecret=api-db",
+            'ansible_become_pass: "{{ vault_become_pass }}"',
+            "gpg --batch --passphrase-file /run/secrets/gpg -d backup.tar.gpg",
+        ),
+    ),
 }
 
 
@@ -949,12 +990,18 @@ def _fresh3() -> tuple[list[Generated], list[Generated]]:
                 rng = _rng(f"fresh3/{variant}/{i}/{j}")
                 secret = _password(rng) if j < 2 else _token(rng, 24)
                 text = _frame(rng, template.replace("{s}", secret))
-                secrets.append(Generated(fold, Sample(f"fresh3/{variant}", f"gen-fresh3-{variant}-{i}-{j}", text, secret, "?")))
+                secrets.append(
+                    Generated(fold, Sample(f"fresh3/{variant}", f"gen-fresh3-{variant}-{i}-{j}", text, secret, "?"))
+                )
     for variant, (fold, templates) in _FRESH3_BENIGN.items():
         for i, template in enumerate(templates):
             for j in range(3):
                 rng = _rng(f"fresh3-benign/{variant}/{i}/{j}")
-                benign.append(Generated(fold, Sample(f"benign/{variant}", f"gen-fresh3-benign-{variant}-{i}-{j}", _frame(rng, template))))
+                benign.append(
+                    Generated(
+                        fold, Sample(f"benign/{variant}", f"gen-fresh3-benign-{variant}-{i}-{j}", _frame(rng, template))
+                    )
+                )
     return secrets, benign
 
 

@@ -130,6 +130,16 @@ _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012
 Edit = tuple[int, int, str]
 
 
+_COLOR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
+
+
+def _says_credential(value: str) -> bool:
+    """Whether a value is itself the word for a credential, in some language (an i18n label)."""
+    from memory_core.firewall.judge import names_a_credential
+
+    return names_a_credential(value)
+
+
 def is_placeholder(value: str) -> bool:
     """Whether `value` stands in for a secret or is empty: `${TOKEN}`, `$(pass show x)`,
     `{{ secret }}`, `%s`, `<password>`, `***`, `xxxx`, `...`, `your_api_key`, `changeme`.
@@ -218,8 +228,12 @@ def _value_edit(name: str, kind: str, start: int, value: str, *, quoted: bool) -
         trimmed = value.rstrip(_TRAILING)
         end -= len(value) - len(trimmed)
         value = trimmed
-    if is_placeholder(value) or value.lower() in _TYPE_WORDS:
+    if is_placeholder(value) or value.lower() in _TYPE_WORDS or _COLOR.fullmatch(value):
         return None
+    if not any(c.isdigit() for c in value) and _says_credential(value):
+        return None  # a label, not a value: `"password": "Mot de passe"`, `token_label: "Zugriffstoken"`
+    if "existing" in name.lower():
+        return None  # `existingSecret: api-db` names a secret object that holds the value elsewhere
     bare_name = name.lstrip("-")
     if bare_name.lower() in _DIRECTORY_NAMES and value.startswith(("/", "~", ".", "$")):
         return None

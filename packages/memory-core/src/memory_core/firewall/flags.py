@@ -9,7 +9,8 @@ command-line program as a flag value, with kind `password-flag`:
   the OpenLDAP tools' `-w`; `sqlcmd`/`bcp`/`ipmitool` `-P`; `zip`/`unzip -P`; `7z -p`;
   `rdesktop -p`; FreeRDP's `/p:`; Samba's `-U user%password`; Java's `keytool -storepass`
   and kin; OpenSSL's `-pass pass:...`, `-passin`, `-passout` and `-k`; `htpasswd -b`'s
-  password argument; `sqlplus user/password@db`; `rabbitmqctl add_user NAME PASSWORD` (and
+  password argument; `ssh-keygen -N`/`-P` (a key's passphrase);
+  `sqlplus user/password@db`; `rabbitmqctl add_user NAME PASSWORD` (and
   `change_password`); and what `echo` or `printf` pipes into a `--password-stdin`;
 - anywhere else, the `-p<password>` convention when what is glued to `-p` looks like a
   password rather than an option cluster or a port (`-pv`, `-p8080:80` stay).
@@ -65,6 +66,7 @@ _SPACED: dict[str, tuple[str, ...]] = {
     "keytool": ("-storepass", "-keypass", "-srcstorepass", "-deststorepass", "-srckeypass", "-destkeypass", "-new"),
     "jarsigner": ("-storepass", "-keypass"),
     "openssl": ("-k", "-pass", "-passin", "-passout"),
+    "ssh-keygen": ("-N", "-P"),
 }
 """Program -> flags whose next argument is a password."""
 _ATTACHED: dict[str, tuple[str, ...]] = {

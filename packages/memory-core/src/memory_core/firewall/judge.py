@@ -344,6 +344,14 @@ def _stated_score(text: str, start: int, end: int) -> int:
     return int(len(value) >= _MIN_STATED and letters and digits and value.isalnum())
 
 
+def names_a_credential(value: str) -> bool:
+    """Whether `value` holds the word for password, secret or token in some language: then it
+    is a label (`"Mot de passe"`, `Zugriffstoken`), not a credential.
+    """
+    lowered = value.lower()
+    return any(word in lowered for word, strength, role in _NAMES if role == "name" and len(word) >= _SHORT_NAME)
+
+
 def _before_name(text: str, at: int, strength: int) -> list[tuple[int, int]]:
     """`use X as the keystore passphrase`, `nimm X als Passwort`: a value named after it is written."""
     found = _USED_AS.search(text, max(0, at - _WINDOW), at)
