@@ -281,5 +281,6 @@ def test_memory_scrub_applies_the_v3_judgement_to_the_store_the_spool_and_the_qu
     report = svc.scrub()
 
     assert report.spooled == 2
-    assert _leaks(secret, tmp_path) == [] and _leaks(code, tmp_path) == []
+    assert _leaks(secret, tmp_path) == []
+    assert _leaks(code, tmp_path) == []
     svc.store.close()
