@@ -153,6 +153,11 @@ _USED_AS = lazy(
     re.IGNORECASE,
 )
 """A value stated before the name it is used as."""
+_CAT_VERBS = ("cat ", "type ", "get-content", "gc ", "more ", "head ")
+"""Cheap test before `_CAT`: one of the commands that print a file stands on the line."""
+_B32_NAMES = frozenset({"key", "secret", "otp", "totp", "2fa", "mfa", "setup key", "clé", "cle", "schlüssel"})
+"""Names a TOTP setup key follows (`setup key: ABCD EFGH ...`)."""
+_AS_WORDS = (" as ", " for ", " comme ", " als ", " como ", " come ", " jako ", " как ")
 _LINE_BREAK = lazy(r"\r?\n|(?:\\r)?\\n")
 """A line break, real or escaped (a repr, a JSON string)."""
 _DEFAULT_MEMBER = lazy(r"\{(?:\s|\\n)*(?:default|value)\s*[=:]")
@@ -354,6 +359,9 @@ def names_a_credential(value: str) -> bool:
 
 def _before_name(text: str, at: int, strength: int) -> list[tuple[int, int]]:
     """`use X as the keystore passphrase`, `nimm X als Passwort`: a value named after it is written."""
+    window = text[max(0, at - _WINDOW) : at].lower()
+    if not any(word in window for word in _AS_WORDS):
+        return []
     found = _USED_AS.search(text, max(0, at - _WINDOW), at)
     if found is None:
         return []
@@ -422,7 +430,8 @@ def _cat_output(text: str, start: int, end: int) -> list[tuple[int, int]]:
     line_start = max(text.rfind("\n", max(0, start - _WINDOW), start) + 1, start - _WINDOW, 0)
     while end < len(text) and not text[end].isspace() and text[end] != "\\" and end - start < _WINDOW:
         end += 1
-    if _CAT.search(text, line_start, end) is None:
+    segment = text[line_start:start].lower()
+    if not any(verb in segment for verb in _CAT_VERBS) or _CAT.search(text, line_start, end) is None:
         return []
     found = _LINE_BREAK.search(text, end, end + _WINDOW)
     if found is None or text[end : found.start()].strip():
@@ -581,7 +590,7 @@ def _spans(
     catted = _cat_output(text, at, end)
     if catted:
         return catted
-    groups = _B32_GROUPS.search(text, end, limit)
+    groups = _B32_GROUPS.search(text, end, limit) if word in _B32_NAMES else None
     if groups is not None and not text[end : groups.start()].strip(" \t:=-–—()'\"`").replace("(", ""):
         return [groups.span()]
     if groups is not None and "\n" not in text[end : groups.start()] and groups.start() - end < 40:
