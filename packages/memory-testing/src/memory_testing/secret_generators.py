@@ -1006,17 +1006,73 @@ def _fresh3() -> tuple[list[Generated], list[Generated]]:
 
 
 _FRESH4_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "chat-4": ("A", ("btw the grafana admin pass got rotated, it's {s} now", "Mi contraseña nueva para el VPN: {s}", "wifi: CorpGuest / {s}")),
-    "code-4": ("B", ('smtp.login("alerts@example.com", "{s}")', "$conn = new PDO($dsn, 'app', '{s}');", 'jdbc:postgresql://db:5432/app?user=app&password={s}')),
-    "cfg-4": ("A", ("[client]\nuser=backup\npassword={s}", "<add key=\"ApiSecret\" value=\"{s}\" />", "spring.datasource.password={s}")),
-    "cli-4": ("B", ("az login --service-principal -u $APP_ID -p {s} --tenant $TENANT", "vault kv put secret/app db_password={s}", "psql 'host=db user=app password={s} dbname=app'")),
+    "chat-4": (
+        "A",
+        (
+            "btw the grafana admin pass got rotated, it's {s} now",
+            "Mi contraseña nueva para el VPN: {s}",
+            "wifi: CorpGuest / {s}",
+        ),
+    ),
+    "code-4": (
+        "B",
+        (
+            'smtp.login("alerts@example.com", "{s}")',
+            "$conn = new PDO($dsn, 'app', '{s}');",
+            "jdbc:postgresql://db:5432/app?user=app&password={s}",
+        ),
+    ),
+    "cfg-4": (
+        "A",
+        (
+            "[client]\nuser=backup\npassword={s}",
+            '<add key="ApiSecret" value="{s}" />',
+            "spring.datasource.password={s}",
+        ),
+    ),
+    "cli-4": (
+        "B",
+        (
+            "az login --service-principal -u $APP_ID -p {s} --tenant $TENANT",
+            "vault kv put secret/app db_password={s}",
+            "psql 'host=db user=app password={s} dbname=app'",
+        ),
+    ),
 }
 
 _FRESH4_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
-    "near-4": ("A", ("password reset emails are sent from noreply@example.com via SES", "the token bucket refills at 50 req/s (burst 200)", "key rotation: every 90 days, see RUNBOOK.md#rotation")),
-    "near-4b": ("B", ("PASSWORD_HASHERS = ['django.contrib.auth.hashers.Argon2PasswordHasher']", "if (!token) return res.status(401).json({ error: 'missing token' });", "SELECT id, password_hash, created_at FROM users WHERE email = $1")),
-    "near-4c": ("A", ("cache key: user:4412:profile:v3", "Secret Manager API has not been used in project 412233 before", "git log --grep='auth token' --oneline | head")),
-    "near-4d": ("B", ("export VAULT_ADDR=https://vault.internal:8200", "The OTP field accepts 6 digits; the backup code field accepts 8 characters.", "session_token_ttl = 3600  # seconds")),
+    "near-4": (
+        "A",
+        (
+            "password reset emails are sent from noreply@example.com via SES",
+            "the token bucket refills at 50 req/s (burst 200)",
+            "key rotation: every 90 days, see RUNBOOK.md#rotation",
+        ),
+    ),
+    "near-4b": (
+        "B",
+        (
+            "PASSWORD_HASHERS = ['django.contrib.auth.hashers.Argon2PasswordHasher']",
+            "if (!token) return res.status(401).json({ error: 'missing token' });",
+            "SELECT id, password_hash, created_at FROM users WHERE email = $1",
+        ),
+    ),
+    "near-4c": (
+        "A",
+        (
+            "cache key: user:4412:profile:v3",
+            "Secret Manager API has not been used in project 412233 before",
+            "git log --grep='auth token' --oneline | head",
+        ),
+    ),
+    "near-4d": (
+        "B",
+        (
+            "export VAULT_ADDR=https://vault.internal:8200",
+            "The OTP field accepts 6 digits; the backup code field accepts 8 characters.",
+            "session_token_ttl = 3600  # seconds",
+        ),
+    ),
 }
 
 
@@ -1029,12 +1085,18 @@ def _fresh4() -> tuple[list[Generated], list[Generated]]:
                 rng = _rng(f"fresh4/{variant}/{i}/{j}")
                 secret = _password(rng) if j < 2 else _token(rng, 22)
                 text = _frame(rng, template.replace("{s}", secret))
-                secrets.append(Generated(fold, Sample(f"fresh4/{variant}", f"gen-fresh4-{variant}-{i}-{j}", text, secret, "?")))
+                secrets.append(
+                    Generated(fold, Sample(f"fresh4/{variant}", f"gen-fresh4-{variant}-{i}-{j}", text, secret, "?"))
+                )
     for variant, (fold, templates) in _FRESH4_BENIGN.items():
         for i, template in enumerate(templates):
             for j in range(3):
                 rng = _rng(f"fresh4-benign/{variant}/{i}/{j}")
-                benign.append(Generated(fold, Sample(f"benign/{variant}", f"gen-fresh4-benign-{variant}-{i}-{j}", _frame(rng, template))))
+                benign.append(
+                    Generated(
+                        fold, Sample(f"benign/{variant}", f"gen-fresh4-benign-{variant}-{i}-{j}", _frame(rng, template))
+                    )
+                )
     return secrets, benign
 
 

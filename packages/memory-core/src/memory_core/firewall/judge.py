@@ -81,14 +81,28 @@ _STRONG_NAMES = (
     *("kode verifikasi", "kode otp", "identified by", "api key", "apikey", "api_key", "api-key", "private key"),
 )
 _MODERATE_NAMES = (
-    *("token", "key", "code", "auth", "creds", "credential", "jeton", "clé", "cle", "schlüssel"),
+    *(
+        "token",
+        "key",
+        "code",
+        "auth",
+        "creds",
+        "credential",
+        "wifi",
+        "wi-fi",
+        "wlan",
+        "jeton",
+        "clé",
+        "cle",
+        "schlüssel",
+    ),
     *("clave", "chave", "chiave", "sleutel", "ключ", "キー", "トークン", "令牌", "토큰", "키", "klucz", "anahtar"),
     *("nyckel", "klíč", "مفتاح", "कुंजी", "khóa", "kunci", "токен", "código", "codice", "kod", "코드", "コード"),
 )
 _HOLDERS = (
     # calls whose string arguments after the first are credentials: SDK clients, basic auth
     *("client", "basicauth", "credentials", "pusher", "mailgun", "algoliasearch", "twilio", "setbasicauth"),
-    *("login(", "connect(", "authenticate("),
+    *("login(", "connect(", "authenticate(", "pdo(", "mysqli(", "createclient("),
 )
 _DECODERS = ("fromhex", "unhexlify", "decodestring", "frombase64string", "b64decode", "'hex')", '"hex")')
 _ENCODERS = ("| base64", "|base64", "b64encode(", "btoa(", "base64.encode")
@@ -123,7 +137,9 @@ _NOT_VALUE = lazy(
     r"|[\d:.]+(?:[ap]m)?|\d+(?:[.,]\d+)*[a-zA-Z%]{0,5}"  # a time, an address, a size
     r"|[a-z0-9\-]+(?:\.[a-z0-9\-]+)+(?::\d+)?(?:/\S*)?"  # a host, maybe a port and a path
     r"|[\w.+\-]+@[\w\-]+\.[\w.\-]+"  # an e-mail address
-    r"|[\w\-]+\.(?:txt|json|ya?ml|py|js|ts|go|rb|sh|conf|cfg|ini|env|log|md|pem|crt|key|toml|xml|sql)"
+    r"|[\w\-./]+\.(?:txt|json|ya?ml|py|js|ts|go|rb|sh|conf|cfg|ini|env|log|md|pem|crt|key|toml|xml|sql)(?:[#:]\S*)?"
+    r"|[\w\-]+(?::[\w\-]+){2,}"  # a colon-joined key or id: `user:4412:profile:v3`
+    r"|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,}"  # a dotted module path: `django.contrib.auth.hashers.X`
     r"|[a-z]+(?:-[a-z]+)+|[A-Z][a-z]+(?:-[A-Z]?[a-z]+)+"  # a slug, a hyphenated word
     r"|[a-z]+\d*(?:-[a-z]+)+"  # a description: `sha256-hashed`, `utf8-encoded`
     r"|[a-z0-9_\-]+(?:/[a-z0-9_\-]+)+/?"  # a lower-case path or key: `secret/db`, `kv/prod/db`
@@ -153,6 +169,8 @@ _USED_AS = lazy(
     re.IGNORECASE,
 )
 """A value stated before the name it is used as."""
+_SECOND_HALF = lazy(r"[ \t]*/[ \t]*([^\s\"'`/]{6,128})")
+"""The second half of `user / password`."""
 _CAT_VERBS = ("cat ", "type ", "get-content", "gc ", "more ", "head ")
 """Cheap test before `_CAT`: one of the commands that print a file stands on the line."""
 _B32_NAMES = frozenset({"key", "secret", "otp", "totp", "2fa", "mfa", "setup key", "clé", "cle", "schlüssel"})
@@ -329,6 +347,9 @@ def _after_name(text: str, start: int, end: int, strength: int, limit: int) -> l
             score = _stated_score(text, token_start, token_end)
         if value.startswith(("[REDACTED:", "$", "{")) or (not score and text[token_end : token_end + 1] in ("(", "[")):
             return []  # a marker, a variable, a call or a subscript: the name holds nothing literal here
+        second = _SECOND_HALF.match(text, token_end)
+        if second is not None and value_score(second.group(1)):
+            return [second.span(1)]  # `admin / S3cret`, `CorpGuest / ...`: a user, then the password
         if score and score + strength >= _BAR:
             return [(token_start, token_end)]
         if score:
@@ -397,6 +418,8 @@ def _literals(text: str, start: int, limit: int) -> list[tuple[int, int]]:
 
 def _held(text: str, end: int, limit: int, strength: int) -> list[tuple[int, int]]:
     """The literals after the first in a call or tuple right after the name (`Client("id", "key")`)."""
+    if text[end - 1] == "(":
+        end -= 1  # a holder named with its parenthesis: `login(`
     rest = _CALLEE_REST.match(text, end, limit)  # the rest of the callee: `Client.create`, `auth = `
     position = rest.end() if rest is not None else end
     if position >= limit or text[position] not in "([":
@@ -533,7 +556,14 @@ def _public(text: str, folded: str, start: int, end: int) -> bool:
     words = re.findall(r"[a-z]+", identifier)
     if any(w in _NOT_SECRET_WORDS for w in words):
         return True  # `Idempotency-Key`, `cache_key`, `partition key`: a key that opens nothing
-    if words and words[-1] in _NOT_SECRET_TAIL and words[-1] not in folded[start:end]:
+    previous = folded[max(0, left - 24) : left].split()
+    if previous and previous[-1].strip("\"'`*") in _NOT_SECRET_WORDS:
+        return True  # `cache key: ...`, `partition key ...`: the word before says what key
+    if (
+        words
+        and words[-1].removesuffix("s") in _NOT_SECRET_TAIL | {"hasher", "validator"}
+        and words[-1] not in folded[start:end]
+    ):
         return True  # `password_min_length`, `token_url`: the last word says what the value is
     blank = max(folded.rfind(" ", max(0, start - 200), start), folded.rfind("\n", max(0, start - 200), start))
     if "://" in folded[blank + 1 : start]:
