@@ -26,7 +26,7 @@ from memory_core.errors import StoreUnavailable
 from memory_core.models import Scope
 from memory_core.retrieval.tokenizer import index_terms
 from memory_core.service import MemoryService, turn_text
-from memory_testing.secret_shapes import SHAPES, SecretShape
+from memory_testing.secret_shapes import SHAPES, SecretShape, fake
 
 _PROJECT = "firewall-storage-test"
 
@@ -259,4 +259,28 @@ def test_records_captured_by_the_current_rules_are_not_stale(tmp_path: Path) -> 
     firewall = svc.status()["firewall"]
 
     assert (firewall["stale"], firewall["scrubbed_with"]) == (False, None)
+    svc.store.close()
+
+
+def test_memory_scrub_applies_the_v3_judgement_to_the_store_the_spool_and_the_quarantine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What only rules v3 catch (a password stated in French, a code in Japanese), kept while the
+    # firewall was off, as a store written by an older rule set would hold it.
+    secret, code = fake("abcdefghjkmnpqrstuvwxyz23456789", 14, "v3-scrub"), "48151623"
+    text = f"Le mot de passe du serveur est {secret}\n認証コード: {code}"
+    off = MemoryService(_config(tmp_path, MEMORY_FIREWALL="0"), cwd=str(tmp_path))
+    off.save(text)
+    off.store.close()
+    down = MemoryService(_config(tmp_path, url=f"sqlite:///{tmp_path}", MEMORY_FIREWALL="0"), cwd=str(tmp_path))
+    down.capture(harness="claude", session_id="s", turn_id="t", prompt=text, response="ok")
+    down.spool.quarantine_path.write_bytes(down.spool.path.read_bytes())
+    assert _leaks(secret, tmp_path)  # the control: written as it was
+
+    svc = MemoryService(_config(tmp_path), cwd=str(tmp_path))
+    report = svc.scrub()
+
+    assert report.spooled == 2
+    assert _leaks(secret, tmp_path) == []
+    assert _leaks(code, tmp_path) == []
     svc.store.close()

@@ -148,11 +148,12 @@ def test_scrub_also_redacts_the_prompts_the_recall_history_holds(tmp_path: Path)
         "MEMORY_USER": "alice",
     }
     unguarded = MemoryService(Config.from_env({**env, "MEMORY_FIREWALL": "0"}), long_lived=True)
-    unguarded.assemble("upload with AKIAIOSFODNN7EXAMPLE please", harness="claude", session_id="s", turn_id="t")
+    key = "AKIA" + "Q7RW2ZT5VN3KD8PX"  # key-shaped (AWS's documented `...EXAMPLE` key is kept as an example)
+    unguarded.assemble(f"upload with {key} please", harness="claude", session_id="s", turn_id="t")
     unguarded.close()
     svc = MemoryService(Config.from_env(env), long_lived=True)
     try:
-        assert "AKIAIOSFODNN7EXAMPLE" in svc.recall_history()[0]["query"]
+        assert key in svc.recall_history()[0]["query"]
         svc.scrub()
         assert svc.recall_history()[0]["query"] == "upload with [REDACTED:aws-access-key] please"
     finally:

@@ -281,18 +281,18 @@ def _prose_samples() -> list[Sample]:
     # `name = value` and `Name: value` at a line start are read as assignments, whatever the sentence.
     assigned = {5: "password-assignment", 13: "password-assignment"}
     out = [
-        _sample("prose", f"prose-{i}", assigned.get(i, "stated-password"), t, password(f"prose{i}"))
+        _sample("prose", f"prose-{i}", assigned.get(i, "credential"), t, password(f"prose{i}"))
         for i, t in enumerate(templates)
     ]
     plain = f"{_rng('plain').choice(_WORDS)}{_rng('plain2').randint(2, 99)}"
-    out.append(_sample("prose", "prose-word-digits", "stated-password", "the password is {s}, don't laugh", plain))
-    out.append(_sample("prose", "prose-quoted-word", "stated-password", "The staging password is '{s}'.", plain + "x"))
-    out.append(_sample("prose", "prose-creds", "stated-password", "creds: admin / {s}", password("creds")))
+    out.append(_sample("prose", "prose-word-digits", "credential", "the password is {s}, don't laugh", plain))
+    out.append(_sample("prose", "prose-quoted-word", "credential", "The staging password is '{s}'.", plain + "x"))
+    out.append(_sample("prose", "prose-creds", "credential", "creds: admin / {s}", password("creds")))
     out.append(
         _sample(
             "prose",
             "prose-phrase",
-            "stated-password",
+            "credential",
             'the passphrase is "{s}"',
             " ".join(_rng("phrase").sample(_WORDS, 4)),
         )

@@ -2,7 +2,8 @@
 anything is stored, indexed or logged.
 
 `engine` applies the rules to a turn; `patterns` holds them, `entropy` judges values that look
-random and `assign` finds `key = value` assignments whose key names a secret. The public names
+random, `assign` finds `key = value` assignments whose key names a secret, and `judge` weighs
+what names a value (in any language) and what the value looks like together. The public names
 are re-exported here.
 """
 

@@ -111,11 +111,33 @@ _SHOUTED_KEYWORDS = ("password", "passwd", "token", "secret")
 _PLACEHOLDER_STARTS = ("$", "{{", "%", "[redacted:", "your", "<")
 _PLACEHOLDER_WORDS = frozenset({"changeme", "redacted", "example", "none", "null"})
 _FILLER = frozenset("*xX.…")
+_PLACEHOLDER_PARTS = (
+    "example",
+    "your_",
+    "your-",
+    "yourapi",
+    "placeholder",
+    "replace_",
+    "replace-",
+    "changeme",
+    "xxxxx",
+)
+"""Documentation writes these into the value it shows: vendors' example keys end in `EXAMPLE`."""
 _CODE_REFERENCE = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
 _TRAILING = ")]},.:"
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
 
 Edit = tuple[int, int, str]
+
+
+_COLOR = re.compile(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
+
+
+def _says_credential(value: str) -> bool:
+    """Whether a value is itself the word for a credential, in some language (an i18n label)."""
+    from memory_core.firewall.judge import names_a_credential
+
+    return names_a_credential(value)
 
 
 def is_placeholder(value: str) -> bool:
@@ -129,6 +151,8 @@ def is_placeholder(value: str) -> bool:
         return True
     if lowered.endswith(("...", "…")):
         return True  # `sk-...`: an example cut short
+    if any(word in lowered for word in _PLACEHOLDER_PARTS):
+        return True  # `AKIAIOSFODNN7EXAMPLE`, `YOUR_API_KEY`, `replace-with-your-token`
     return lowered in _PLACEHOLDER_WORDS or set(value.strip(":@ ")) <= _FILLER
 
 
@@ -198,12 +222,18 @@ def _value_edit(name: str, kind: str, start: int, value: str, *, quoted: bool) -
     end = start + len(value)
     if is_placeholder(value):
         return None
+    if not quoted and (len(value) < 2 or not any(c.isalnum() for c in value)):
+        return None  # SQL's `N'...'`, Python's `b"..."`: a literal's prefix, read by the judgement
     if not quoted:
         trimmed = value.rstrip(_TRAILING)
         end -= len(value) - len(trimmed)
         value = trimmed
-    if is_placeholder(value) or value.lower() in _TYPE_WORDS:
+    if is_placeholder(value) or value.lower() in _TYPE_WORDS or _COLOR.fullmatch(value):
         return None
+    if not any(c.isdigit() for c in value) and _says_credential(value):
+        return None  # a label, not a value: `"password": "Mot de passe"`, `token_label: "Zugriffstoken"`
+    if "existing" in name.lower():
+        return None  # `existingSecret: api-db` names a secret object that holds the value elsewhere
     bare_name = name.lstrip("-")
     if bare_name.lower() in _DIRECTORY_NAMES and value.startswith(("/", "~", ".", "$")):
         return None
@@ -334,7 +364,7 @@ def _read_flag(text: str, start: int, end: int) -> Edit | None:
     quoted = _quoted_value(text, gap.end())
     if quoted is not None:
         return _value_edit(name, kind, quoted[0], quoted[1], quoted=True)
-    bare = re.compile(r"[^\s\"'`\-][^\s\"'`]*").match(text, gap.end())
+    bare = re.compile(r"[^\s\"'`\-<>|][^\s\"'`]*").match(text, gap.end())
     if bare is None:
         return None
     return _value_edit(name, kind, bare.start(), bare.group(0), quoted=False)

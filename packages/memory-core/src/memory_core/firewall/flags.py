@@ -9,7 +9,8 @@ command-line program as a flag value, with kind `password-flag`:
   the OpenLDAP tools' `-w`; `sqlcmd`/`bcp`/`ipmitool` `-P`; `zip`/`unzip -P`; `7z -p`;
   `rdesktop -p`; FreeRDP's `/p:`; Samba's `-U user%password`; Java's `keytool -storepass`
   and kin; OpenSSL's `-pass pass:...`, `-passin`, `-passout` and `-k`; `htpasswd -b`'s
-  password argument; `sqlplus user/password@db`; `rabbitmqctl add_user NAME PASSWORD` (and
+  password argument; `ssh-keygen -N`/`-P` (a key's passphrase);
+  `sqlplus user/password@db`; `rabbitmqctl add_user NAME PASSWORD` (and
   `change_password`); and what `echo` or `printf` pipes into a `--password-stdin`;
 - anywhere else, the `-p<password>` convention when what is glued to `-p` looks like a
   password rather than an option cluster or a port (`-pv`, `-p8080:80` stay).
@@ -65,6 +66,7 @@ _SPACED: dict[str, tuple[str, ...]] = {
     "keytool": ("-storepass", "-keypass", "-srcstorepass", "-deststorepass", "-srckeypass", "-destkeypass", "-new"),
     "jarsigner": ("-storepass", "-keypass"),
     "openssl": ("-k", "-pass", "-passin", "-passout"),
+    "ssh-keygen": ("-N", "-P"),
 }
 """Program -> flags whose next argument is a password."""
 _ATTACHED: dict[str, tuple[str, ...]] = {
@@ -82,7 +84,9 @@ _PROGRAMS = tuple(dict.fromkeys((*_SPACED, *_ATTACHED, *_SAMBA, "htpasswd", "sql
 FLAG_TRIGGERS = ("-", "/p:", "sqlplus", "rabbitmqctl")
 """Every password flag has a dash but FreeRDP's `/p:` and `sqlplus user/password@db`."""
 _PROGRAM = lazy(
-    r"(?<![\w.\-])(?P<p>" + "|".join(re.escape(p) for p in sorted(_PROGRAMS, key=len, reverse=True)) + r")(?![\w\-])"
+    r"(?:(?<![\w.\-])|(?<=\\n))(?P<p>"
+    + "|".join(re.escape(p) for p in sorted(_PROGRAMS, key=len, reverse=True))
+    + r")(?![\w\-])"
 )
 """Any of the programs, as a word (after a path too: `/usr/bin/mysql`): one scan finds them all."""
 _ARGUMENT = lazy(r"\"((?:[^\"\\\n]|\\.)*)\"|'([^'\n]*)'|((?:[^\s\"'|;&\\]|\\[^\n])+)")
@@ -135,6 +139,14 @@ def _read_command(text: str, program: str, start: int, end: int) -> list[tuple[i
         for flag in attached:
             if word.startswith(flag) and len(word) > len(flag) and _password(word[len(flag) :]):
                 edits.append((at + len(flag), stop, KIND))
+            elif (
+                word == flag
+                and i + 1 < len(words)
+                and text[stop : stop + 1] in "'\""
+                and words[i + 1][0] == stop + 1
+                and _password(words[i + 1][2])
+            ):
+                edits.append((*words[i + 1][:2], KIND))  # `-p'secret'`: the quotes glue it to the flag
         if program in _SAMBA and word == "-U" and i + 1 < len(words) and "%" in words[i + 1][2]:
             value_at, value_end, value = words[i + 1]
             cut = value.index("%") + 1

@@ -24,7 +24,7 @@ from __future__ import annotations
 from memory_core.firewall.values import looks_like_secret, trim_value
 from memory_core.lazyre import lazy
 
-__all__ = ["find_named_secrets", "NAMED_TRIGGERS", "secret_name_kind"]
+__all__ = ["find_named_secrets", "NAMED_TRIGGERS", "NOT_SECRET_TAIL", "NOT_SECRET_WORDS", "secret_name_kind"]
 
 NAMED_TRIGGERS = ("pass", "pwd", "secret", "token", "key", "credential", "auth", "licen", "signing", "certificate-data")
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
@@ -61,7 +61,7 @@ _KEY_QUALIFIERS = frozenset(
         *("shared", "rest", "browser", "mobile", "sdk", "license", "product", "activation", "serial"),
     }
 )
-_NOT_SECRET_TAIL = frozenset(
+NOT_SECRET_TAIL = frozenset(
     {
         *("id", "ids", "name", "names", "url", "uri", "urls", "endpoint", "host", "hostname", "port", "type"),
         *("path", "file", "filename", "dir", "directory", "ttl", "expiry", "expires", "expiration", "timeout"),
@@ -74,7 +74,7 @@ _NOT_SECRET_TAIL = frozenset(
         *("reset", "changed", "updated"),
     }
 )
-_NOT_SECRET_WORDS = frozenset(
+NOT_SECRET_WORDS = frozenset(
     {
         *("public", "primary", "foreign", "sort", "partition", "cache", "idempotency", "dedup", "row"),
         *("lookup", "routing", "shard", "sharding", "composite", "unique", "index", "map", "dict", "hotkey"),
@@ -99,7 +99,7 @@ def secret_name_kind(name: str) -> tuple[str, bool] | None:
     when the name does not say credential (or says what else the value is).
     """
     words = [w.lower() for w in _WORDS.findall(name)]
-    if not words or words[-1] in _NOT_SECRET_TAIL or any(w in _NOT_SECRET_WORDS for w in words):
+    if not words or words[-1] in NOT_SECRET_TAIL or any(w in NOT_SECRET_WORDS for w in words):
         return None
     whole = "".join(words)
     if whole in _WHOLE_NAMES:
@@ -165,7 +165,7 @@ def _value_after(text: str, end: int, name_quote: str, at_line_start: bool) -> t
         group = next(g for g in (1, 2, 3) if quoted.group(g) is not None)
         return quoted.start(group), quoted.group(group), True
     if not separated and not at_line_start:
-        return None  # `name value` mid-sentence is prose (the prose rule reads that)
+        return None  # `name value` mid-sentence is prose (the judgement reads that)
     bare = (_WORD if at_line_start else _BARE).match(text, gap)
     if bare is None:
         return None

@@ -14,8 +14,9 @@ an unambiguous prefix (specific before generic: `sk-ant-` before `sk-`; filler s
 `xxxx` marks a documentation example and is kept), then JWTs, then shapes that need context:
 URL userinfo (read by `memory_core.urls.find_userinfo`, the parser `redact_url` uses), headers,
 command-line password flags (`flags`), names ending in a credential word (`assign`), names
-saying secret anywhere (`keyvalue`), `.pgpass` lines (`files`), passwords stated in prose
-(`prose`), and the entropy test last (base64 that decodes to plain text is kept).
+saying secret anywhere (`keyvalue`), `.pgpass` lines (`files`), a name and a value judged
+together in any language (`judge`: passwords stated in prose among them), and the entropy
+test last (base64 that decodes to plain text is kept).
 `RULES_VERSION` names this rule set; raise it whenever a change makes it catch more.
 A later rule never re-redacts an earlier marker: every value pattern refuses to start with
 `[REDACTED:`.
@@ -40,17 +41,18 @@ from memory_core.firewall.assign import (
 )
 from memory_core.firewall.files import find_pgpass_passwords
 from memory_core.firewall.flags import FLAG_TRIGGERS, find_flag_passwords
+from memory_core.firewall.judge import JUDGED_TRIGGERS, find_judged
 from memory_core.firewall.keyvalue import NAMED_TRIGGERS, find_named_secrets
-from memory_core.firewall.prose import PROSE_TRIGGERS, find_stated_passwords
 from memory_core.lazyre import lazy
 from memory_core.urls import MAX_URL, URL_END, find_userinfo
 
 __all__ = ["Rule", "RULES", "RULES_VERSION", "MARKER_PREFIX", "marker", "Edit"]
 
-RULES_VERSION = 2
+RULES_VERSION = 3
 """The rule set's version: raise it whenever a change makes the rules catch something they
 did not (1: vendor prefixes, assignments and entropy; 2: the RFC 3986 userinfo parser,
-password flags, named keys, stated passwords, `.pgpass`). `memory scrub` records the version
+password flags, named keys, stated passwords, `.pgpass`; 3: the judgement of a name and a
+value together, in any language, `firewall.judge`). `memory scrub` records the version
 it ran with, captures record the version that scrubbed them, and `doctor` says when stored
 records were last scrubbed by an older rule set."""
 
@@ -158,9 +160,9 @@ class Rule:
         return edits
 
 
-_FILLER_RUN = lazy(r"(.)\1{7}|XXXX|xxxx|\.\.\.")
-"""In a documentation example the random part is filler: `AKIAXXXXXXXXXXXXXXXX`, `ghp_xxxx...`.
-(AWS's own `AKIAIOSFODNN7EXAMPLE` is still redacted: it is shaped like a real key.)"""
+_FILLER_RUN = lazy(r"(.)\1{7}|XXXX|xxxx|\.\.\.|EXAMPLE|[Ee]xample")
+"""In a documentation example the random part is filler (`AKIAXXXXXXXXXXXXXXXX`, `ghp_xxxx...`)
+or says so: AWS documents `AKIAIOSFODNN7EXAMPLE`, and no issued key spells EXAMPLE."""
 
 
 def _judge_vendor(match: re.Match[str]) -> Edit | None:
@@ -403,7 +405,11 @@ def _judge_bearer(match: re.Match[str]) -> Edit | None:
 
 
 def _judge_basic(match: re.Match[str]) -> Edit | None:
+    from memory_core.firewall.judge import value_score
+
     start, end, value = _trimmed(match)
+    if match.group("sep") == "," and not value_score(value):
+        return None  # lftp's `-u user,password`; but `ps -u root,www-data` lists users
     return None if is_placeholder(value) else (start, end, "basic-auth")
 
 
@@ -448,7 +454,7 @@ _HEADER_RULES = [
     Rule(
         "basic-auth",
         (" -u ", " -u\t", " --user"),
-        rf"[ \t](?:-u|--user)[ =][\"']?[^\s:\"']+:(?!//){_NOT_MARKER}(?P<s>[^\s\"']+)",
+        rf"[ \t](?:-u|--user)[ =][\"']?[^\s:,\"'\[]+(?P<sep>[:,])(?!//){_NOT_MARKER}(?P<s>[^\s\"']+)",
         anchored=True,
         judge=_judge_basic,
     ),
@@ -461,7 +467,7 @@ _ASSIGNMENT_RULES = [
     Rule("password-assignment", ASSIGNMENT_TRIGGERS, fold=True, kinds=ASSIGNMENT_KINDS, find=find_assignments),
     Rule("secret-assignment", NAMED_TRIGGERS, fold=True, kinds=ASSIGNMENT_KINDS[:4], find=find_named_secrets),
     Rule("password-assignment", (":",), find=find_pgpass_passwords),
-    Rule("stated-password", PROSE_TRIGGERS, fold=True, find=find_stated_passwords),
+    Rule("credential", JUDGED_TRIGGERS, find=find_judged),
 ]
 
 # -- the entropy test, last ------------------------------------------------------------------
@@ -517,12 +523,44 @@ def _judge_entropy(match: re.Match[str]) -> Edit | None:
     token = match.group(0)
     if token.startswith(_SRI_PREFIXES):
         return None
-    if not looks_random(token) or _encodes_plain_text(token):
+    if not looks_random(token) or is_placeholder(token) or _encodes_plain_text(token):
         return None
-    before = match.string[max(0, match.start() - 40) : match.start()]
+    before = match.string[max(0, match.start() - 60) : match.start()]
     if re.search(_HARMLESS_LABEL, before, re.IGNORECASE):
         return None  # `sha256:<hex>`, an SSH public key, an embedded image
+    if token.startswith(_PUBLIC_PREFIXES) or _HOST_LABEL.match(match.string, match.end()):
+        return None  # an age recipient; `<id>.apps.googleusercontent.com`, a host's first label
+    label = _LABEL.search(before)
+    if label is not None and _public_label(label.group("label")):
+        return None  # `PublicKey = ...`, `"kid": ...`, `X-Request-Id: ...`, `ETag: ...`
     return match.start(), match.end(), "high-entropy"
+
+
+_LABEL = lazy(
+    r"(?:\\[nrt])?(?P<label>[A-Za-z][\w.\-]{0,40})\\?[\"']?\]?[ \t]*(?:[:=]|==)[ \t]*\\?[\"']?(?:W/)?\\?[\"']?$"
+)
+"""The label before a value, in a repr or a JSON string too (`\\npeer: `, `[\\'etag\\'] == \\'W/"`)."""
+_HOST_LABEL = lazy(r"\.[a-z0-9\-]+\.[a-z]{2,}")
+_PUBLIC_PREFIXES = ("age1", "npub1")
+_PUBLIC_WORDS = frozenset({"public", "pub", "publickey", "recipient", "recipients", "peer", "cert", "certificate"})
+_ID_TAILS = frozenset(
+    {
+        # What a header, a JSON member or a listing column labels as an identifier or a digest.
+        *("id", "ids", "kid", "etag", "requestid", "request", "trace", "traceparent", "tracestate", "ray"),
+        *("correlation", "span", "n", "e", "x", "y", "fingerprint", "thumbprint", "hash", "digest"),
+        *("checksum", "version", "revision", "commit", "sha", "nonce", "integrity", "x5t", "cursor"),
+    }
+)
+
+
+def _public_label(label: str) -> bool:
+    """Whether a label names a public value: its words say public, or its last word says id."""
+    words = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+", label)]
+    while words and words[-1].isdigit():
+        words.pop()  # `x-amz-id-2`
+    if not words or any(w in ("secret", "private", "password", "token") for w in words):
+        return False
+    return bool(_PUBLIC_WORDS.intersection(words)) or words[-1] in _ID_TAILS
 
 
 _RANDOM_RUN = (

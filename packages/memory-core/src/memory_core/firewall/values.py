@@ -39,6 +39,9 @@ _ORDINARY = lazy(
 """Words and identifiers in one case style with maybe a digit or two, versions, numbers."""
 _REFERENCE_PREFIXES = ("/", "~", "./", "../", "arn:", "urn:", "file:", "env:", "vault:", "secret:", "op://")
 _CODE = lazy(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\([^()]*\)|\[[^\[\]]*\])?")
+_COLOR = lazy(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
+"""A CSS colour (`#ff6600`): `--secret-color` names a colour."""
+_DOMAIN_PATH = lazy(r"[a-z0-9\-]+(?:\.[a-z0-9\-]+)*\.[a-z]{2,}/[a-z0-9]")
 _RUN = lazy(r"[A-Za-z0-9+/_\-]{16,}={0,2}")
 _EXTRA_PLACEHOLDER_WORDS = ("your", "here", "placeholder", "example", "replace", "dummy", "redacted", "sample")
 
@@ -67,6 +70,8 @@ def _reference(value: str) -> bool:
         return True  # a YAML anchor, alias or tag: `&db_password`, `*defaults`, `!vault`
     if _CODE.fullmatch(value) and (value.endswith((")", "]")) or not any(c.isdigit() for c in value)):
         return True  # `get_token()`, `os.environ["X"]`, `settings.SECRET_KEY`
+    if _DOMAIN_PATH.match(value):
+        return True  # `kubernetes.io/service-account-token`, `ghcr.io/acme/api`: a type or an image
     return value.startswith(_REFERENCE_PREFIXES) or "://" in value
 
 
@@ -74,7 +79,7 @@ def looks_like_secret(value: str, *, strict: bool = False) -> bool:
     """Whether `value` looks like a credential rather than a word, a number or a reference."""
     if len(value) < (_STRICT_MIN_LENGTH if strict else _MIN_LENGTH) or len(value) > 4096:
         return False
-    if _placeholder(value) or _reference(value) or is_ordinary(value):
+    if _placeholder(value) or _reference(value) or is_ordinary(value) or _COLOR.fullmatch(value):
         return False
     if any(c.isspace() for c in value):
         return False

@@ -1,0 +1,628 @@
+# ruff: noqa: RUF001 - the names and the punctuation around them are written in many scripts
+
+"""One judgement from two kinds of evidence: what names or holds a value, and what the value looks like.
+
+Promise: `find_judged(text, folded)` returns the span of each value that a NAME marks as a
+credential and that LOOKS like one, strongly enough together, with kind `credential`. A name
+scores 1 (moderate: `token`, `key`, `code`, `auth` and their translations, an SDK client
+constructor, basic auth, a hex decoder, `base64` of a pair) or 2 (strong: the words for
+password, passphrase, secret, PIN, login details, one-time and recovery codes in some forty
+languages, SQL's `IDENTIFIED BY`, `api key`). A value scores 0 (a word of any script, an
+identifier, a number, a date, a version, a path, a host, an e-mail, a digest, an image tag, a
+placeholder or vendor example, code, another name's assignment), 1 (`values.looks_like_secret`,
+hex of 32 or more, six to ten digits under a strong name, a mixed-case run of letters; a word
+glued to digits or a quoted phrase STATED after a strong name and a link) or 2 (random by
+`entropy.looks_random`, base32 in groups like a TOTP key). A value is redacted when it scores
+at least 1 and name + value reach 2: both moderate are enough, a strong value alone is the
+entropy rule's.
+
+Not names: a word inside a URL, a host (`auth0.com`), a marker, a random run, or an identifier
+that says public (`PublicKey`, `client_id`) or says what else the value is
+(`password_min_length`, `Idempotency-Key`).
+
+Where the value is, read the same way for every family: after the name (and the rest of its
+identifier: `DB_PASSWORD`, `Lösenordet`), past link words in any language (`is`, `est`,
+`lautet`, `は`, `是`, `—`, `:`, `=`, a closing quote and `]`), the first value-like token on
+the same line (a real or an escaped line), quoted (SQL's doubled quote and `N'...'` included)
+or bare, within six tokens; before it in "use X as the passphrase". A name followed by `(` or
+`= (` holds a call or a tuple: its string literals after the first (the user or app id) are
+the values. A name inside a `cat`ted file name holds the next line. A code label ending its
+line with `:` holds the block of code lines below it. `id:secret` piped to `base64` holds its
+second half; a literal given to a hex decoder is the key.
+
+Failure: none at run time; every search is bounded (a window of a few hundred characters
+after each name hit), so a turn costs time in proportion to its size and its name hits.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from memory_core.firewall.keyvalue import NOT_SECRET_TAIL as _NOT_SECRET_TAIL
+from memory_core.firewall.keyvalue import NOT_SECRET_WORDS as _NOT_SECRET_WORDS
+from memory_core.firewall.values import is_ordinary, looks_like_secret
+from memory_core.lazyre import lazy
+
+__all__ = ["find_judged", "JUDGED_TRIGGERS", "KIND"]
+
+KIND = "credential"
+
+# -- names -------------------------------------------------------------------------------------
+
+_STRONG_NAMES = (
+    # password / passphrase / PIN, by language (lower case; the first few hold most English)
+    *("password", "passwd", "passphrase", "passcode", "pwd", "pw", "pin", "pincode", "pass"),
+    *("mot de passe", "mdp", "passwort", "kennwort", "contraseña", "contrasena", "senha", "palavra-passe"),
+    *("parola d'ordine", "wachtwoord", "пароль", "пароля", "паролем", "パスワード", "暗証番号", "密码", "密碼", "口令"),
+    *("hasło", "haslo", "hasła", "비밀번호", "암호", "şifre", "sifre", "parola", "parolă", "lösenord", "losenord"),
+    *("heslo", "hesla", "كلمة المرور", "كلمة السر", "पासवर्ड", "mật khẩu", "mat khau", "kata sandi", "sandi"),
+    *("salasana", "passord", "adgangskode", "jelszó", "κωδικός", "סיסמה", "geslo", "lozinka", "лозинка"),
+    *("zugangsdaten", "identifiants", "credenciales", "credenciais", "credenziali", "inloggegevens"),
+    *("учетные данные", "認証情報", "凭据", "憑證", "dane logowania", "kimlik bilgileri", "přihlašovací údaje"),
+    *("kata laluan", "รหัสผ่าน", "nenosiri", "পাসওয়ার্ড", "رمز عبور", "رمز", "پاس ورڈ", "கடவுச்சொல்", "పాస్‌వర్డ్"),
+    # secret
+    *("secret", "geheimnis", "secreto", "segredo", "segreto", "секрет", "シークレット", "秘密", "密钥", "비밀"),
+    # one-time and recovery codes
+    *("otp", "totp", "2fa", "mfa", "one-time", "verification code", "confirmation code", "security code"),
+    *("recovery code", "backup code", "setup key", "auth code", "login code", "code de vérification"),
+    *("bestätigungscode", "verifizierungscode", "código de verificación", "código de verificação"),
+    *(
+        "codice di verifica",
+        "verificatiecode",
+        "код подтверждения",
+        "код",
+        "認証コード",
+        "確認コード",
+        "验证码",
+        "驗證碼",
+    ),
+    *("인증번호", "인증 코드", "kod weryfikacyjny", "doğrulama kodu", "verifieringskod", "ověřovací kód", "mã xác"),
+    *("kode verifikasi", "kode otp", "identified by", "api key", "apikey", "api_key", "api-key", "private key"),
+)
+_MODERATE_NAMES = (
+    *(
+        "token",
+        "key",
+        "code",
+        "auth",
+        "creds",
+        "credential",
+        "wifi",
+        "wi-fi",
+        "wlan",
+        "jeton",
+        "clé",
+        "cle",
+        "schlüssel",
+    ),
+    *("clave", "chave", "chiave", "sleutel", "ключ", "キー", "トークン", "令牌", "토큰", "키", "klucz", "anahtar"),
+    *("nyckel", "klíč", "مفتاح", "कुंजी", "khóa", "kunci", "токен", "código", "codice", "kod", "코드", "コード"),
+)
+_HOLDERS = (
+    # calls whose string arguments after the first are credentials: SDK clients, basic auth
+    *("client", "basicauth", "credentials", "pusher", "mailgun", "algoliasearch", "twilio", "setbasicauth"),
+    *("login(", "connect(", "authenticate(", "pdo(", "mysqli(", "createclient("),
+)
+_DECODERS = ("fromhex", "unhexlify", "decodestring", "frombase64string", "b64decode", "'hex')", '"hex")')
+_ENCODERS = ("| base64", "|base64", "b64encode(", "btoa(", "base64.encode")
+_CAT = lazy(r"(?:^|[\s$>#])(?:cat|type|more|head|get-content|gc|sudo cat)[ \t]+(?:-\S+[ \t]+)*\S*$", re.IGNORECASE)
+
+_ROLES: dict[str, tuple[int, str]] = {
+    **{word: (1, "name") for word in _MODERATE_NAMES},
+    **{word: (2, "name") for word in _STRONG_NAMES},
+    **{word: (1, "holder") for word in _HOLDERS},
+    **{word: (1, "decoder") for word in _DECODERS},
+    **{word: (1, "encoder") for word in _ENCODERS},
+}
+_NAMES: tuple[tuple[str, int, str], ...] = tuple(
+    (word, strength, role) for word, (strength, role) in sorted(_ROLES.items(), key=lambda item: -len(item[0]))
+)
+"""Longest first, so `verification code` is read before `code` and `password` before `pass`."""
+_ASCII_NAMES = tuple(n for n in _NAMES if n[0].isascii())
+_OTHER_NAMES = tuple(n for n in _NAMES if not n[0].isascii())
+JUDGED_TRIGGERS = ("",)
+"""The finder looks for its own names; it runs on every text."""
+_PUBLIC_WORDS = ("public", "pub", "publickey", "recipient", "fingerprint", "kid", "client_id", "clientid")
+"""A name that also says one of these names something public: `PublicKey`, `public_key`."""
+
+# -- values ------------------------------------------------------------------------------------
+
+_MAX_TOKENS = 6
+_WINDOW = 120
+_QUOTES = {"'": "'", '"': '"', "`": "`", "«": "»", "「": "」", "『": "』", "“": "”", "„": "“"}
+_LINK_CHARS = " \t:=>-–—,;]})*»」』：，、。(（"
+_NOT_VALUE = lazy(
+    r"\d{1,4}(?:[-/.]\d{1,2}){2}(?:[T ][\d:.]+Z?)?"  # a date, maybe a time
+    r"|[\d:.]+(?:[ap]m)?|\d+(?:[.,]\d+)*[a-zA-Z%]{0,5}"  # a time, an address, a size
+    r"|[a-z0-9\-]+(?:\.[a-z0-9\-]+)+(?::\d+)?(?:/\S*)?"  # a host, maybe a port and a path
+    r"|[\w.+\-]+@[\w\-]+\.[\w.\-]+"  # an e-mail address
+    r"|[\w\-./]+\.(?:txt|json|ya?ml|py|js|ts|go|rb|sh|conf|cfg|ini|env|log|md|pem|crt|key|toml|xml|sql)(?:[#:]\S*)?"
+    r"|[\w\-]+(?::[\w\-]+){2,}"  # a colon-joined key or id: `user:4412:profile:v3`
+    r"|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,}"  # a dotted module path: `django.contrib.auth.hashers.X`
+    r"|[a-z]+(?:-[a-z]+)+|[A-Z][a-z]+(?:-[A-Z]?[a-z]+)+"  # a slug, a hyphenated word
+    r"|[a-z]+\d*(?:-[a-z]+)+"  # a description: `sha256-hashed`, `utf8-encoded`
+    r"|[a-z0-9_\-]+(?:/[a-z0-9_\-]+)+/?"  # a lower-case path or key: `secret/db`, `kv/prod/db`
+    r"|(?:[A-Z]+-)?\d{1,6}"  # a ticket, a small number
+    r"|[A-Za-z]+'[A-Za-z]+"  # an elision: `dell'account`, `don't`
+    r"|\d[A-Z][a-z]+"  # a product: `1Password`, `2Checkout`
+    r"|[a-z0-9._/\-]+:\d[\w.\-]*"  # an image and its tag: `python:3.12-slim`
+    r"|(?i:sha\d{1,3}|md5|sha):\S+"  # a labelled digest or fingerprint: `SHA256:...`
+)
+_HOST = lazy(r"[a-z0-9\-]+(?:\.[a-z0-9\-]+)*\.(?:com|net|org|io|dev|app|cloud|co|ai|sh|me|[a-z]{2})")
+_CODE_LABEL = lazy(r"[\"']?(?:[a-z]+[A-Z_]\w*|[A-Z]+_\w*)[\"']?:")
+"""A code label (`clientId:`, `"client_id":`, `API_URL:`): the next value is that name's."""
+_CALLEE_REST = lazy(r"[\w.]*(?:(?:::|->)\w+)?(?:['\"]\))?(?:[ \t]*[=:][ \t]*)?")
+_ASSIGNED = lazy(r"(?:[a-z_][a-z0-9_.\-]{2,}|[A-Z][A-Z0-9]*_[A-Z0-9_]+|[A-Z]{3,})=(?![*!#%^&~+=@])")
+"""`max_tokens=512`, `OLDPWD=/home`: another name's assignment, not this name's value."""
+_USER_AT = lazy(r"[A-Za-z._\-]+@[A-Za-z._\-]+")
+_B32_GROUPS = lazy(r"[A-Z2-7]{4}(?:[ \-][A-Z2-7]{4}){3,7}(?![A-Z0-9])")
+_CODE_LINE = lazy(r"[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*([A-Za-z0-9]{3,6}(?:[- ][A-Za-z0-9]{3,6}){0,2})[ \t]*(?:\r?\n|$)")
+_STRING = lazy(r"(?:b|r|f|u|N)?(?:\"((?:[^\"\\\n]|\\.){1,400})\"|'((?:[^'\\\n]|\\.|''){1,400})')")
+_HEX = frozenset("0123456789abcdefABCDEF")
+_HEX_KEY = 32
+_OTP_DIGITS = (6, 10)
+_USED_AS = lazy(
+    r"(?:^|[\s>'\"])(?:use|using|set|with|utilise[rz]?|verwende|nimm|usa|usar|use|usa|gebruik|użyj|используй)[ \t]+"
+    r"(?:[`'\"](?P<q>[^`'\"\s]{6,128})[`'\"]|(?P<b>[^\s`'\"]{6,128}))[ \t]+"
+    r"(?:as|for|comme|als|como|come|jako|как)[ \t]+(?:[\w\-]+[ \t]+){0,3}$",
+    re.IGNORECASE,
+)
+"""A value stated before the name it is used as."""
+_SECOND_HALF = lazy(r"[ \t]*/[ \t]*([^\s\"'`/]{6,128})")
+"""The second half of `user / password`."""
+_CAT_VERBS = ("cat ", "type ", "get-content", "gc ", "more ", "head ")
+"""Cheap test before `_CAT`: one of the commands that print a file stands on the line."""
+_B32_NAMES = frozenset({"key", "secret", "otp", "totp", "2fa", "mfa", "setup key", "clé", "cle", "schlüssel"})
+"""Names a TOTP setup key follows (`setup key: ABCD EFGH ...`)."""
+_AS_WORDS = (" as ", " for ", " comme ", " als ", " como ", " come ", " jako ", " как ")
+_LINE_BREAK = lazy(r"\r?\n|(?:\\r)?\\n")
+"""A line break, real or escaped (a repr, a JSON string)."""
+_DEFAULT_MEMBER = lazy(r"\{(?:\s|\\n)*(?:default|value)\s*[=:]")
+_CODE_STEMS = ("cod", "cód", "kod", "kód", "код", "コード", "码", "碼", "코드", "번호")
+"""A name holding one of these labels codes: a block of code lines may follow it."""
+_STATED = lazy(
+    r"(?:['s]*[ \t]+(?:for|of|on|to|de|du|für|del|do|da|di|van|для|от)[ \t]+[\w.@\-]{1,40}(?:[ \t]+[\w.@\-]{1,40})?)?"
+    r"[ \t]*(?:[:=：]|is|was|est|ist|lautet|es|é|è|är|er|on|jest|je|—|-|это|は|是|为|는|now|now:)[ \t]*\\?[\"'`“«「]?",
+    re.IGNORECASE,
+)
+"""A link that states the value: "is", ":", "est", "ist", "は", "是", maybe after what it is for."""
+_MAX_PHRASE_WORDS = 6
+_MIN_STATED = 6
+_SHORT_NAME = 5
+_LATIN_END = 0x250
+_BAR = 2
+"""Name + value must reach this, the value scoring at least 1: a moderate name and a moderate
+value together are enough (chosen on fold A: with 3, 16% of its secrets leaked, mostly a
+moderate name such as `clave` or `pass` before a moderate value)."""
+
+
+def _case_switches(value: str) -> int:
+    return sum(1 for a, b in itertools.pairwise(value) if a.isupper() != b.isupper() and a.isalpha() and b.isalpha())
+
+
+def value_score(value: str) -> int:
+    """0: not a credential; 1: could be one; 2: is one by its look alone."""
+    from memory_core.firewall.assign import is_placeholder
+    from memory_core.firewall.entropy import looks_random
+
+    if not value or len(value) > 400 or (value.isalpha() and value[1:].islower()) or not value.isascii():
+        return 0  # the common case first: a word of prose
+    if value.isdigit():  # a code or a PIN: the caller asks a strong name of it
+        return 1 if _OTP_DIGITS[0] <= len(value) <= _OTP_DIGITS[1] else 0
+    if _B32_GROUPS.fullmatch(value):
+        return 2
+    if (
+        value.startswith("[REDACTED:")
+        or value[0] in "/<>@&?#~.=:-'\""
+        or any(c in value for c in "<>,")
+        or any(pair in value for pair in ("[]", "()", "{}"))
+        or _USER_AT.fullmatch(value)
+        or _ASSIGNED.match(value)
+    ):
+        return 0  # a path, a tag, a flag, another assignment, a list, `bob@corp`
+    if " " in value.strip() or is_placeholder(value) or _NOT_VALUE.fullmatch(value) or is_ordinary(value):
+        return 0
+    lowered = value.lower()
+    if any(word in lowered for word in ("example", "your", "placeholder", "changeme", "redacted", "dummy")):
+        return 0
+    if looks_random(value):
+        return 2
+    if set(value) <= _HEX:
+        return 1 if len(value) >= _HEX_KEY else 0  # shorter hex is an id: a key id, a short commit
+    if looks_like_secret(value):
+        return 1
+    return 1 if len(value) >= 8 and value.isalpha() and _case_switches(value) >= 2 else 0
+
+
+# -- reading -----------------------------------------------------------------------------------
+
+
+def _read_quoted(text: str, at: int, limit: int) -> tuple[int, int] | None:
+    """The span inside the quotes opening at `at` (SQL's doubled `''` stays inside)."""
+    closer = _QUOTES.get(text[at])
+    if closer is None:
+        return None
+    position = at + 1
+    while position < limit:
+        found = text.find(closer, position, limit)
+        if found < 0 or text[found - 1 : found] == "\n":
+            return None
+        if closer == "'" and text.startswith("''", found):
+            position = found + 2
+            continue
+        if "\n" in text[at + 1 : found]:
+            return None
+        return at + 1, found
+    return None
+
+
+def _tokens(text: str, start: int, limit: int) -> list[tuple[int, int]]:
+    """Up to `_MAX_TOKENS` value candidates after `start` on its line: quoted spans or bare words."""
+    spans: list[tuple[int, int]] = []
+    position = start
+    while position < limit and len(spans) < _MAX_TOKENS:
+        char = text[position]
+        if char in "\r\n" or text.startswith(("\\n", "\\r"), position):
+            break  # the line ends, really or escaped (a repr, a JSON string)
+        if char == "\\" and text[position + 1 : position + 2] in ("'", '"'):
+            close = text.find("\\" + text[position + 1], position + 2, limit)
+            if close > position + 2:
+                spans.append((position + 2, close))  # `\"value\"` inside a JSON string
+                position = close + 2
+                continue
+        if char in "{[":
+            member = _DEFAULT_MEMBER.match(text, position)
+            if member is None:
+                break  # a structure: its members have names of their own
+            position = member.end()  # Terraform's `variable "x" { default = ... }`
+            continue
+        if char == "\\":
+            position += 2  # an escape: `\t`, `\u00e9`'s head
+            continue
+        if char in _LINK_CHARS or (char in "'\"" and position > 0 and text[position - 1].isalnum()):
+            position += 1
+            continue
+        if (
+            char in "NEBbru"
+            and text[position + 1 : position + 2] in ("'", '"')
+            and not text[position - 1 : position].isalnum()
+        ):
+            position += 1  # SQL's `N'...'`, Python's `b"..."`: a prefix of the literal
+            char = text[position]
+        quoted = _read_quoted(text, position, limit) if char in _QUOTES else None
+        if quoted is not None:
+            inner_start, inner_end = quoted
+            while inner_start < inner_end and text[inner_start].isspace():
+                inner_start += 1
+            while inner_end > inner_start and text[inner_end - 1].isspace():
+                inner_end -= 1
+            spans.append((inner_start, inner_end))
+            position = quoted[1] + 1
+            continue
+        end = position
+        while (
+            end < limit
+            and not text[end].isspace()
+            and text[end] not in '"`«»「」“”，。、（）([{\\'
+            and not (text[end] in "'" and end > position and not text[end - 1].isalnum())
+        ):
+            end += 1
+        if end == position:
+            position += 1
+            continue
+        if ord(text[position]) >= 0x2E80:  # CJK: the value starts where the Latin letters do
+            while position < end and ord(text[position]) >= 0x2E80:
+                position += 1
+            if position == end:
+                continue
+            cut = position
+            while cut < end and ord(text[cut]) < 0x2E80:
+                cut += 1
+            end = cut
+        spans.append((position, end))
+        position = end
+    return spans
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    while end > start and text[end - 1] in ".,;:!?)]}>'\"`\\":
+        if text[end - 1] in "!?" and end - start > 6 and not text[end - 2].isspace() and text[end - 1] != text[end - 2]:
+            break  # `hunter2!` keeps its symbol; "is hunter2." loses the stop
+        end -= 1
+    return start, end
+
+
+def _after_name(text: str, start: int, end: int, strength: int, limit: int) -> list[tuple[int, int]]:
+    """The value a name at `text[start:end]` gives, by reading the tokens after it."""
+    for token_start, token_end in _tokens(text, end, limit):
+        if _CODE_LABEL.fullmatch(text, token_start, token_end):
+            return []
+        token_start, token_end = _trim(text, token_start, token_end)
+        value = text[token_start:token_end]
+        score = value_score(value)
+        if value.isdigit() and strength < 2:
+            score = 0  # digits are a code only where a code, PIN or password is named: `tokens: 200000` is a count
+        if not score and strength > 1 and _STATED.fullmatch(text, end, token_start):
+            score = _stated_score(text, token_start, token_end)
+        if value.startswith(("[REDACTED:", "$", "{")) or (not score and text[token_end : token_end + 1] in ("(", "[")):
+            return []  # a marker, a variable, a call or a subscript: the name holds nothing literal here
+        second = _SECOND_HALF.match(text, token_end)
+        if second is not None and value_score(second.group(1)):
+            return [second.span(1)]  # `admin / S3cret`, `CorpGuest / ...`: a user, then the password
+        if score and score + strength >= _BAR:
+            return [(token_start, token_end)]
+        if score:
+            return []  # a value-like token that does not reach the bar ends the search
+    return []
+
+
+def _stated_score(text: str, start: int, end: int) -> int:
+    """What a value stated right after a strong name and a link is worth that would not count
+    elsewhere: a word glued to digits ("the password is hunter2") or a quoted phrase
+    ('the passphrase is "four words in quotes"').
+    """
+    value = text[start:end]
+    quoted = start > 0 and text[start - 1] in _QUOTES
+    if quoted and 2 <= len(value.split()) <= _MAX_PHRASE_WORDS and not value.endswith((".", "?")):
+        return 1
+    letters, digits = any(c.isalpha() for c in value), any(c.isdigit() for c in value)
+    return int(len(value) >= _MIN_STATED and letters and digits and value.isalnum())
+
+
+def names_a_credential(value: str) -> bool:
+    """Whether `value` holds the word for password, secret or token in some language: then it
+    is a label (`"Mot de passe"`, `Zugriffstoken`), not a credential.
+    """
+    lowered = value.lower()
+    return any(word in lowered for word, strength, role in _NAMES if role == "name" and len(word) >= _SHORT_NAME)
+
+
+def _before_name(text: str, at: int, strength: int) -> list[tuple[int, int]]:
+    """`use X as the keystore passphrase`, `nimm X als Passwort`: a value named after it is written."""
+    window = text[max(0, at - _WINDOW) : at].lower()
+    if not any(word in window for word in _AS_WORDS):
+        return []
+    found = _USED_AS.search(text, max(0, at - _WINDOW), at)
+    if found is None:
+        return []
+    group = next(g for g in ("q", "b") if found.group(g) is not None)
+    value = found.group(group)
+    return [found.span(group)] if (score := value_score(value)) and score + strength >= _BAR else []
+
+
+def _literals(text: str, start: int, limit: int) -> list[tuple[int, int]]:
+    """The string literals of the call or tuple opening at `start`, up to its closing bracket."""
+    spans: list[tuple[int, int]] = []
+    position = start
+    depth = 0
+    while position < limit:
+        char = text[position]
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth <= 0:
+                break
+        elif char == "\n":
+            break
+        found = _STRING.match(text, position) if char in "\"'bruf N" else None
+        if found is not None:
+            group = 1 if found.group(1) is not None else 2
+            spans.append((found.start(group), found.end(group)))
+            position = found.end()
+            continue
+        position += 1
+    return spans
+
+
+def _held(text: str, end: int, limit: int, strength: int) -> list[tuple[int, int]]:
+    """The literals after the first in a call or tuple right after the name (`Client("id", "key")`)."""
+    if text[end - 1] == "(":
+        end -= 1  # a holder named with its parenthesis: `login(`
+    rest = _CALLEE_REST.match(text, end, limit)  # the rest of the callee: `Client.create`, `auth = `
+    position = rest.end() if rest is not None else end
+    if position >= limit or text[position] not in "([":
+        return []
+    literals = _literals(text, position, limit)
+    literals = literals[1:] if len(literals) > 1 else literals  # `Client::new("key")` has only the key
+    return [span for span in literals if value_score(text[span[0] : span[1]]) + strength >= 2]
+
+
+def _code_block(text: str, end: int, limit: int) -> list[tuple[int, int]]:
+    """The block of code lines after a plural code label (`recovery codes:`)."""
+    newline = text.find("\n", end, limit)
+    if newline < 0:
+        return []
+    position = newline + 1
+    first, last, lines, with_digits = -1, -1, 0, 0
+    while position < len(text) and lines < 20:
+        found = _CODE_LINE.match(text, position)
+        if found is None or found.end() == position:
+            break
+        first = found.start(1) if first < 0 else first
+        last = found.end(1)
+        lines += 1
+        with_digits += any(c.isdigit() for c in found.group(1))
+        position = found.end()
+    return [(first, last)] if lines >= 2 and with_digits * 2 >= lines else []
+
+
+def _cat_output(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The first line a `cat` of a file named after a credential printed."""
+    line_start = max(text.rfind("\n", max(0, start - _WINDOW), start) + 1, start - _WINDOW, 0)
+    while end < len(text) and not text[end].isspace() and text[end] != "\\" and end - start < _WINDOW:
+        end += 1
+    segment = text[line_start:start].lower()
+    if not any(verb in segment for verb in _CAT_VERBS) or _CAT.search(text, line_start, end) is None:
+        return []
+    found = _LINE_BREAK.search(text, end, end + _WINDOW)
+    if found is None or text[end : found.start()].strip():
+        return []
+    following = _LINE_BREAK.search(text, found.end(), found.end() + _WINDOW)
+    stop = following.start() if following is not None else min(len(text), found.end() + _WINDOW)
+    newline = found.end() - 1
+    line = text[found.end() : stop].rstrip()
+    if (
+        not line
+        or "[REDACTED:" in line
+        or line.startswith(("$", ">", "#", "PS"))
+        or value_score(line.split(":")[-1]) == 0
+    ):
+        return []
+    return [(newline + 1, newline + 1 + len(line))]
+
+
+def _encoded(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """`"id:secret" | base64`, `b64encode(b"id:secret")`: the secret half of the pair."""
+    window = text[max(0, start - 200) : start] if text[start] == "|" else text[end : end + 200]
+    offset = max(0, start - 200) if text[start] == "|" else end
+    literals = list(_STRING.finditer(window))
+    if not literals:
+        return []
+    found = literals[-1] if text[start] == "|" else literals[0]  # the literal nearest the encoder
+    group = 1 if found.group(1) is not None else 2
+    value = found.group(group)
+    if "[REDACTED:" in value:
+        return []
+    colon = value.rfind(":")
+    if colon <= 0 or value_score(value[colon + 1 :]) == 0:
+        return []
+    return [(offset + found.start(group) + colon + 1, offset + found.end(group))]
+
+
+def _decoded(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """A hex or base64 literal given to a decoder: `bytes.fromhex("...")`, `Buffer.from("...", "hex")`."""
+    if text[start] in "'\"":  # `, 'hex')`: the literal is the one just before
+        close = start - 1
+        while close > 0 and text[close] in " ,":
+            close -= 1
+        opening = text.rfind(text[close], max(0, close - 400), close) if text[close] in "'\"" else -1
+        value = text[opening + 1 : close]
+        return [(opening + 1, close)] if opening >= 0 and value_score(value) else []
+    else:
+        opening = text.find("(", end, end + 3)
+        found = _STRING.match(text, opening + 1) if opening >= 0 else None
+    if found is None:
+        return []
+    group = 1 if found.group(1) is not None else 2
+    value = found.group(group)
+    return [(found.start(group), found.end(group))] if value_score(value) else []
+
+
+# -- finding -------------------------------------------------------------------------------------
+
+
+def _bounded(text: str, folded: str, at: int, word: str) -> bool:
+    """A Latin-script name must start a word (`DB_PASSWORD`, `dbPassword` count; `bypass` does
+    not), and a short one end it too (`authority`, `keyboard`, `codec` are other words; a
+    plural or a camel-case continuation is not); CJK ones are written without blanks.
+    """
+    end = at + len(word)
+    glued = word.isascii() and len(word) < _SHORT_NAME and end < len(text) and text[end].isalpha()
+    if glued and not (text[end].isupper() or (text[end] == "s" and not text[end + 1 : end + 2].isalpha())):
+        return False
+    before = folded[at - 1] if at else " "
+    if at >= 2 and folded[at - 2] == "\\" and before in "nrt":
+        return True  # `\npassword`: an escaped newline in a JSON string or a repr starts a word
+    if (
+        len(word) >= _SHORT_NAME
+        and text[at].isupper()
+        and text[at - 1].isupper()
+        and text[at : at + len(word)].isupper()
+    ):
+        return True  # glued in a shouted name: `PGPASSWORD`, `NPMTOKEN`
+    if not (before.isalpha() and ord(before) < _LATIN_END and word[0].isalpha() and ord(word[0]) < _LATIN_END):
+        # other scripts glue articles and prefixes to the word: Hebrew `הסיסמה`, Arabic `الرمز`
+        return True
+    return text[at].isupper() and text[at - 1].islower()
+
+
+def _public(text: str, folded: str, start: int, end: int) -> bool:
+    """Whether the identifier around the name says it is public (`PublicKey`, `client_id`), or
+    the "name" is letters inside a random run (`...xPw9...` in a key) and names nothing.
+    """
+    from memory_core.firewall.entropy import looks_random
+
+    left = start
+    while left > 0 and (folded[left - 1].isalnum() or folded[left - 1] in "_-.+/") and start - left < 80:
+        if left >= 2 and folded[left - 2] == "\\":
+            break  # `\nIdempotency-Key`: the `n` belongs to an escaped newline
+        left -= 1
+    right = end
+    while right < len(folded) and (folded[right].isalnum() or folded[right] in "_-+/") and right - end < 80:
+        right += 1
+    identifier = folded[left:right]
+    words = re.findall(r"[a-z]+", identifier)
+    if any(w in _NOT_SECRET_WORDS for w in words):
+        return True  # `Idempotency-Key`, `cache_key`, `partition key`: a key that opens nothing
+    previous = folded[max(0, left - 24) : left].split()
+    if previous and previous[-1].strip("\"'`*") in _NOT_SECRET_WORDS:
+        return True  # `cache key: ...`, `partition key ...`: the word before says what key
+    if (
+        words
+        and words[-1].removesuffix("s") in _NOT_SECRET_TAIL | {"hasher", "validator"}
+        and words[-1] not in folded[start:end]
+    ):
+        return True  # `password_min_length`, `token_url`: the last word says what the value is
+    blank = max(folded.rfind(" ", max(0, start - 200), start), folded.rfind("\n", max(0, start - 200), start))
+    if "://" in folded[blank + 1 : start]:
+        return True  # inside a URL: its userinfo is the URL rule's to judge
+    marker = folded.rfind("[redacted:", max(0, start - 40), start)
+    if marker >= 0 and "]" not in folded[marker:start]:
+        return True  # `[REDACTED:github-token]` names what was removed; it is not a name
+    if right - left >= 20 and looks_random(text[left:right]):
+        return True
+    if "." in identifier and _HOST.fullmatch(identifier.strip(".")):
+        return True  # `auth0.com`, `api.token.io`: a host, not a name
+    return any(word in identifier for word in _PUBLIC_WORDS) or identifier.endswith(("_id", "-id", 'id"', "ids"))
+
+
+def find_judged(text: str, folded: str) -> list[tuple[int, int, str]]:
+    """Every value a name and its look together mark as a credential, as `(start, end, kind)`."""
+    names = _ASCII_NAMES if text.isascii() else _NAMES
+    if not text.isascii():
+        lowered = text.lower()  # Cyrillic and Greek names fold too; the engine folds only ASCII
+        folded = lowered if len(lowered) == len(text) else folded
+    taken = bytearray(len(text) + 1)  # where a longer name was already read: `password` holds `pass`
+    edits: list[tuple[int, int, str]] = []
+    for word, strength, role in names:
+        at = folded.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if not taken[at] and _bounded(text, folded, at, word) and not _public(text, folded, at, end):
+                taken[at:end] = b"\x01" * (end - at)
+                limit = min(len(text), end + _WINDOW)
+                spans = _spans(text, folded, at, end, word, strength, role, limit)
+                edits.extend((s, e, KIND) for s, e in spans if e > s)
+            at = folded.find(word, end)
+    return sorted(edits)
+
+
+def _spans(
+    text: str, folded: str, at: int, end: int, word: str, strength: int, role: str, limit: int
+) -> list[tuple[int, int]]:
+    if role == "encoder":
+        return _encoded(text, at, end)
+    if role == "decoder":
+        return _decoded(text, at, end)
+    held = _held(text, end, limit, strength)
+    if held or role == "holder":
+        return held
+    # the rest of the identifier or the inflected word: `DB_PASSWORD`, `Lösenordet`, `пароля`
+    while end < limit and (text[end].isalnum() or text[end] in "_-.") and ord(text[end]) < 0x2E80:
+        end += 1
+    newline = text.find("\n", end, limit)
+    if newline > 0 and text[end:newline].rstrip().endswith(":") and any(stem in word for stem in _CODE_STEMS):
+        block = _code_block(text, end, min(len(text), end + 40 * _WINDOW))
+        if block:
+            return block  # `Recovery codes:`, `Códigos de recuperación:` and the lines below
+    catted = _cat_output(text, at, end)
+    if catted:
+        return catted
+    groups = _B32_GROUPS.search(text, end, limit) if word in _B32_NAMES else None
+    if groups is not None and not text[end : groups.start()].strip(" \t:=-–—()'\"`").replace("(", ""):
+        return [groups.span()]
+    if groups is not None and "\n" not in text[end : groups.start()] and groups.start() - end < 40:
+        return [groups.span()]
+    return _after_name(text, at, end, strength, limit) or (_before_name(text, at, strength) if strength > 1 else [])

@@ -1,0 +1,1110 @@
+"""A generated corpus for the firewall: secrets and near-misses that vary language, syntax and context.
+
+`generate()` returns `(secrets, benign)`: several hundred `Sample`s each, built from generators
+that cross a family (a password stated in a sentence, SQL that sets one, a one-time code, a key
+passed positionally to an SDK client, ...) with the languages people write it in (natural
+languages for prose, programming languages and shells for code) and with the context of a
+coding turn around it (a shell session, a chat message, a log, a diff). Nothing is one template
+per case: each family draws its phrasing, its language, its quoting and its frame from lists.
+
+Every sample carries a `fold`, "A" or "B", decided by its family's language or syntax, never by
+chance: the rules are developed on one fold and measured on the other (docs/firewall.md reports
+both out-of-fold figures). `Sample.family` is `"<family>/<variant>"`.
+
+Deterministic: the values come from a fixed seed per sample, and none ever worked anywhere.
+"""
+
+# ruff: noqa: E501, RUF001 - a template is a turn's line (kept on one line), in the script it is written in
+
+from __future__ import annotations
+
+import base64
+import json
+import random
+import string
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from memory_testing.secret_corpus import Sample
+
+__all__ = ["Generated", "generate", "FOLDS"]
+
+FOLDS = ("A", "B")
+_ALNUM = string.ascii_letters + string.digits
+_HEX = "0123456789abcdef"
+_B32 = string.ascii_uppercase + "234567"
+_WORDS = ("lantern", "quartz", "nimbus", "cobalt", "saffron", "juniper", "ember", "glacier", "orchid", "basalt")
+
+
+@dataclass(frozen=True, slots=True)
+class Generated:
+    """A generated sample and the fold its generator belongs to."""
+
+    fold: str
+    sample: Sample
+
+
+def _rng(seed: str) -> random.Random:
+    return random.Random(f"secret-generators/{seed}")
+
+
+def _chars(rng: random.Random, alphabet: str, n: int) -> str:
+    return "".join(rng.choice(alphabet) for _ in range(n))
+
+
+def _password(rng: random.Random) -> str:
+    """A human password in one of several styles (never a plain word)."""
+    style = rng.randrange(5)
+    word = rng.choice(_WORDS)
+    if style == 0:
+        return f"{word.capitalize()}{rng.randint(10, 999)}{rng.choice('!#%*+=@^_~$&')}{rng.choice(_WORDS)}"
+    if style == 1:
+        return (
+            rng.choice(string.ascii_letters)
+            + _chars(rng, _ALNUM + "!#%*+=@^_~", rng.randint(9, 16))
+            + rng.choice(_ALNUM)
+        )
+    if style == 2:
+        return f"{word}{rng.randint(1000, 99999)}"
+    if style == 3:
+        return f"{_chars(rng, string.ascii_lowercase, 3)}{rng.choice('-_.')}{rng.randint(10, 99)}{word.upper()}{rng.choice('!?#')}"
+    return _chars(rng, _ALNUM, rng.randint(12, 20))
+
+
+def _token(rng: random.Random, n: int = 32, alphabet: str = _ALNUM) -> str:
+    return rng.choice(string.ascii_letters) + _chars(rng, alphabet, n - 1)
+
+
+def _uuid(rng: random.Random) -> str:
+    return str(uuid.UUID(int=rng.getrandbits(128), version=4))
+
+
+_FRAMES = (
+    "{x}",
+    "I ran this and it still fails:\n\n```\n{x}\n```\n\nany idea?",
+    "Here's the snippet from the deploy notes:\n{x}\n",
+    "> {x}\n\nThat's what ops sent me in chat this morning.",
+    "$ history | tail -3\n{x}\n",
+    "Context for the bug: {x}\nThe service logs nothing after that.",
+)
+
+
+def _frame(rng: random.Random, text: str) -> str:
+    return rng.choice(_FRAMES).replace("{x}", text)
+
+
+# -- secrets --------------------------------------------------------------------------------------
+
+_STATED: dict[str, tuple[str, tuple[str, ...]]] = {
+    # language: (fold, phrasings); {s} is the password
+    "fr": (
+        "A",
+        (
+            "Le mot de passe du serveur de staging est {s}",
+            "mdp : {s} (ne le partage pas)",
+            "J'ai changé le mot de passe de la base en « {s} »",
+        ),
+    ),
+    "de": (
+        "B",
+        ("Das Passwort für den Jenkins-Admin lautet {s}", "Kennwort: {s}", "Ich habe das DB-Passwort auf {s} geändert"),
+    ),
+    "es": (
+        "A",
+        (
+            "La contraseña del usuario admin es {s}",
+            "contraseña: {s} — cámbiala después",
+            "Te paso la clave de la VPN: {s}",
+        ),
+    ),
+    "pt": ("B", ("A senha do banco de produção é {s}", "senha: {s}", "Mudei a palavra-passe do root para {s}")),
+    "it": (
+        "A",
+        ("La password dell'account di servizio è {s}", "Ecco la password: {s}", "la parola d'ordine del wifi è {s}"),
+    ),
+    "nl": ("B", ("Het wachtwoord van de database is {s}", "wachtwoord: {s}", "Ik heb het wachtwoord veranderd in {s}")),
+    "ru": ("A", ("Пароль от сервера: {s}", "пароль для базы — {s}", "Новый пароль администратора {s}")),
+    "ja": ("B", ("本番DBのパスワードは {s} です", "パスワード：{s}", "管理者パスワードを「{s}」に変更しました")),
+    "zh": ("A", ("数据库密码是 {s}", "密码：{s}", "服务器的登录密码为{s}，别外传")),
+    "pl": ("B", ("Hasło do serwera to {s}", "hasło: {s}", "Zmieniłem hasło admina na {s}")),
+    "ko": ("A", ("DB 비밀번호는 {s} 입니다", "비밀번호: {s}", "관리자 암호를 {s}(으)로 바꿨어요")),
+    "tr": ("B", ("Sunucunun şifresi {s}", "şifre: {s}", "Veritabanı parolası {s} olarak değiştirildi")),
+    "sv": ("A", ("Lösenordet till databasen är {s}", "lösenord: {s}", "Jag bytte lösenordet till {s}")),
+    "cs": ("B", ("Heslo k databázi je {s}", "heslo: {s}", "Změnil jsem heslo na {s}")),
+    "uk": ("A", ("Пароль до бази даних: {s}", "пароль — {s}", "Я змінив пароль на {s}")),
+    "ar": ("B", ("كلمة المرور للخادم هي {s}", "كلمة السر: {s}", "غيرت كلمة المرور إلى {s}")),
+    "hi": ("A", ("सर्वर का पासवर्ड {s} है", "पासवर्ड: {s}", "मैंने पासवर्ड बदलकर {s} कर दिया")),
+    "vi": ("B", ("Mật khẩu của máy chủ là {s}", "mật khẩu: {s}", "Tôi đã đổi mật khẩu thành {s}")),
+    "id": ("A", ("Kata sandi server adalah {s}", "kata sandi: {s}", "Saya sudah ganti sandi jadi {s}")),
+    "fi": ("B", ("Tietokannan salasana on {s}", "salasana: {s}", "Vaihdoin salasanan: {s}")),
+    "en-reset": (
+        "A",
+        (
+            "reset the root pw on bastion-2 to {s}",
+            "I've set the admin password to `{s}` for now",
+            "changed the db pass to {s}, update your .env",
+        ),
+    ),
+    "en-use": ("B", ("use `{s}` as the keystore passphrase", "login with ci-bot / pass {s}", "user: deploy, pass {s}")),
+    "en-chat": ("A", ("creds for the staging box are admin/{s}", "the wifi passphrase is {s}", "pw for grafana: {s}")),
+    "en-ops": (
+        "B",
+        ("signing passphrase = {s} (from 1password)", "ok the new pwd is {s}", "root password on the NAS: {s}"),
+    ),
+}
+
+
+def _stated() -> Iterator[Generated]:
+    for language, (fold, phrasings) in _STATED.items():
+        for i, phrasing in enumerate(phrasings):
+            for j in range(2):
+                rng = _rng(f"stated/{language}/{i}/{j}")
+                secret = _password(rng)
+                text = _frame(rng, phrasing.replace("{s}", secret))
+                yield Generated(fold, Sample(f"stated/{language}", f"gen-stated-{language}-{i}-{j}", text, secret, "?"))
+
+
+_SQL: dict[str, tuple[str, tuple[str, ...]]] = {
+    "mysql": (
+        "A",
+        (
+            "CREATE USER 'app'@'%' IDENTIFIED BY '{s}';",
+            "ALTER USER 'report'@'localhost' IDENTIFIED BY '{s}';",
+            "mysql> SET PASSWORD FOR 'etl'@'%' = '{s}';",
+        ),
+    ),
+    "postgres": (
+        "B",
+        (
+            "CREATE ROLE app WITH LOGIN PASSWORD '{s}';",
+            "ALTER USER analytics WITH PASSWORD '{s}';",
+            "postgres=# ALTER ROLE grafana PASSWORD '{s}' VALID UNTIL 'infinity';",
+        ),
+    ),
+    "oracle": (
+        "A",
+        (
+            'CREATE USER hr_app IDENTIFIED BY "{s}" DEFAULT TABLESPACE users;',
+            "ALTER USER system IDENTIFIED BY {s} ACCOUNT UNLOCK;",
+        ),
+    ),
+    "mssql": (
+        "B",
+        ("CREATE LOGIN svc_app WITH PASSWORD = '{s}', CHECK_POLICY = OFF;", "ALTER LOGIN sa WITH PASSWORD = N'{s}';"),
+    ),
+    "heredoc": (
+        "A",
+        (
+            "psql -h db -U postgres <<'SQL'\nCREATE USER etl WITH ENCRYPTED PASSWORD '{s}';\nGRANT ALL ON DATABASE dw TO etl;\nSQL",
+            "mysql -uroot <<EOF\nCREATE USER 'api'@'%' IDENTIFIED BY '{s}';\nFLUSH PRIVILEGES;\nEOF",
+        ),
+    ),
+    "in-code": (
+        "B",
+        (
+            "cur.execute(\"ALTER USER app_rw WITH PASSWORD '{s}'\")",
+            "db.exec(`CREATE USER reader IDENTIFIED BY '{s}'`);",
+        ),
+    ),
+}
+
+
+def _sql() -> Iterator[Generated]:
+    for dialect, (fold, templates) in _SQL.items():
+        for i, template in enumerate(templates):
+            for j in range(3):
+                rng = _rng(f"sql/{dialect}/{i}/{j}")
+                secret = _password(rng)
+                if j == 2 and "'{s}'" in template:
+                    secret = secret[:4] + "''" + secret[4:]  # a quote doubled inside the SQL string
+                yield Generated(
+                    fold,
+                    Sample(
+                        f"sql/{dialect}",
+                        f"gen-sql-{dialect}-{i}-{j}",
+                        _frame(rng, template.replace("{s}", secret)),
+                        secret,
+                        "?",
+                    ),
+                )
+
+
+def _otp_value(rng: random.Random, style: str) -> str:
+    if style == "digits":
+        return str(rng.randint(100000, 99999999))
+    if style == "totp":
+        return " ".join(_chars(rng, _B32, 4) for _ in range(rng.choice((4, 8))))
+    return "\n".join(
+        f"{_chars(rng, string.ascii_lowercase + string.digits, 4)}-{_chars(rng, string.ascii_lowercase + string.digits, 4)}"
+        for _ in range(rng.randint(4, 8))
+    )
+
+
+_OTP: dict[str, tuple[str, str, tuple[str, ...]]] = {
+    "en-code": (
+        "A",
+        "digits",
+        ("your verification code is {s}", "GitHub sent me 2FA code {s}, can you log in quickly?", "OTP: {s}"),
+    ),
+    "xx-code": (
+        "B",
+        "digits",
+        (
+            "Votre code de vérification : {s}",
+            "Ihr Bestätigungscode lautet {s}",
+            "验证码：{s}",
+            "Código de verificação: {s}",
+            "Kod weryfikacyjny: {s}",
+            "認証コード: {s}",
+        ),
+    ),
+    "totp": (
+        "A",
+        "totp",
+        ("Authenticator setup key: {s}", "TOTP secret (enter manually): {s}", "Can't scan the QR? Use this key: {s}"),
+    ),
+    "totp-b": (
+        "B",
+        "totp",
+        ("2FA seed for the shared ops account: {s}", "MFA secret key - {s}", "Clé de configuration : {s}"),
+    ),
+    "backup": (
+        "A",
+        "backup",
+        ("Recovery codes for the org admin:\n{s}", "Save these backup codes somewhere safe:\n{s}"),
+    ),
+    "backup-b": ("B", "backup", ("Here are the 2FA recovery codes:\n{s}", "Códigos de recuperación:\n{s}")),
+}
+
+
+def _otp() -> Iterator[Generated]:
+    for variant, (fold, style, templates) in _OTP.items():
+        for i, template in enumerate(templates):
+            for j in range(2):
+                rng = _rng(f"otp/{variant}/{i}/{j}")
+                secret = _otp_value(rng, style)
+                yield Generated(
+                    fold,
+                    Sample(
+                        f"otp/{variant}",
+                        f"gen-otp-{variant}-{i}-{j}",
+                        _frame(rng, template.replace("{s}", secret)),
+                        secret,
+                        "?",
+                    ),
+                )
+
+
+def _sdk_value(rng: random.Random, shape: str) -> str:
+    if shape == "hex":
+        return _chars(rng, _HEX, 32)
+    if shape == "uuid":
+        return _uuid(rng)
+    return _token(rng, rng.choice((24, 32, 40)))
+
+
+_SDK: dict[str, tuple[str, tuple[tuple[str, str], ...]]] = {
+    "python": (
+        "A",
+        (
+            ('client = Client("AC{id}", "{s}")', "hex"),
+            ('index = SearchClient.create("{app}", "{s}")', "hex"),
+            ('pusher = Pusher("1234567", "{id}", "{s}", cluster="eu")', "hex"),
+            ('mg = Mailgun("{app}", "{s}")', "tok"),
+        ),
+    ),
+    "js": (
+        "B",
+        (
+            ("const client = algoliasearch('{app}', '{s}');", "hex"),
+            ("const twilio = require('twilio')('AC{id}', '{s}');", "hex"),
+            ("const ably = new Ably.Realtime('{app}:{s}');", "tok"),
+            ("const stream = connect('{app}', '{s}', '{app}');", "tok"),
+        ),
+    ),
+    "go": (
+        "A",
+        (
+            ('client := twilio.NewRestClientWithParams("AC{id}", "{s}")', "hex"),
+            ('c := pusher.Client{AppID: "1234567", Key: "{id}", Secret: "{s}"}', "hex"),
+        ),
+    ),
+    "ruby": (
+        "B",
+        (
+            ("client = Twilio::REST::Client.new('AC{id}', '{s}')", "hex"),
+            ("Pusher::Client.new(app_id: '1234567', key: '{id}', secret: '{s}')", "hex"),
+        ),
+    ),
+    "php": (
+        "A",
+        (
+            ('$client = new Client("AC{id}", "{s}");', "hex"),
+            ("$algolia = SearchClient::create('{app}', '{s}');", "hex"),
+        ),
+    ),
+    "cli": (
+        "B",
+        (
+            ("$ ngrok config add-authtoken {s}", "tok"),
+            ("$ wrangler secret put API_KEY <<< {s}", "tok"),
+            ("$ heroku auth {s}", "uuid"),
+            ("$ snyk auth {s}", "uuid"),
+            ("$ tailscale up --authkey {s}", "tok"),
+        ),
+    ),
+}
+
+
+def _sdk() -> Iterator[Generated]:
+    for language, (fold, templates) in _SDK.items():
+        for i, (template, shape) in enumerate(templates):
+            for j in range(2):
+                rng = _rng(f"sdk/{language}/{i}/{j}")
+                secret = _sdk_value(rng, shape)
+                text = template.replace("{id}", _chars(rng, _HEX, 32)).replace(
+                    "{app}", _chars(rng, string.ascii_uppercase + string.digits, 10)
+                )
+                yield Generated(
+                    fold,
+                    Sample(
+                        f"sdk/{language}",
+                        f"gen-sdk-{language}-{i}-{j}",
+                        _frame(rng, text.replace("{s}", secret)),
+                        secret,
+                        "?",
+                    ),
+                )
+
+
+_CODE: dict[str, tuple[str, tuple[str, ...]]] = {
+    "py-auth": (
+        "A",
+        (
+            'r = requests.get(url, auth=("ci-bot", "{s}"))',
+            "session.auth = ('admin', '{s}')",
+            'auth = aiohttp.BasicAuth("deploy", "{s}")',
+            'HTTPBasicAuth("svc", "{s}")',
+        ),
+    ),
+    "py-env": (
+        "B",
+        (
+            'os.environ["DB_PASSWORD"] = "{s}"',
+            "os.environ['STRIPE_SECRET'] = '{s}'",
+            'os.environ.setdefault("API_TOKEN", "{s}")',
+            "monkeypatch.setenv('SMTP_PASSWORD', '{s}')",
+        ),
+    ),
+    "js-env": (
+        "A",
+        (
+            "process.env.DB_PASS = '{s}';",
+            'process.env["JWT_SECRET"] = "{s}"',
+            "const auth = { username: 'ci', password: '{s}' };",
+            "axios.get(url, { auth: { username: 'bot', password: '{s}' } })",
+        ),
+    ),
+    "go-env": (
+        "B",
+        ('os.Setenv("REDIS_PASSWORD", "{s}")', 'req.SetBasicAuth("admin", "{s}")', 't.Setenv("API_SECRET", "{s}")'),
+    ),
+    "shell-env": (
+        "A",
+        (
+            '$env:SQL_PASSWORD = "{s}"',
+            "set ADMIN_PASSWORD={s}",
+            "PGPASSWORD='{s}' psql -h db -U app",
+            "heroku config:set SESSION_SECRET={s} -a shop",
+        ),
+    ),
+    "jvm": (
+        "B",
+        (
+            'System.setProperty("javax.net.ssl.keyStorePassword", "{s}");',
+            'val creds = UsernamePasswordCredentials("jenkins", "{s}")',
+            'props.put("sasl.jaas.config", "... username=\\"kafka\\" password=\\"{s}\\";");',
+        ),
+    ),
+    "flag-quoted": (
+        "A",
+        (
+            "mysql -h db -u root -p'{s}' shop",
+            'mysqldump -uadmin -p"{s}" --all-databases > dump.sql',
+            "sshpass -p '{s}' ssh pi@10.0.0.7",
+            "docker login -u ci -p '{s}' registry.example.com",
+        ),
+    ),
+    "flag-b": (
+        "B",
+        (
+            "mongosh --username admin --password '{s}' --authenticationDatabase admin",
+            'redis-cli -h cache -a "{s}" ping',
+            "curl -u 'svc:{s}' https://jenkins.local/api/json",
+            "lftp -u deploy,{s} sftp://files.internal",
+        ),
+    ),
+    "encode": (
+        "A",
+        (
+            'echo -n "my-client-id:{s}" | base64',
+            "printf '%s' 'app123:{s}' | base64 -w0",
+            'base64.b64encode(b"client_42:{s}").decode()',
+            "btoa('svc-account:{s}')",
+        ),
+    ),
+    "decode": (
+        "B",
+        (
+            'signing_key = bytes.fromhex("{h}")',
+            'key, _ := hex.DecodeString("{h}")',
+            "const secret = Buffer.from('{h}', 'hex');",
+            'HMAC_KEY = binascii.unhexlify("{h}")',
+        ),
+    ),
+    "cat-file": (
+        "A",
+        (
+            "$ cat ~/.vault_pass.txt\n{s}\n$ ansible-vault view group_vars/prod.yml",
+            "$ cat /run/secrets/db_password\n{s}",
+            "$ kubectl exec deploy/api -- cat /var/run/secrets/app/token\n{s}",
+        ),
+    ),
+    "cat-file-b": (
+        "B",
+        (
+            "PS> Get-Content .\\secrets\\api_key.txt\n{s}",
+            "$ cat .pgpass-token\n{s}\n$ ls",
+            "$ sudo cat /etc/rsyncd.secret\nbackup:{s}",
+        ),
+    ),
+    "driver-err": (
+        "A",
+        (
+            "sqlalchemy.exc.ArgumentError: Could not parse SQLAlchemy URL from string 'mysql+pymysql://app:{a}@db:3306/shop'",
+            "psycopg2.OperationalError: invalid dsn: host=db user=app password={a} dbname=orders",
+        ),
+    ),
+    "driver-err-b": (
+        "B",
+        (
+            "pymongo.errors.InvalidURI: Username and password must be escaped: mongodb://etl:{a}@mongo:27017",
+            "ValueError: invalid literal in DSN 'postgresql://svc:{a}@10.1.2.3/app'",
+        ),
+    ),
+}
+
+
+def _code() -> Iterator[Generated]:
+    for variant, (fold, templates) in _CODE.items():
+        for i, template in enumerate(templates):
+            for j in range(2):
+                rng = _rng(f"code/{variant}/{i}/{j}")
+                if "{h}" in template:
+                    secret, slot = _chars(rng, _HEX, rng.choice((32, 64))), "{h}"
+                elif "{a}" in template:
+                    raw = _password(rng)
+                    secret, slot = raw[:5] + "@" + raw[5:], "{a}"
+                else:
+                    secret, slot = _password(rng) if j == 0 else _token(rng, rng.choice((20, 28))), "{s}"
+                yield Generated(
+                    fold,
+                    Sample(
+                        f"code/{variant}",
+                        f"gen-code-{variant}-{i}-{j}",
+                        _frame(rng, template.replace(slot, secret)),
+                        secret,
+                        "?",
+                    ),
+                )
+
+
+# -- near-misses -------------------------------------------------------------------------------
+
+
+def _b64(text: str) -> str:
+    return base64.b64encode(text.encode()).decode()
+
+
+def _benign_public(rng: random.Random, fold: str) -> list[str]:
+    b64key = base64.b64encode(bytes(rng.getrandbits(8) for _ in range(32))).decode()
+    n = base64.urlsafe_b64encode(bytes(rng.getrandbits(8) for _ in range(128))).decode().rstrip("=")
+    age = "age1" + _chars(rng, "023456789acdefghjklmnpqrstuvwxyz", 58)
+    kid = _chars(rng, _ALNUM + "-_", 43)
+    if fold == "A":
+        return [
+            f"[Peer]\nPublicKey = {b64key}\nAllowedIPs = 10.8.0.2/32\nEndpoint = vpn.example.com:51820",
+            f'{{"keys": [{{"kty": "RSA", "use": "sig", "kid": "{kid}", "n": "{n}", "e": "AQAB", "alg": "RS256"}}]}}',
+            f"creation_rules:\n  - path_regex: secrets/.*\\.yaml$\n    age: {age}",
+            f"ssh-ed25519 {_b64('x' * 3)}AAAAC3NzaC1lZDI1NTE5AAAAI{_chars(rng, _ALNUM, 43)} dev@laptop",
+        ]
+    return [
+        f"wg show wg0\npeer: {b64key}\n  endpoint: 203.0.113.4:51820\n  allowed ips: 10.8.0.3/32",
+        f"jwks = {{'keys': [{{'kty': 'RSA', 'kid': '{kid}', 'n': '{n}', 'e': 'AQAB'}}]}}",
+        f"$ age -r {age} -o secrets.enc secrets.txt",
+        f"-----BEGIN PUBLIC KEY-----\nMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE{_chars(rng, _ALNUM, 40)}\n{_chars(rng, _ALNUM, 48)}==\n-----END PUBLIC KEY-----",
+        f'"x": "{_chars(rng, _ALNUM + "-_", 43)}", "y": "{_chars(rng, _ALNUM + "-_", 43)}", "crv": "P-256", "kty": "EC"',
+    ]
+
+
+_EXAMPLES = {
+    "A": (
+        "aws configure set aws_access_key_id AKIAIOSFODNN7EXAMPLE",
+        "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        'client = OpenAI(api_key="YOUR_API_KEY")',
+        "curl -H 'Authorization: Bearer <YOUR_TOKEN>' https://api.example.com/v1/me",
+        "export STRIPE_KEY=sk_test_xxxxxxxxxxxxxxxxxxxxxxxx",
+        "password: changeme  # replace before deploying",
+    ),
+    "B": (
+        "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+        "const apiKey = process.env.API_KEY ?? 'REPLACE_WITH_YOUR_KEY';",
+        "headers = {'X-Api-Key': 'your-api-key-here'}",
+        "GITHUB_TOKEN=ghp_XXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX",
+        "DB_PASSWORD=<your-db-password>",
+        "token: ${{ secrets.NPM_TOKEN }}",
+    ),
+}
+
+
+def _benign_headers(rng: random.Random, fold: str) -> list[str]:
+    b64 = base64.b64encode(bytes(rng.getrandbits(8) for _ in range(48))).decode()
+    if fold == "A":
+        return [
+            f'HTTP/1.1 200 OK\nContent-Type: application/json\nX-Request-Id: {_uuid(rng)}\nETag: "{_chars(rng, _HEX, 32)}"',
+            f"< x-amz-request-id: {_chars(rng, string.ascii_uppercase + string.digits, 16)}\n< x-amz-id-2: {b64}\n< Server: AmazonS3",
+            f"traceparent: 00-{_chars(rng, _HEX, 32)}-{_chars(rng, _HEX, 16)}-01",
+        ]
+    return [
+        f"< HTTP/2 404\n< cf-ray: {_chars(rng, _HEX, 16)}-FRA\n< x-correlation-id: {_chars(rng, _ALNUM, 26)}",
+        f"response.headers['etag'] == 'W/\"{_chars(rng, _ALNUM + '-_', 27)}\"'",
+        f"apigw-requestid: {_chars(rng, _ALNUM, 16)}=\nx-ms-request-id: {_uuid(rng)}",
+    ]
+
+
+def _benign_ids(rng: random.Random, fold: str) -> list[str]:
+    if fold == "A":
+        return [
+            f"GOOGLE_CLIENT_ID={rng.randint(10**11, 10**12)}-{_chars(rng, string.ascii_lowercase + string.digits, 32)}.apps.googleusercontent.com",
+            f"auth0: {{ domain: 'acme.eu.auth0.com', clientId: '{_chars(rng, _ALNUM, 32)}' }}",
+            f"commit {_chars(rng, _HEX, 40)}\nAuthor: Dev <dev@example.com>",
+        ]
+    return [
+        f"OAUTH_CLIENT_ID: Iv1.{_chars(rng, _HEX, 16)}",
+        f'"client_id": "{_chars(rng, string.ascii_lowercase + string.digits, 26)}", "redirect_uri": "http://localhost:3000/cb"',
+        f"image: registry.example.com/api@sha256:{_chars(rng, _HEX, 64)}",
+    ]
+
+
+def _benign_data(rng: random.Random, fold: str) -> list[str]:
+    config = json.dumps(
+        {"feature_flags": {"new_checkout": True, "beta": False}, "region": rng.choice(("eu-west-1", "us-east-2"))}
+    )
+    if fold == "A":
+        return [
+            f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app-settings\nbinaryData:\n  settings.json: {_b64(config)}",
+            "$ kubectl get secrets -n prod\nNAME                  TYPE                                  DATA   AGE\ndb-credentials        Opaque                                2      41d\ndefault-token-x7k2p   kubernetes.io/service-account-token   3      210d\nregistry-pull-secret  kubernetes.io/dockerconfigjson        1      96d",
+        ]
+    return [
+        f"data:\n  app.yaml: {_b64('server:' + chr(10) + '  port: 8080' + chr(10) + '  log_level: info' + chr(10))}",
+        '$ aws secretsmanager list-secrets --query \'SecretList[].Name\'\n[\n    "prod/api/stripe",\n    "prod/db/master-password",\n    "staging/jwt-signing-key"\n]',
+        "$ docker secret ls\nID                          NAME              CREATED\nq8v2m0x5k1n3p7r9t4w6y2z0a   postgres_passwd   3 weeks ago",
+    ]
+
+
+_PROSE: dict[str, tuple[str, tuple[str, ...]]] = {
+    "A": (
+        "",
+        (
+            "Le mot de passe doit contenir au moins 12 caractères et un chiffre.",
+            "La contraseña expira cada 90 días; cámbiala desde el panel.",
+            "Пароль должен храниться в Vault, а не в репозитории.",
+            "密码错误次数过多，账户已锁定 30 分钟。",
+            "비밀번호를 잊으셨나요? 관리자에게 문의하세요.",
+            "Lösenordet roteras automatiskt varje månad.",
+            "the verification code expires after 10 minutes",
+            "exit code 137 means the pod was OOM-killed",
+            "Kata sandi minimal 8 karakter.",
+            "पासवर्ड कम से कम 12 अक्षर का होना चाहिए",
+            "reset the root password on bastion-2 tomorrow, ticket OPS-4412",
+            "use the token from 1Password, not the one in Slack",
+        ),
+    ),
+    "B": (
+        "",
+        (
+            "Das Passwort wird mit bcrypt gehasht, Kostenfaktor 12.",
+            "A senha precisa ter pelo menos 10 caracteres.",
+            "Het wachtwoord staat in de kluis onder 'prod-db'.",
+            "パスワードは環境変数から読み込みます。",
+            "Hasło musi mieć co najmniej 8 znaków.",
+            "Şifre en az 8 karakter olmalıdır.",
+            "Heslo se mění každých 90 dní.",
+            "Mật khẩu phải có ít nhất 8 ký tự.",
+            "error code E1045 on login, the user is locked",
+            "Your PIN the dependency to 2.31.0 in requirements.txt",
+            "pass the token via --token-file, never on the command line",
+            "ok the new pwd is stored in vault under kv/prod/db",
+        ),
+    ),
+}
+
+_REFERENCES = {
+    "A": (
+        'password = os.environ["DB_PASSWORD"]',
+        "client = Client(account_sid, auth_token)",
+        "ALTER USER app WITH PASSWORD :new_password;",
+        'cur.execute("CREATE USER %s IDENTIFIED BY %s", (name, pw))',
+        "key = bytes.fromhex(digest_hex)",
+        "$ gh auth login --with-token < token.txt",
+        "r = requests.get(url, auth=(user, password))",
+        'echo -n "$CLIENT_ID:$CLIENT_SECRET" | base64',
+    ),
+    "B": (
+        "const secret = process.env.JWT_SECRET;",
+        "index = SearchClient.create(app_id, admin_key)",
+        "CREATE USER 'web'@'localhost' IDENTIFIED WITH auth_socket;",
+        'os.environ["DB_PASSWORD"] = password',
+        "$ gh auth status\n✓ Logged in to github.com as octocat (keyring)",
+        "mysql -u root -p shop < dump.sql",
+        "$ cat ~/.ssh/config\nHost bastion\n  User ops\n  IdentityFile ~/.ssh/id_ed25519",
+        "sha = hashlib.sha256(data).hexdigest()  # e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+    ),
+}
+
+
+def _benign() -> Iterator[Generated]:
+    for fold in FOLDS:
+        for j in range(3):
+            rng = _rng(f"benign/{fold}/{j}")
+            groups = {
+                "public-key": _benign_public(rng, fold),
+                "header-id": _benign_headers(rng, fold),
+                "public-id": _benign_ids(rng, fold),
+                "data": _benign_data(rng, fold),
+            }
+            if j == 0:
+                groups["example"] = list(_EXAMPLES[fold])
+                groups["prose"] = list(_PROSE[fold][1])
+                groups["reference"] = list(_REFERENCES[fold])
+            for family, texts in groups.items():
+                for i, text in enumerate(texts):
+                    framed = _frame(rng, text)
+                    yield Generated(fold, Sample(f"benign/{family}", f"gen-benign-{family}-{fold}-{j}-{i}", framed))
+
+
+# -- written after the rules: measured before any rule looked at them ------------------------------
+
+_FRESH_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "da-no": ("A", ("Adgangskoden til serveren er {s}", "Passordet for databasen er {s}")),
+    "hu-el": ("B", ("A jelszó a szerverhez: {s}", "Ο κωδικός της βάσης είναι {s}")),
+    "ro-he": ("A", ("Parola pentru baza de date este {s}", "הסיסמה לשרת היא {s}")),
+    "ms-th": ("B", ("Kata laluan pelayan ialah {s}", "รหัสผ่านของเซิร์ฟเวอร์คือ {s}")),
+    "config-yaml": (
+        "A",
+        (
+            "services:\n  db:\n    environment:\n      MYSQL_ROOT_PASSWORD: {s}",
+            "database:\n  host: db\n  contraseña: {s}",
+        ),
+    ),
+    "config-ini": ("B", ("[database]\nhost = db.internal\npasswort = {s}", "[smtp]\nuser = mailer\nsecret = {s}")),
+    "terraform": (
+        "A",
+        (
+            'resource "aws_db_instance" "main" {\n  username = "admin"\n  password = "{s}"\n}',
+            'variable "api_token" {\n  default = "{s}"\n}',
+        ),
+    ),
+    "ruby-php": ("B", ("ENV['GITHUB_TOKEN'] ||= '{s}'", "define('DB_PASSWORD', '{s}');")),
+    "csharp": ("A", ('var cred = new NetworkCredential("svc_backup", "{s}");', 'builder.Password = "{s}";')),
+    "json-log": (
+        "B",
+        (
+            '{{"level":"debug","msg":"login attempt","user":"ops","password":"{s}"}}',
+            '2024-05-01T10:00:00Z DEBUG auth payload={{"client_secret": "{s}"}}',
+        ),
+    ),
+    "npmrc-git": (
+        "A",
+        (
+            "//registry.npmjs.org/:_authToken={s}",
+            "$ git credential fill\nprotocol=https\nhost=github.com\nusername=ci\npassword={s}",
+        ),
+    ),
+    "chat-key": ("B", ("here's the staging key → {s}", "new PIN for the door panel: {p}")),
+}
+
+_FRESH_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "prose-new": (
+        "A",
+        (
+            "Adgangskoden skal være mindst 12 tegn.",
+            "Parola trebuie schimbată la fiecare 90 de zile.",
+            "A jelszót a kulcstartóban tároljuk.",
+            "Kata laluan mesti mengandungi nombor.",
+        ),
+    ),
+    "logs": (
+        "B",
+        (
+            "2024-05-01 12:00:03 INFO session {u} started for user 4411",
+            "pod/api-7d9c5b6f4-x2kqp   1/1   Running   0   3h",
+            "Step 4/9 : RUN pip install -r requirements.txt\n ---> Using cache\n ---> 3f4e5a6b7c8d",
+        ),
+    ),
+    "counts": (
+        "A",
+        (
+            "tokens used: 48213 of 200000 (prompt 41022, completion 7191)",
+            "API key rotated on 2024-06-01 by ops@example.com",
+            "max_tokens = 4096, secret_rotation_days = 30",
+        ),
+    ),
+    "pins": (
+        "B",
+        (
+            "PIN the base image to python:3.12.4-slim",
+            "Pinned: numpy==1.26.4, pandas==2.2.2",
+            "the auth code flow redirects to /callback with ?code= in the URL",
+        ),
+    ),
+    "fingerprints": (
+        "A",
+        (
+            "The key fingerprint is SHA256:{b} dev@laptop",
+            "gpg: key 4AEE18F83AFDEB23: public key imported",
+            "github.com ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl",
+        ),
+    ),
+    "docs": (
+        "B",
+        (
+            "Set `API_KEY` in your shell, then run `make deploy`.",
+            "| name | type | description |\n| password | string | the user's password, min 12 chars |",
+            'curl -H "Authorization: Bearer $TOKEN" https://api.example.com/v1/me',
+        ),
+    ),
+}
+
+
+def _fresh() -> tuple[list[Generated], list[Generated]]:
+    secrets: list[Generated] = []
+    benign: list[Generated] = []
+    for variant, (fold, templates) in _FRESH_SECRETS.items():
+        for i, template in enumerate(templates):
+            for j in range(3):
+                rng = _rng(f"fresh/{variant}/{i}/{j}")
+                secret = (
+                    str(rng.randint(1000, 999999))
+                    if "{p}" in template
+                    else (_password(rng) if j < 2 else _token(rng, 24))
+                )
+                text = template.replace("{p}", secret).replace("{s}", secret).replace("{{", "{").replace("}}", "}")
+                secrets.append(
+                    Generated(
+                        fold, Sample(f"fresh/{variant}", f"gen-fresh-{variant}-{i}-{j}", _frame(rng, text), secret, "?")
+                    )
+                )
+    for variant, (fold, templates) in _FRESH_BENIGN.items():
+        for i, template in enumerate(templates):
+            for j in range(2):
+                rng = _rng(f"fresh-benign/{variant}/{i}/{j}")
+                b = base64.b64encode(bytes(rng.getrandbits(8) for _ in range(32))).decode().rstrip("=")
+                text = template.replace("{u}", _uuid(rng)).replace("{b}", b)
+                benign.append(
+                    Generated(
+                        fold, Sample(f"benign/{variant}", f"gen-fresh-benign-{variant}-{i}-{j}", _frame(rng, text))
+                    )
+                )
+    return secrets, benign
+
+
+_FRESH2_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "swift-kotlin": (
+        "A",
+        (
+            'let apiKey = "{s}"',
+            'URLCredential(user: "ops", password: "{s}", persistence: .none)',
+            'val dbPassword = "{s}"',
+        ),
+    ),
+    "rust-go": (
+        "B",
+        (
+            'let client = Client::new("{s}");',
+            'cfg := Config{User: "app", Password: "{s}", Host: "db"}',
+            'token := "{s}"',
+        ),
+    ),
+    "k8s": (
+        "A",
+        (
+            "stringData:\n  username: app\n  password: {s}",
+            "kubectl create secret generic api --from-literal=api-key={s}",
+        ),
+    ),
+    "docker": (
+        "B",
+        (
+            "docker run -e POSTGRES_PASSWORD={s} -p 5432:5432 postgres:16",
+            "docker compose run -e API_TOKEN='{s}' worker",
+        ),
+    ),
+    "chat-xx": ("A", ("Zugangsdaten: admin / {s}", "le jeton d'accès est {s}", "APIキーは {s} です")),
+    "chat-yy": ("B", ("令牌：{s}", "API 키: {s}", "токен доступа: {s}")),
+    "env-spaced": ("A", ('SECRET_KEY = "{s}"', "export AUTH_SECRET = {s}")),
+    "config-es-pt": ("B", ("clave_api: {s}", "senha_banco: {s}")),
+}
+
+_FRESH2_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "prose-cjk": (
+        "A",
+        ("APIキーの有効期限は30日です。", "令牌已过期，请重新登录。", "API 키는 환경 변수에서 읽습니다."),
+    ),
+    "refs-2": (
+        "B",
+        (
+            'let apiKey = ProcessInfo.processInfo.environment["API_KEY"]',
+            "Password: cfg.DBPassword,",
+            "stringData:\n  password: ${DB_PASSWORD}",
+        ),
+    ),
+    "config-2": (
+        "A",
+        (
+            "token_expires_in: 3600\nrefresh_window: 300",
+            "session_key_prefix: sess_\ncookie_secure: true",
+            "color: #aabbcc; border: 1px solid #112233;",
+        ),
+    ),
+    "vcs": (
+        "B",
+        (
+            "Merge pull request #4412 from acme/fix-auth-token-refresh",
+            "v2.3.1-rc.1+build.5 released; see CHANGELOG",
+            "https://app.example.com/callback?code=AUTH_CODE&state=xyz",
+        ),
+    ),
+    "misc-de": ("A", ("PIN-Eingabe fehlgeschlagen (3 Versuche übrig)", "Das Token wird nach 15 Minuten ungültig.")),
+    "ids-2": (
+        "B",
+        ("trace_id={h} span_id={s16} sampled=1", "Idempotency-Key: {u}", "x-request-id: {u}\nx-runtime: 0.0412"),
+    ),
+}
+
+
+def _fresh2() -> tuple[list[Generated], list[Generated]]:
+    secrets: list[Generated] = []
+    benign: list[Generated] = []
+    for variant, (fold, templates) in _FRESH2_SECRETS.items():
+        for i, template in enumerate(templates):
+            for j in range(3):
+                rng = _rng(f"fresh2/{variant}/{i}/{j}")
+                secret = _password(rng) if j < 2 else _token(rng, 28)
+                text = _frame(rng, template.replace("{s}", secret))
+                secrets.append(
+                    Generated(fold, Sample(f"fresh2/{variant}", f"gen-fresh2-{variant}-{i}-{j}", text, secret, "?"))
+                )
+    for variant, (fold, templates) in _FRESH2_BENIGN.items():
+        for i, template in enumerate(templates):
+            for j in range(3):
+                rng = _rng(f"fresh2-benign/{variant}/{i}/{j}")
+                text = (
+                    template.replace("{u}", _uuid(rng))
+                    .replace("{h}", _chars(rng, _HEX, 32))
+                    .replace("{s16}", _chars(rng, _HEX, 16))
+                )
+                benign.append(
+                    Generated(
+                        fold, Sample(f"benign/{variant}", f"gen-fresh2-benign-{variant}-{i}-{j}", _frame(rng, text))
+                    )
+                )
+    return secrets, benign
+
+
+_FRESH3_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "ops-tools": (
+        "A",
+        (
+            "helm upgrade api ./chart --set auth.password={s}",
+            "ansible_become_pass: {s}",
+            "ssh-keygen -t ed25519 -N '{s}' -f deploy_key",
+        ),
+    ),
+    "ops-tools-b": (
+        "B",
+        (
+            "gpg --batch --passphrase {s} -d backup.tar.gpg",
+            "redis-cli> AUTH {s}",
+            "- uses: docker/login-action@v3\n  with:\n    username: ci\n    password: {s}",
+        ),
+    ),
+    "builders": (
+        "A",
+        (
+            'DataSource ds = builder.username("app").password("{s}").build();',
+            "conn = pymysql.connect(host='db', user='app', passwd='{s}')",
+        ),
+    ),
+    "builders-b": ("B", ("Makefile: DB_PASS ?= {s}", 'client.login(email="ops@example.com", password="{s}")')),
+    "chat-more": ("A", ("La nuova password è {s} — non condividerla", "Het nieuwe wachtwoord: {s}")),
+    "chat-more-b": ("B", ("O novo token da API é {s}", "Новый токен: {s}")),
+}
+
+_FRESH3_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "i18n": (
+        "A",
+        (
+            '{"password": "Mot de passe", "forgot": "Mot de passe oublié ?"}',
+            'password_label: "Passwort"\ntoken_label: "Zugriffstoken"',
+            '<input type="password" name="pwd" autocomplete="current-password">',
+        ),
+    ),
+    "schema": (
+        "B",
+        (
+            '{"token_type": "Bearer", "expires_in": 3599, "scope": "read:user"}',
+            "password_policy: strong\nauth_type: oauth2",
+            'keybindings: [{ key: "Enter", command: "submit" }]',
+        ),
+    ),
+    "empty": ("A", ('password: ""\nusername: ""', "SECRET_KEY=\nDEBUG=true", ":root { --secret-color: #ff6600; }")),
+    "ops-ref": (
+        "B",
+        (
+            "helm upgrade api ./chart --set auth.existingSecret=api-db",
+            'ansible_become_pass: "{{ vault_become_pass }}"',
+            "gpg --batch --passphrase-file /run/secrets/gpg -d backup.tar.gpg",
+        ),
+    ),
+}
+
+
+def _fresh3() -> tuple[list[Generated], list[Generated]]:
+    secrets: list[Generated] = []
+    benign: list[Generated] = []
+    for variant, (fold, templates) in _FRESH3_SECRETS.items():
+        for i, template in enumerate(templates):
+            for j in range(3):
+                rng = _rng(f"fresh3/{variant}/{i}/{j}")
+                secret = _password(rng) if j < 2 else _token(rng, 24)
+                text = _frame(rng, template.replace("{s}", secret))
+                secrets.append(
+                    Generated(fold, Sample(f"fresh3/{variant}", f"gen-fresh3-{variant}-{i}-{j}", text, secret, "?"))
+                )
+    for variant, (fold, templates) in _FRESH3_BENIGN.items():
+        for i, template in enumerate(templates):
+            for j in range(3):
+                rng = _rng(f"fresh3-benign/{variant}/{i}/{j}")
+                benign.append(
+                    Generated(
+                        fold, Sample(f"benign/{variant}", f"gen-fresh3-benign-{variant}-{i}-{j}", _frame(rng, template))
+                    )
+                )
+    return secrets, benign
+
+
+_FRESH4_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "chat-4": (
+        "A",
+        (
+            "btw the grafana admin pass got rotated, it's {s} now",
+            "Mi contraseña nueva para el VPN: {s}",
+            "wifi: CorpGuest / {s}",
+        ),
+    ),
+    "code-4": (
+        "B",
+        (
+            'smtp.login("alerts@example.com", "{s}")',
+            "$conn = new PDO($dsn, 'app', '{s}');",
+            "jdbc:postgresql://db:5432/app?user=app&password={s}",
+        ),
+    ),
+    "cfg-4": (
+        "A",
+        (
+            "[client]\nuser=backup\npassword={s}",
+            '<add key="ApiSecret" value="{s}" />',
+            "spring.datasource.password={s}",
+        ),
+    ),
+    "cli-4": (
+        "B",
+        (
+            "az login --service-principal -u $APP_ID -p {s} --tenant $TENANT",
+            "vault kv put secret/app db_password={s}",
+            "psql 'host=db user=app password={s} dbname=app'",
+        ),
+    ),
+}
+
+_FRESH4_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "near-4": (
+        "A",
+        (
+            "password reset emails are sent from noreply@example.com via SES",
+            "the token bucket refills at 50 req/s (burst 200)",
+            "key rotation: every 90 days, see RUNBOOK.md#rotation",
+        ),
+    ),
+    "near-4b": (
+        "B",
+        (
+            "PASSWORD_HASHERS = ['django.contrib.auth.hashers.Argon2PasswordHasher']",
+            "if (!token) return res.status(401).json({ error: 'missing token' });",
+            "SELECT id, password_hash, created_at FROM users WHERE email = $1",
+        ),
+    ),
+    "near-4c": (
+        "A",
+        (
+            "cache key: user:4412:profile:v3",
+            "Secret Manager API has not been used in project 412233 before",
+            "git log --grep='auth token' --oneline | head",
+        ),
+    ),
+    "near-4d": (
+        "B",
+        (
+            "export VAULT_ADDR=https://vault.internal:8200",
+            "The OTP field accepts 6 digits; the backup code field accepts 8 characters.",
+            "session_token_ttl = 3600  # seconds",
+        ),
+    ),
+}
+
+
+def _fresh4() -> tuple[list[Generated], list[Generated]]:
+    secrets: list[Generated] = []
+    benign: list[Generated] = []
+    for variant, (fold, templates) in _FRESH4_SECRETS.items():
+        for i, template in enumerate(templates):
+            for j in range(3):
+                rng = _rng(f"fresh4/{variant}/{i}/{j}")
+                secret = _password(rng) if j < 2 else _token(rng, 22)
+                text = _frame(rng, template.replace("{s}", secret))
+                secrets.append(
+                    Generated(fold, Sample(f"fresh4/{variant}", f"gen-fresh4-{variant}-{i}-{j}", text, secret, "?"))
+                )
+    for variant, (fold, templates) in _FRESH4_BENIGN.items():
+        for i, template in enumerate(templates):
+            for j in range(3):
+                rng = _rng(f"fresh4-benign/{variant}/{i}/{j}")
+                benign.append(
+                    Generated(
+                        fold, Sample(f"benign/{variant}", f"gen-fresh4-benign-{variant}-{i}-{j}", _frame(rng, template))
+                    )
+                )
+    return secrets, benign
+
+
+def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
+    """Every generated secret sample and every near-miss, each with its fold."""
+    fresh_secrets, fresh_benign = _fresh()
+    fresh2_secrets, fresh2_benign = _fresh2()
+    fresh3_secrets, fresh3_benign = _fresh3()
+    fresh4_secrets, fresh4_benign = _fresh4()
+    secrets = (*_stated(), *_sql(), *_otp(), *_sdk(), *_code(), *fresh_secrets, *fresh2_secrets, *fresh3_secrets)
+    return (*secrets, *fresh4_secrets), (*_benign(), *fresh_benign, *fresh2_benign, *fresh3_benign, *fresh4_benign)
