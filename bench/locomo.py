@@ -126,9 +126,7 @@ def evidence_ids(raw: Sequence[str], known: set[str]) -> set[str]:
     return ids
 
 
-def run(
-    data: Path, store: Store, *, embedder: Any = None, fold: str | None = None
-) -> tuple[Tally, Tally, list[float]]:
+def run(data: Path, store: Store, *, embedder: Any = None, fold: str | None = None) -> tuple[Tally, Tally, list[float]]:
     samples = json.loads(data.read_text())
     if fold:
         from recall import FOLDS

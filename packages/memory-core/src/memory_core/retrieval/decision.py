@@ -72,7 +72,8 @@ class Bank:
         if self._vectors is None:
             with self._lock:
                 if self._vectors is None:
-                    self._vectors = self._load() or self.embedder.embed_passages(bank_prompts())
+                    loaded = self._load()
+                    self._vectors = loaded if loaded is not None else self.embedder.embed_passages(bank_prompts())
         return self._vectors
 
     def _load(self) -> npt.NDArray[np.float32] | None:
