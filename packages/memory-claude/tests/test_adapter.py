@@ -71,11 +71,16 @@ def test_a_compaction_resets_the_session() -> None:
     assert event.session_id == "bce60420-065f-43e6-b2da-b2603daf77a2"
 
 
+@pytest.mark.parametrize("name", ["SessionStart.startup.json", "SessionStart.resume.json"])
+def test_a_session_start_warms_the_worker(name: str) -> None:
+    event = hooks.parse(_load(name))
+    assert event.kind is EventKind.START
+    assert event.session_id
+
+
 @pytest.mark.parametrize(
     "name",
     [
-        "SessionStart.startup.json",
-        "SessionStart.resume.json",
         "SessionEnd.json",
         "PreToolUse.Bash.json",
         "PostToolUse.mcp.json",
@@ -123,6 +128,8 @@ def test_nothing_is_printed_when_nothing_was_recalled() -> None:
     assert hooks.render(_read_event(), Recall(text="")) == ""
 
 
-@pytest.mark.parametrize("name", ["Stop.json", "SessionStart.compact.json", "SubagentStop.json"])
+@pytest.mark.parametrize(
+    "name", ["Stop.json", "SessionStart.compact.json", "SessionStart.startup.json", "SubagentStop.json"]
+)
 def test_only_a_read_ever_prints(name: str) -> None:
     assert hooks.render(hooks.parse(_load(name)), Recall(text="something")) == ""

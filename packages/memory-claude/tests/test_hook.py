@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -200,3 +201,38 @@ def test_memory_hook_claude_answers_like_the_hook_module(tmp_path: Path) -> None
     direct = hook({**question, "session_id": "s-module"}, cwd=tmp_path)
     assert done.stdout.decode() == direct
     assert "the build uses tox" in context(direct)
+
+
+def test_a_session_start_prints_nothing_and_warms_the_worker_and_its_model(tmp_path: Path) -> None:
+    from memory_core.hookpath.client import socket_path, worker_environment
+    from memory_core.hookpath.worker import stop_worker
+    from memory_testing.embedding import real_embedder
+
+    real_embedder()  # the model package must be there (fails under CI otherwise)
+    runtime = tmp_path / "run"
+    runtime.mkdir(mode=0o700)
+    env = {**os.environ, "MEMORY_PROJECT": "memory-claude-tests", "XDG_RUNTIME_DIR": str(runtime)}
+    done = subprocess.run(
+        ClaudeHarness().hook_argv(),
+        input=json.dumps(payload("SessionStart.startup.json")).encode(),
+        capture_output=True,
+        timeout=_TIMEOUT_S,
+        env=env,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (0, b"")
+    path = socket_path(worker_environment(env), env)
+    try:
+        deadline = time.monotonic() + 30
+        maps = ""
+        while time.monotonic() < deadline and "e5-small-q4.bin" not in maps:
+            time.sleep(0.1)
+            try:
+                pid = Path(path + ".lock").read_text().strip()
+                maps = Path(f"/proc/{pid}/maps").read_text() if pid.isdigit() else ""
+            except OSError:
+                maps = ""
+        assert "e5-small-q4.bin" in maps, "the worker did not load the model after SessionStart"
+    finally:
+        stop_worker(path)

@@ -80,7 +80,7 @@ def test_user_install_writes_hooks_with_this_interpreter_and_registers_the_mcp_s
     for handlers in hooks.values():
         assert [h["command"] for h in handlers] == [USER_COMMAND]
         assert handlers[0]["type"] == "command"
-    assert hooks["SessionStart"][0]["matcher"] == "compact"
+    assert hooks["SessionStart"][0]["matcher"] == "startup|resume|clear|compact"
     assert hooks["UserPromptSubmit"][0]["matcher"] is None
     server = read_json(home / ".claude.json")["mcpServers"]["memory"]
     assert server == {"type": "stdio", "command": sys.executable, "args": ["-m", "memory_mcp"], "env": {}}

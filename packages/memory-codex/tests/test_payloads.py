@@ -58,8 +58,6 @@ def test_a_resumed_session_keeps_its_id_and_gets_a_new_turn() -> None:
 @pytest.mark.parametrize(
     "name",
     [
-        "SessionStart.startup.json",
-        "SessionStart.resume.json",
         "SessionEnd.json",
         "PreToolUse.Bash.json",
         "PostToolUse.mcp.json",
@@ -69,6 +67,13 @@ def test_events_memory_does_not_act_on_are_ignored(name: str) -> None:
     event = CodexHooks().parse(load(name))
     assert event.kind is EventKind.IGNORE
     assert event.reason
+
+
+@pytest.mark.parametrize("name", ["SessionStart.startup.json", "SessionStart.resume.json"])
+def test_a_new_or_resumed_session_warms_the_worker(name: str) -> None:
+    event = CodexHooks().parse(load(name))
+    assert event.kind is EventKind.START
+    assert event.session_id
 
 
 @pytest.mark.parametrize("source", ["compact", "clear"])

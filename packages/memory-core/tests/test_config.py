@@ -91,7 +91,7 @@ def test_setting_env_names_follow_the_fields_with_log_as_its_old_name() -> None:
     assert names[:3] == ("MEMORY_URL", "MEMORY_ALLOW_DB0", "MEMORY_PROJECT")
     assert "MEMORY_LOG" in names
     assert not {"MEMORY_LOG_PATH", "MEMORY_WARNINGS", "MEMORY_CONFIG"} & set(names)
-    assert len(names) == len(set(names)) == 17
+    assert len(names) == len(set(names)) == 20
 
 
 def test_config_file_values_keep_their_toml_types(tmp_path: Path) -> None:

@@ -34,12 +34,13 @@ from memory_testing.servers import (
     closed_port,
     drop_schema,
     local_postgres_available,
-    local_redis_available,
     new_schema_name,
+    redis_server_available,
+    throwaway_redis,
+    throwaway_redis_url,
     with_schema,
 )
 
-_REDIS = "redis://127.0.0.1:6379/12"
 _POSTGRES = "postgresql://127.0.0.1:5432/test?user=postgres"
 BACKENDS = ("sqlite", "redis", "postgres")
 
@@ -55,8 +56,8 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str | 
     if request.param == "sqlite":
         yield None
     elif request.param == "redis":
-        require(local_redis_available(), "Redis on 127.0.0.1:6379")
-        yield _REDIS
+        require(redis_server_available(), "redis-server (a throwaway Redis for the tests)")
+        yield throwaway_redis_url(12)
     else:
         require(local_postgres_available(), "PostgreSQL on 127.0.0.1:5432")
         schema = new_schema_name("faults")
@@ -322,8 +323,8 @@ def test_recovery_after_an_outage_does_not_wait_for_the_back_off(
     # A back-off far longer than the test: only the probe can end it in time.
     monkeypatch.setattr(memory_core.service, "_BACKOFF_FIRST_S", 60.0)
     if backend == "redis":
-        require(local_redis_available(), "Redis on 127.0.0.1:6379")
-        target, url = ("127.0.0.1", 6379), "redis://{}:{}/12"
+        require(redis_server_available(), "redis-server (a throwaway Redis for the tests)")
+        target, url = throwaway_redis(), "redis://{}:{}/12"
     else:
         require(local_postgres_available(), "PostgreSQL on 127.0.0.1:5432")
         schema = new_schema_name("faults")

@@ -23,13 +23,13 @@ from memory_testing.servers import (
     drop_schema,
     flush_redis,
     local_postgres_available,
-    local_redis_available,
     new_schema_name,
+    redis_server_available,
+    throwaway_redis_url,
     with_schema,
 )
 from memory_testing.store_conformance import make_record
 
-REDIS_URL = "redis://127.0.0.1:6379/13"
 PG_URL = "postgresql://127.0.0.1:5432/test?user=postgres"
 PROJECT = Scope("project", "github.com/acme/widgets")
 OTHER = Scope("project", "gitlab.com/team/api")
@@ -97,20 +97,21 @@ def _snapshot(store: Store) -> tuple[object, ...]:
 
 @pytest.fixture
 def stores(tmp_path: Path) -> Iterator[tuple[SQLiteStore, RedisStore, PostgresStore, SQLiteStore]]:
-    require(local_redis_available(), "Redis on 127.0.0.1:6379")
+    require(redis_server_available(), "redis-server (a throwaway Redis for the tests)")
     require(local_postgres_available(PG_URL), "PostgreSQL on 127.0.0.1:5432 with a database `test`")
-    flush_redis(REDIS_URL)
+    redis_url = throwaway_redis_url(13)
+    flush_redis(redis_url)
     schema = new_schema_name("memmigrate")
     chain = (
         SQLiteStore.from_url(f"sqlite:///{tmp_path}/first.db"),
-        RedisStore.from_url(REDIS_URL),
+        RedisStore.from_url(redis_url),
         PostgresStore.from_url(with_schema(PG_URL, schema)),
         SQLiteStore.from_url(f"sqlite:///{tmp_path}/back.db"),
     )
     yield chain
     for store in chain:
         store.close()
-    flush_redis(REDIS_URL)
+    flush_redis(redis_url)
     drop_schema(PG_URL, schema)
 
 

@@ -28,8 +28,9 @@ from memory_testing.servers import (
     drop_schema,
     flush_redis,
     local_postgres_available,
-    local_redis_available,
+    redis_server_available,
     silent_server,
+    throwaway_redis_url,
 )
 from memory_testing.store_conformance import PROJECT, make_record
 
@@ -92,9 +93,10 @@ sys.stderr.write(recall.reason)
 """
 
 
+_POSTGRES = "postgresql://127.0.0.1:5432/test?user=postgres"
 _LIVE = {
-    "redis": ("redis://127.0.0.1:6379/13", local_redis_available),
-    "postgres": ("postgresql://127.0.0.1:5432/test?user=postgres&schema=memtest_outage", local_postgres_available),
+    "redis": (lambda: throwaway_redis_url(13), redis_server_available),
+    "postgres": (lambda: f"{_POSTGRES}&schema=memtest_outage", local_postgres_available),
 }
 
 
@@ -122,8 +124,9 @@ def _run_hook(kind: str, env: dict[str, str], cwd: Path) -> tuple[float, subproc
 def test_a_hook_facing_an_outage_exits_fast_and_spools_the_turn(
     backend: str, fault: tuple[str, tuple[str, int]], tmp_path: Path
 ) -> None:
-    live_url, available = _LIVE[backend]
-    require(available(), f"the machine's {backend} server, for the no-outage baseline")
+    live, available = _LIVE[backend]
+    require(available(), f"a {backend} server, for the no-outage baseline")
+    live_url = live()
     try:
         baseline = {kind: min(_run_hook(kind, _hook_env(live_url, tmp_path / "live"), tmp_path)[0] for _ in range(2))
                     for kind in ("read", "write")}  # fmt: skip

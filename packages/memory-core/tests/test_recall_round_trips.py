@@ -23,8 +23,9 @@ from memory_testing.servers import (
     drop_schema,
     flush_redis,
     local_postgres_available,
-    local_redis_available,
     new_schema_name,
+    redis_server_available,
+    throwaway_redis,
     with_schema,
 )
 from memory_testing.store_conformance import make_record
@@ -51,12 +52,13 @@ def _redis_url(port: int) -> str:
 
 @pytest.fixture(params=["redis", "postgres"])
 def backend(request: pytest.FixtureRequest) -> Iterator[tuple[str, str, Callable[[int], str], int]]:
-    """(name, direct URL, URL through a port, the server's port) of an empty store on the machine's server."""
+    """(name, direct URL, URL through a port, the server's port) of an empty store (Redis: the run's own)."""
     if request.param == "redis":
-        require(local_redis_available(), "Redis on 127.0.0.1:6379")
-        flush_redis(_redis_url(6379))
-        yield "redis", _redis_url(6379), _redis_url, 6379
-        flush_redis(_redis_url(6379))
+        require(redis_server_available(), "redis-server (a throwaway Redis for the tests)")
+        port = throwaway_redis()[1]
+        flush_redis(_redis_url(port))
+        yield "redis", _redis_url(port), _redis_url, port
+        flush_redis(_redis_url(port))
         return
     require(local_postgres_available(), "PostgreSQL on 127.0.0.1:5432")
     schema = new_schema_name()

@@ -1,4 +1,4 @@
-"""The Redis store on the machine's Redis (database 13, flushed around each test).
+"""The Redis store on a throwaway Redis of the test run (database 13, flushed around each test).
 
 Conformance, the URL rules (database 0, a missing database number, schemes), and the key layout.
 """
@@ -13,20 +13,19 @@ from memory_core.models import Scope
 from memory_core.store import open_store
 from memory_core.store.redis import RedisStore
 from memory_testing.requirements import require
-from memory_testing.servers import flush_redis, local_redis_available
+from memory_testing.servers import flush_redis, local_redis_available, redis_server_available, throwaway_redis_url
 from memory_testing.store_conformance import StoreConformance, make_record
 
 pytestmark = pytest.mark.redis
 
-URL = "redis://127.0.0.1:6379/13"
-
 
 @pytest.fixture
 def redis_url() -> Iterator[str]:
-    require(local_redis_available(), "Redis on 127.0.0.1:6379")
-    flush_redis(URL)
-    yield URL
-    flush_redis(URL)
+    require(redis_server_available(), "redis-server (a throwaway Redis for the tests)")
+    url = throwaway_redis_url(13)
+    flush_redis(url)
+    yield url
+    flush_redis(url)
 
 
 class TestRedisConformance(StoreConformance):

@@ -98,11 +98,7 @@ def test_export_downloads_the_scope_and_the_switch_turns_memory_off(
     assert service.active()
 
 
-_SERVERS = {
-    # A database no other suite uses, flushed around the test.
-    "redis": "redis://127.0.0.1:6379/11",
-    "postgres": "postgresql://127.0.0.1:5432/test?user=postgres",
-}
+_POSTGRES = "postgresql://127.0.0.1:5432/test?user=postgres"
 
 
 @pytest.mark.parametrize(
@@ -113,17 +109,19 @@ def test_every_page_renders_over_a_server_store(backend: str, tmp_path: Path) ->
         drop_schema,
         flush_redis,
         local_postgres_available,
-        local_redis_available,
         new_schema_name,
+        redis_server_available,
+        throwaway_redis_url,
         with_schema,
     )
 
     require(UI_EXTRA, "the ui extra (pip install 'memory-core[ui]')")
-    url = _SERVERS[backend]
     if backend == "redis":
-        require(local_redis_available(), "Redis on 127.0.0.1:6379")
+        require(redis_server_available(), "redis-server (a throwaway Redis for the tests)")
+        url = throwaway_redis_url(11)
         flush_redis(url)
     else:
+        url = _POSTGRES
         require(local_postgres_available(url), "PostgreSQL on 127.0.0.1:5432 with a database `test`")
         schema = new_schema_name("memui")
         url = with_schema(url, schema)
@@ -168,4 +166,25 @@ def test_every_page_renders_over_a_server_store(backend: str, tmp_path: Path) ->
         if backend == "redis":
             flush_redis(url)
         else:
-            drop_schema(_SERVERS["postgres"], schema)
+            drop_schema(_POSTGRES, schema)
+
+
+def test_a_turns_page_shows_what_happened_in_it_under_the_turn(
+    app: tuple[TestClient, MemoryService, LaunchToken],
+) -> None:
+    from memory_core.models import TimelineEvent, TurnTimeline
+
+    client, service, token = app
+    _signed_in(client, token)
+    record_id = service.capture(
+        harness="claude", session_id="s1", turn_id="t1", prompt="fix the login", response="Done."
+    ).record_id
+    events = (
+        TimelineEvent("tool_call", "u1", '{"file_path": "src/auth/<session>.ts"}', "Edit", "c1"),
+        TimelineEvent("tool_result", "u2", "The file was updated.", "Edit", "c1"),
+    )
+    service.add_timeline("claude", [TurnTimeline("s1", "t1", events)])
+    page = client.get(f"/memories/{record_id}").text
+    turn_at, events_at = page.index("Done."), page.index("In this turn")
+    assert turn_at < events_at < page.index("The file was updated.")
+    assert "src/auth/&lt;session&gt;.ts" in page  # shown as text, never as markup

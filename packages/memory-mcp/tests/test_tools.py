@@ -176,6 +176,29 @@ def test_expand_returns_the_turns_around_a_memory_in_order(workspace: Any, runne
     assert {t["session"] for t in turns} == {"sess"}
 
 
+def test_expand_shows_what_happened_inside_the_turn_in_order(workspace: Any, runner: ServiceRunner) -> None:
+    from memory_core.models import TimelineEvent, TurnTimeline
+
+    hook = workspace.service()
+    record_id = hook.capture(
+        harness="claude", session_id="sess", turn_id="t1", prompt="fix the login", response="Done."
+    ).record_id
+    events = (
+        TimelineEvent("tool_call", "u1", '{"file_path": "src/auth/session.ts"}', "Edit", "c1"),
+        TimelineEvent("tool_result", "u2", "The file was updated.", "Edit", "c1"),
+        TimelineEvent("injected", "u3", "a reminder", "system_reminder"),
+    )
+    hook.add_timeline("claude", [TurnTimeline("sess", "t1", events)])
+    [turn] = data(call(runner, "memory_expand", {"id": record_id}))
+    assert [(e["kind"], e["name"]) for e in turn["events"]] == [
+        ("tool_call", "Edit"),
+        ("tool_result", "Edit"),
+        ("injected", "system_reminder"),
+    ]
+    assert "src/auth/session.ts" in turn["events"][0]["text"]
+    assert turn["events_left_out"] == 0
+
+
 def test_a_firewall_block_is_an_error_that_says_so(runner: ServiceRunner) -> None:
     text = error_text(call(runner, "memory_save", {"content": "<private>the acquisition closes in May</private>"}))
     assert "firewall" in text
@@ -266,15 +289,16 @@ def test_no_id_based_tool_reaches_another_projects_memory(
     from memory_testing.servers import (
         drop_schema,
         local_postgres_available,
-        local_redis_available,
         new_schema_name,
+        redis_server_available,
+        throwaway_redis_url,
         with_schema,
     )
 
     postgres, schema = "postgresql://127.0.0.1:5432/test?user=postgres", new_schema_name("mcpscope")
     if backend == "redis":
-        require(local_redis_available(), "Redis on 127.0.0.1:6379")
-        monkeypatch.setenv("MEMORY_URL", "redis://127.0.0.1:6379/12")  # projects are tmp folders: unique keys
+        require(redis_server_available(), "redis-server (a throwaway Redis for the tests)")
+        monkeypatch.setenv("MEMORY_URL", throwaway_redis_url(12))
     elif backend == "postgres":
         require(local_postgres_available(), "PostgreSQL on 127.0.0.1:5432")
         monkeypatch.setenv("MEMORY_URL", with_schema(postgres, schema))

@@ -10,7 +10,8 @@ What each event means to memory:
 - `SubagentStop`: IGNORE. It carries its parent's `prompt_id`, and `/compact` fires some with
   no matching prompt, so capturing it would overwrite or duplicate the parent's turn.
 - `SessionStart` with source `compact`: RESET, the compacted context no longer holds what was
-  injected. Every other event: IGNORE.
+  injected. With any other source (`startup`, `resume`, `clear`): START, the worker starts and
+  loads the embedding model in the background, writing nothing. Every other event: IGNORE.
 
 `render` answers only a READ with something to inject, as one compact JSON line; otherwise "".
 Failure: `parse` raises `PayloadError` (a `ValueError`) for a payload its event cannot use;
@@ -80,7 +81,9 @@ class ClaudeHooks:
         if isinstance(typed, SessionStartPayload):
             if typed.source == "compact":
                 return HookEvent(EventKind.RESET, reason="compaction emptied the live context", **common)
-            return HookEvent(EventKind.IGNORE, reason=f"SessionStart source {typed.source} is not used", **common)
+            # startup, resume, clear: a session begins; the worker starts and loads the model
+            # now, so the first prompt is answered warm. Nothing is written to the context.
+            return HookEvent(EventKind.START, reason=f"session {typed.source}", **common)
         return HookEvent(EventKind.IGNORE, reason=f"{typed.hook_event_name} is not used", **common)
 
     def render(self, event: HookEvent, recall: Recall) -> str:

@@ -2,7 +2,8 @@
 
 Claude Code reads `hooks.<Event>` as a list of groups `{"matcher"?, "hooks": [handler, ...]}`
 with handlers `{"type": "command", "command": ..., "timeout"?}`. We add one group per event we
-use (`UserPromptSubmit`, `Stop`, and `SessionStart` matched to `compact` only) and recognise
+use (`UserPromptSubmit`, `Stop`, and `SessionStart` for every source: a new or resumed session
+warms the worker, a compaction resets the injected set) and recognise
 our handlers by their command (`commands.is_our_hook_command`), whatever interpreter wrote them.
 
 Promises: other groups, handlers, events and keys are never touched, and stay in their order;
@@ -26,7 +27,7 @@ __all__ = ["HOOK_EVENTS", "our_groups", "with_hooks", "without_hooks", "find_our
 HOOK_EVENTS: dict[str, str | None] = {
     "UserPromptSubmit": None,
     "Stop": None,
-    "SessionStart": "compact",
+    "SessionStart": "startup|resume|clear|compact",
 }
 """The events we hook, with the matcher each uses (None: every occurrence)."""
 

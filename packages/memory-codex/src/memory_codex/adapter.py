@@ -2,7 +2,8 @@
 
 `CodexHooks.parse` turns a validated payload into a `HookEvent`: `UserPromptSubmit` reads,
 `Stop` writes (paired with its prompt by `turn_id`), `SessionStart` after a compaction or a
-`/clear` resets the session's injected set, everything else is ignored. `render` builds the
+`/clear` resets the session's injected set, and on `startup` or `resume` starts (warms the worker
+and its embedding model, writing nothing), everything else is ignored. `render` builds the
 one JSON object Codex reads, or "" when there is nothing to inject: Codex treats stdout that
 starts with `{` but fails to parse as a hook failure, so we never print a partial object.
 
@@ -64,8 +65,11 @@ class CodexHooks:
             if not response or not response.strip():
                 return HookEvent(EventKind.IGNORE, turn_id=typed.turn_id, reason="turn ended with no text", **base)
             return HookEvent(EventKind.WRITE, turn_id=typed.turn_id, response=response, **base)
-        if isinstance(typed, SessionStartPayload) and typed.source in _RESET_SOURCES:
-            return HookEvent(EventKind.RESET, reason=f"session start after {typed.source}", **base)
+        if isinstance(typed, SessionStartPayload):
+            if typed.source in _RESET_SOURCES:
+                return HookEvent(EventKind.RESET, reason=f"session start after {typed.source}", **base)
+            # startup, resume: the worker starts and loads the model now, for a warm first prompt.
+            return HookEvent(EventKind.START, reason=f"session {typed.source}", **base)
         return HookEvent(EventKind.IGNORE, reason=f"{typed.hook_event_name} is not an event memory acts on", **base)
 
     def render(self, event: HookEvent, recall: Recall) -> str:

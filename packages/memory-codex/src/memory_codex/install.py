@@ -1,7 +1,8 @@
 """What `memory install codex` and `memory uninstall codex` change, computed without changing it.
 
 Install, scope `user` (default): our hook groups (`UserPromptSubmit` recall, `Stop` capture,
-`SessionStart` after a compaction) go into `$CODEX_HOME/hooks.json` (default `~/.codex`),
+`SessionStart`: warm-up on a new or resumed session, reset after a compaction) go into
+`$CODEX_HOME/hooks.json` (default `~/.codex`),
 after the user's own groups so their trust keys keep their positions; `config.toml` gains
 `[mcp_servers.memory]` (when memory-mcp is installed) and one `[hooks.state."<key>"]`
 `trusted_hash` per hook, computed as Codex does, so Codex runs the hooks on the next turn
@@ -71,8 +72,9 @@ HOOK_SCRIPT = "memory-codex-hook"
 _HOOK_TIMEOUT_S = 30
 """Codex kills a hook after this. Ours answers in well under a second; the store's own
 timeouts (1 s) bound it long before."""
-_RESET_MATCHER = "compact|clear"
-"""`SessionStart` sources after which the live context no longer holds what we injected."""
+_SESSION_START_MATCHER = "startup|resume|clear|compact"
+"""Every `SessionStart` source: a new or resumed session warms the worker and its model; after a
+compaction or `/clear` the live context no longer holds what we injected."""
 _TRUSTED = frozenset({"trusted", "managed"})
 _IMPORT_CHECK_TIMEOUT_S = 20
 
@@ -135,7 +137,7 @@ def hook_groups(command: str) -> dict[str, dict[str, Any]]:
     return {
         "UserPromptSubmit": {"hooks": [dict(handler)]},
         "Stop": {"hooks": [dict(handler)]},
-        "SessionStart": {"matcher": _RESET_MATCHER, "hooks": [dict(handler)]},
+        "SessionStart": {"matcher": _SESSION_START_MATCHER, "hooks": [dict(handler)]},
     }
 
 

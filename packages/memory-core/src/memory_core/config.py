@@ -41,6 +41,10 @@ _DEFAULT_HANDOFF_KEEP = 16
 _DEFAULT_SPOOL_MAX_BYTES = 256 * 1024 * 1024
 """30,000 to 130,000 turns (2 to 8 KB each): weeks of heavy use against a store that takes no
 writes (docs/reliability.md)."""
+_DEFAULT_EVENTS_MAX_BYTES = 256 * 1024 * 1024
+"""A project's events before `prune` trims them: at the 8 KiB cap per event and about 20 events a
+turn (most far smaller), some thousands of tool-heavy turns; the records themselves are never
+touched by this bound."""
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 
@@ -124,6 +128,12 @@ class Config:
         handoff_keep: Prompts held per session at most (`MEMORY_HANDOFF_KEEP`).
         mcp_token: Bearer token the HTTP MCP server requires off loopback (`MEMORY_MCP_TOKEN`).
         pg_schema: The PostgreSQL schema memory uses (`MEMORY_PG_SCHEMA`; None: `memory`).
+        embeddings: Whether the warm engine loads the embedding model (`MEMORY_EMBEDDINGS`);
+            off, recall ranks by BM25 alone and no vectors are computed.
+        events: Whether a turn's timeline (tool calls, results, injected text) is kept behind it
+            (`MEMORY_EVENTS`); off, only the prompt and the answer are stored.
+        events_max_bytes: What one project's events may take, in bytes of text, before `prune`
+            drops the oldest turns' events (`MEMORY_EVENTS_MAX_BYTES`); 0 means no bound.
         warnings: Malformed values that fell back to their defaults, one line each.
     """
 
@@ -144,9 +154,12 @@ class Config:
     handoff_keep: Annotated[int, Field(ge=1)] = _DEFAULT_HANDOFF_KEEP
     mcp_token: str | None = None
     pg_schema: str | None = None
+    embeddings: bool = True
+    events: bool = True
+    events_max_bytes: Annotated[int, Field(ge=0)] = _DEFAULT_EVENTS_MAX_BYTES
     warnings: tuple[str, ...] = ()
 
-    @field_validator("allow_db0", "enabled", "firewall", mode="before")
+    @field_validator("allow_db0", "enabled", "firewall", "embeddings", "events", mode="before")
     @classmethod
     def _flag(cls, value: object) -> object:
         """0/1, true/false, yes/no, on/off (any case; empty is off); pydantic's wider set (t, y, ...) is not ours."""
@@ -189,7 +202,7 @@ class Config:
         return _with_fallbacks(values)
 
 
-_FLAGS = frozenset({"allow_db0", "enabled", "firewall"})
+_FLAGS = frozenset({"allow_db0", "enabled", "firewall", "embeddings", "events"})
 _ENV_NAMES: dict[str, str] = {
     f.name: {"log_path": "MEMORY_LOG"}.get(f.name, f"MEMORY_{f.name.upper()}")
     for f in dataclasses.fields(Config)

@@ -6,7 +6,8 @@ given and nothing else.
 
 Promises: `prune` deletes only the oldest records of the scopes it is given, beyond `keep`;
 `scrub` rewrites a record only when the firewall changed its text, and re-indexes it from the
-new text, so a redacted secret leaves the index too; `restore` passes every record through the
+new text, so a redacted secret leaves the index too (a turn's events are scrubbed the same way,
+and the paths its events touched stay among its terms); `restore` passes every record through the
 firewall before it is stored and never overwrites a record already there. A dry run reads and
 counts and writes nothing.
 
@@ -23,7 +24,8 @@ from dataclasses import dataclass, field, replace
 from memory_core.firewall import Firewall
 from memory_core.models import Record, Scope
 from memory_core.retrieval.tokenizer import index_terms
-from memory_core.store.base import Store
+from memory_core.store.base import Store, Timelines
+from memory_core.timeline.attach import record_terms
 
 __all__ = ["PruneReport", "ScrubReport", "RestoreReport", "prune", "scrub", "restore"]
 
@@ -39,6 +41,9 @@ class PruneReport:
         excess: Records beyond the cap: the ones deleted (or that a dry run would delete).
         deleted: Records actually deleted (0 in a dry run).
         dry_run: Whether nothing was written.
+        events_turns: Turns whose timeline was dropped (or would be) to keep the project's
+            events within `MEMORY_EVENTS_MAX_BYTES`; the turns themselves stay.
+        events_bytes: The bytes of text those timelines held.
     """
 
     keep: int
@@ -46,6 +51,8 @@ class PruneReport:
     excess: int = 0
     deleted: int = 0
     dry_run: bool = False
+    events_turns: int = 0
+    events_bytes: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +84,27 @@ def _terms(record: Record) -> dict[str, int]:
     return index_terms(record.text) if record.searchable else {}
 
 
+def _scrub_events(store: Store, firewall: Firewall, record: Record, counts: dict[str, int], *, dry_run: bool) -> bool:
+    """Run `firewall` over a turn's events; rewrite them when it changed any. Whether it did."""
+    if not isinstance(store, Timelines):
+        return False
+    events = store.events(record.id)
+    scrubbed = [replace(e, text=firewall.scrub(e.text).text) for e in events]
+    if scrubbed == events:
+        return False
+    for before, after in zip(events, scrubbed, strict=True):
+        if before.text != after.text:
+            for kind, n in firewall.scrub(before.text).counts.items():
+                counts[f"firewall.{kind}"] = counts.get(f"firewall.{kind}", 0) + n
+    if not dry_run:
+        # Events are stored once per id and never overwritten: drop them all and store the clean
+        # ones again, in the same order.
+        store.drop_events([record.id])
+        store.put_events(record.id, scrubbed)
+        store.put(record, record_terms(record, scrubbed), replace=True)
+    return True
+
+
 def prune(store: Store, scopes: Sequence[Scope], *, keep: int, dry_run: bool = False) -> PruneReport:
     """Delete the oldest records of `scopes` beyond the newest `keep` (nothing when `keep` is 0)."""
     if keep <= 0:
@@ -97,13 +125,15 @@ def scrub(store: Store, firewall: Firewall, scopes: Sequence[Scope] | None, *, d
     for record in list(store.scan(scopes)):
         scrubbed = firewall.scrub(record.text)
         if scrubbed.text == record.text:
+            changed += _scrub_events(store, firewall, record, counts, dry_run=dry_run)
             continue
         changed += 1
         for kind, n in scrubbed.counts.items():
             counts[f"firewall.{kind}"] = counts.get(f"firewall.{kind}", 0) + n
-        if not dry_run:
-            clean = replace(record, text=scrubbed.text)
-            store.put(clean, _terms(clean), replace=True)
+        clean = replace(record, text=scrubbed.text)
+        if not _scrub_events(store, firewall, clean, counts, dry_run=dry_run) and not dry_run:
+            events = store.events(record.id) if isinstance(store, Timelines) else []
+            store.put(clean, record_terms(clean, events), replace=True)
     if not dry_run and counts:
         store.bump(counts)
     return ScrubReport(changed=changed, counts=counts, dry_run=dry_run)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -41,24 +42,41 @@ from memory_core.browse import (
     redact_span,
 )
 from memory_core.config import Config
-from memory_core.errors import FirewallBlocked, NotFound, StoreError, StoreUnavailable
+from memory_core.errors import ConfigError, FirewallBlocked, NotFound, StoreError, StoreUnavailable
 from memory_core.firewall import RULES_VERSION, Firewall
+from memory_core.ids import note_record_id, turn_record_id
 from memory_core.localstate.atomic import atomic_write
 from memory_core.localstate.logbook import Logbook
 from memory_core.localstate.spool import Spool, record_to_json
 from memory_core.maintenance import PruneReport, RestoreReport, ScrubReport, prune, restore, scrub
 from memory_core.migrate import MigrateReport, Progress, migrate
-from memory_core.models import CaptureOutcome, EventKind, Hit, HookEvent, Outcome, Recall, Record, Scope, ScopeKind
+from memory_core.models import (
+    CaptureOutcome,
+    EventKind,
+    Hit,
+    HookEvent,
+    Outcome,
+    Recall,
+    Record,
+    Scope,
+    ScopeKind,
+    TimelineEvent,
+    TurnTimeline,
+)
 from memory_core.project import ProjectIdentity, is_disabled, resolve_project, set_disabled
 from memory_core.retrieval.render import render_block
 from memory_core.retrieval.retriever import Candidate, Retriever
 from memory_core.retrieval.tokenizer import index_terms, query_terms
 from memory_core.store import open_store
-from memory_core.store.base import Checkpointing, PageCursor, RecordFilter, Store
+from memory_core.store.base import Checkpointing, PageCursor, RecordFilter, Store, Timelines
 from memory_core.textnorm import clean_text
+from memory_core.timeline import attach as _timeline
+from memory_core.timeline import retention as _retention
 from memory_core.urls import redact_url, redact_urls_in
 
 if TYPE_CHECKING:
+    from memory_core.embedding import Embedder
+    from memory_core.embedding.backfill import ReindexReport, VectorWriter
     from memory_core.recovery import RecoveryProbe
 
 __all__ = ["MemoryService", "turn_record_id", "note_record_id"]
@@ -70,18 +88,6 @@ _BACKOFF_MAX_S = 60.0
 _VOID_MARKER = "#nomemory"
 _HANDOFF_FALLBACK_KEEP = 16
 """Prompts kept per session in the local handoff file used while the store is down."""
-
-
-def turn_record_id(harness: str, session_id: str, turn_id: str) -> str:
-    """The id of a captured turn: the same from the hook and from a transcript import."""
-    digest = hashlib.sha256(f"turn\0{harness}\0{session_id}\0{turn_id}".encode()).hexdigest()
-    return f"t{digest[:19]}"
-
-
-def note_record_id(scope: Scope, content: str) -> str:
-    """The id of a saved note: saving the same text twice in a scope stores it once."""
-    digest = hashlib.sha256(f"note\0{scope.kind}\0{scope.key}\0{content}".encode()).hexdigest()
-    return f"n{digest[:19]}"
 
 
 _RANKED_SHOWN = 8
@@ -118,6 +124,8 @@ class MemoryService:
             back-off instead.
         cwd: The working directory used to resolve the project when a call does not pass one.
         clock: Seconds since the epoch; tests pass a fake one.
+        embedder: The embedding model to use instead of loading the product's (tests pass a
+            small one); see `embedder`.
     """
 
     def __init__(
@@ -128,6 +136,7 @@ class MemoryService:
         long_lived: bool = False,
         cwd: str | None = None,
         clock: Callable[[], float] = time.time,
+        embedder: Embedder | None = None,
     ) -> None:
         self.config = config if config is not None else Config.from_env()
         self._store = store
@@ -143,6 +152,12 @@ class MemoryService:
         self._retriever: Retriever | None = None
         self.logbook = Logbook(self.config.log_path, self.config.state_dir, scrub=self._scrub_for_log)
         self.spool = Spool(self.config.spool_path, max_bytes=self.config.spool_max_bytes)
+        self._embedder = embedder
+        self._embedder_loaded = embedder is not None
+        self._embedder_lock = threading.Lock()
+        self.embedder_problem: str | None = None
+        """Why `embedder` is None (off, the cold hook path, or why the model did not load); else None."""
+        self._vector_writer: VectorWriter | None = None
         for warning in self.config.warnings:
             self.logbook.warning("config", warning)
 
@@ -191,8 +206,89 @@ class MemoryService:
     def retriever(self) -> Retriever:
         """The retriever over this store, built on first use."""
         if self._retriever is None:
-            self._retriever = Retriever(self.store)
+            # The model, when this process has one: recall then fuses vectors with BM25 and
+            # decides against the generic bank; without it, BM25 alone (docs/retrieval.md).
+            self._retriever = Retriever(self.store, embedder=self.embedder)
         return self._retriever
+
+    @property
+    def embedder(self) -> Embedder | None:
+        """The embedding model, loaded on first use and at most once per process; None without one.
+
+        None when `MEMORY_EMBEDDINGS=0`, in a hook process of its own (`long_lived=False`: the
+        cold path ranks by BM25 alone, docs/performance.md), or when the model cannot load;
+        `embedder_problem` then says why, and a load failure is logged once. Safe from any thread.
+        """
+        if self._embedder_loaded:
+            return self._embedder
+        with self._embedder_lock:
+            if not self._embedder_loaded:
+                if not self.config.embeddings:
+                    self.embedder_problem = "the embedding model is off (MEMORY_EMBEDDINGS=0): BM25 alone"
+                elif not self.long_lived:
+                    self.embedder_problem = "a hook process of its own (no worker) ranks by BM25 alone"
+                else:
+                    from memory_core.embedding import shared_embedder
+
+                    self._embedder, self.embedder_problem = shared_embedder()
+                    if self.embedder_problem:
+                        self.logbook.warning("embedding", f"{self.embedder_problem}; recall ranks by BM25 alone")
+                self._embedder_loaded = True
+        return self._embedder
+
+    def start_vectors(self, record_id: str | None = None) -> None:
+        """Have the background thread embed `record_id` (None: only backfill what lacks vectors).
+
+        Only a long-lived process with embeddings on has the thread; the model loads on it, so
+        no caller waits for the load. Never raises.
+        """
+        if not (self.long_lived and self.config.embeddings) or (self._embedder_loaded and self._embedder is None):
+            return
+        try:
+            if self._vector_writer is None:
+                from memory_core.embedding.backfill import VectorWriter
+
+                self._vector_writer = VectorWriter(lambda: self.store, lambda: self.embedder, self.logbook)
+            if record_id is None:
+                self._vector_writer.start()
+            else:
+                self._vector_writer.enqueue(record_id)
+        except Exception as exc:  # noqa: BLE001 - vectors are an improvement; capture never fails for them
+            self.logbook.error("vectors", exc)
+
+    def vector_status(self) -> dict[str, Any]:
+        """How many records of the store have vectors of this process's model, and how many lack them.
+
+        `{"model": id or None, "with": n, "without": m, "problem": why there is no model or None}`;
+        without a model every indexed record counts as lacking one. What `doctor`, `memory_status`
+        and the UI show.
+        """
+        from memory_core.store.base import Vectors
+
+        embedder = self.embedder
+        store = self.store
+        model = embedder.model_id if embedder is not None else ""
+        have, lack = (0, 0)
+        if isinstance(store, Vectors):
+            have, lack = self._guard(lambda: store.vector_counts(None, model))
+        return {
+            "model": embedder.model_id if embedder is not None else None,
+            "with": have,
+            "without": lack,
+            "problem": self.embedder_problem,
+        }
+
+    def reindex(self, *, progress: Callable[[int, int], None] | None = None) -> ReindexReport:
+        """Embed every record that lacks vectors of this model (`memory reindex`); resumable.
+
+        Raises `ConfigError` naming the fix when there is no model, `StoreError` from the store.
+        """
+        from memory_core.embedding.backfill import reindex
+
+        embedder = self.embedder
+        if embedder is None:
+            raise ConfigError(self.embedder_problem or "no embedding model")
+        return self._guard(lambda: reindex(self.store, embedder, progress=progress))
 
     def _scrub_for_log(self, text: str) -> str:
         try:
@@ -285,6 +381,8 @@ class MemoryService:
         """Close the store if this service opened it, and stop a recovery probe. Idempotent; never raises."""
         if self._probe is not None:
             self._probe.stop()
+        if self._vector_writer is not None:
+            self._vector_writer.stop()
         if self._store is not None:
             try:
                 self._store.close()
@@ -296,7 +394,8 @@ class MemoryService:
     def handle(self, event: HookEvent) -> Recall:
         """The hook path in one call. Never raises.
 
-        READ assembles, WRITE captures, SKIP marks a turn that is not the user's, RESET resets.
+        READ assembles, WRITE captures, SKIP marks a turn that is not the user's, RESET resets,
+        START warms the embedding model in the background.
         """
         try:
             if event.kind is EventKind.READ:
@@ -316,6 +415,10 @@ class MemoryService:
                     prompt=event.prompt,
                     cwd=event.cwd,
                 )
+                if event.events and outcome.status in ("stored", "duplicate"):
+                    # A plugin that carries the turn's timeline in its payload (Hermes, OpenClaw).
+                    turn = TurnTimeline(event.session_id, event.turn_id, event.events)
+                    self.add_timeline(event.harness, [turn], cwd=event.cwd)
                 return Recall("", reason=f"capture {outcome.status}: {outcome.reason}".rstrip(": "))
             if event.kind is EventKind.SKIP:
                 if self.active(event.cwd):
@@ -324,6 +427,12 @@ class MemoryService:
             if event.kind is EventKind.RESET:
                 self.reset_session(harness=event.harness, session_id=event.session_id, cwd=event.cwd)
                 return Recall("", reason="session reset")
+            if event.kind is EventKind.START:
+                # A session begins: load the model (and backfill) in the background now, so its
+                # first prompt is answered warm. Nothing reaches the model's context.
+                if self.active(event.cwd):
+                    self.start_vectors()
+                return Recall("", reason="session start")
             return Recall("", reason=event.reason or "ignored")
         except Exception as exc:  # noqa: BLE001 - a memory failure never fails a user's turn
             self.logbook.error(f"{event.harness}.{event.kind.value}", exc)
@@ -449,6 +558,8 @@ class MemoryService:
             new = self._guard(lambda: self._put_turn(record))
         except StoreError as exc:
             return self._keep_in_spool(record, exc)
+        if new:
+            self.start_vectors(record_id)
         self._quietly(harness, lambda: self._after_capture(now, {"captures": 1 if new else 0, **counts}))
         # The store just took a write: whatever waits in the spool goes now.
         self._quietly(harness, lambda: self._drain(proven=True))
@@ -628,7 +739,8 @@ class MemoryService:
             created_at=self.clock(),
         )
         counts = {f"firewall.{kind}": n for kind, n in scrubbed.counts.items() if n}
-        self._guard(lambda: self.store.put(record, index_terms(record.text)))
+        if self._guard(lambda: self.store.put(record, index_terms(record.text))):
+            self.start_vectors(record.id)
         self._guard(lambda: self.store.bump({"saves": 1, **counts}))
         stored = self._guard(lambda: self.store.get([record.id]))
         return stored[0] if stored else record
@@ -737,6 +849,46 @@ class MemoryService:
         around = self._guard(lambda: self.store.session_records(record.scope, session, seqs))
         return sorted(around, key=lambda r: r.seq) or [record]
 
+    def add_timeline(self, harness: str, turns: Sequence[TurnTimeline], *, cwd: str | None = None) -> int:
+        """Keep `turns`' events behind their records (see `memory_core.timeline.attach`), firewalled
+        and capped; returns how many events were new. Does nothing with `MEMORY_EVENTS=0` or
+        memory off here.
+
+        Raises `StoreUnavailable` / `StoreError` when the store fails: the events are lost (the
+        caller logs it, and a transcript's offset is not moved, so the next read tries again);
+        the turn, stored before, is not.
+        """
+        if not self.config.events or not turns or not self.active(cwd):
+            return 0
+        harness = clean_text(harness)
+        scope = Scope("project", self.project(cwd).key)
+        done = self._guard(
+            lambda: _timeline.attach(
+                self.store, self.firewall, harness, turns, scope=scope, author=self.config.user, now=self.clock()
+            )
+        )
+        if done.counts:
+            self._count_quietly({k: v for k, v in done.counts.items() if v})
+        return done.stored
+
+    def timeline(self, record_id: str, *, cwd: str | None = None) -> list[TimelineEvent]:
+        """A turn's events in transcript order (tool calls, results, injected text), firewalled and
+        capped as stored; empty for a record without any. Raises `NotFound` like `expand`.
+        """
+        self._owned(record_id, cwd)
+        return self._events_of(record_id)
+
+    def record_timeline(self, record_id: str) -> list[TimelineEvent]:
+        """`timeline` of a record wherever it lives, as `record` finds it (the page it is shown on)."""
+        self.record(record_id)
+        return self._events_of(record_id)
+
+    def _events_of(self, record_id: str) -> list[TimelineEvent]:
+        store = self.store
+        if not isinstance(store, Timelines):
+            return []
+        return self._guard(lambda: store.events(record_id))
+
     def records(self, ids: Sequence[str]) -> list[Record]:
         """The stored records with these ids, in the order asked; unknown ids are skipped."""
         return self._guard(lambda: self.store.get(list(ids)))
@@ -744,7 +896,8 @@ class MemoryService:
     # -- upkeep (CLI `prune`, `scrub`, `export`, `restore`, `migrate`; `doctor --fix`) -----
 
     def prune(self, keep: int | None = None, *, dry_run: bool = False) -> PruneReport:
-        """Delete this project's oldest records beyond the newest `keep` (default `MEMORY_MAX_RECORDS`).
+        """Delete this project's oldest records beyond the newest `keep` (default `MEMORY_MAX_RECORDS`),
+        and the events of its oldest turns beyond `MEMORY_EVENTS_MAX_BYTES` (the turns stay).
 
         With no cap set (`keep` 0 and no `MEMORY_MAX_RECORDS`) nothing is looked at: the report's
         `keep` is 0.
@@ -752,7 +905,10 @@ class MemoryService:
         cap = self.config.max_records if keep is None else keep
         scopes = self.scopes(kind="project")
         report = self._guard(lambda: prune(self.store, scopes, keep=cap or 0, dry_run=dry_run))
-        if report.deleted:
+        bound = self.config.events_max_bytes
+        turns, freed = self._guard(lambda: _retention.trim(self.store, scopes[0], max_bytes=bound, dry_run=dry_run))
+        report = replace(report, events_turns=turns, events_bytes=freed)
+        if report.deleted or (turns and not dry_run):
             self.purge_log()
         return report
 
@@ -921,7 +1077,9 @@ class MemoryService:
         record = self.record(record_id)
         span = record.text[start:end]
         clean = replace(record, text=redact_span(record.text, start, end))
-        self._guard(lambda: self.store.put(clean, index_terms(clean.text) if clean.searchable else {}, replace=True))
+        store = self.store
+        events = self._guard(lambda: store.events(record_id)) if isinstance(store, Timelines) else []
+        self._guard(lambda: store.put(clean, _timeline.record_terms(clean, events), replace=True))
         self._guard(lambda: self.store.bump({"redactions": 1}))
         self._rewrite_histories({self.config.user, record.author}, lambda entries: redact_entries(entries, span))
         self.purge_log()

@@ -21,18 +21,65 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from memory_core.harnesses.contract import HasTranscripts, discover_harnesses
+from memory_core.harnesses.contract import HasTranscripts, ReadsTimeline, discover_harnesses
+from memory_core.harnesses.importing import Capturing, import_since_last
 from memory_core.project import is_disabled
 from memory_core.urls import redact_url
 from memory_core.utc import utc_or_none
 from memory_core.version import __version__
 
 if TYPE_CHECKING:
-    # The service imports this module to build its reports: a cycle at import time.
-    from memory_core.service import MemoryService
+    from memory_core.localstate.logbook import Logbook
+    from memory_core.localstate.spool import Spool
+    from memory_core.embedding import Embedder
+    from memory_core.models import Scope, ScopeKind
+    from memory_core.project import ProjectIdentity
+    from memory_core.store.base import Store
     from memory_core.store.sqlite_health import FileHealth
+
+
+class MemoryService(Capturing, Protocol):
+    """What the reports need of `memory_core.service.MemoryService`, which calls them with itself.
+
+    A protocol, so this module sits below the service rather than in a circle with it.
+    """
+
+    logbook: Logbook
+    spool: Spool
+
+    @property
+    def store(self) -> Store:
+        """The open store."""
+        ...
+
+    def project(self, cwd: str | None = None) -> ProjectIdentity:
+        """The project of a folder."""
+        ...
+
+    def scopes(self, cwd: str | None = None, kind: ScopeKind | None = None) -> list[Scope]:
+        """The scopes recall reads."""
+        ...
+
+    def drain_spool(self) -> int:
+        """Write what waits in the spool."""
+        ...
+
+    @property
+    def embedder(self) -> Embedder | None:
+        """The embedding model, or None (BM25 alone)."""
+        ...
+
+    @property
+    def embedder_problem(self) -> str | None:
+        """Why there is no embedding model, or None."""
+        ...
+
+    def vector_status(self) -> dict[str, Any]:
+        """Records with and without vectors of this process's model."""
+        ...
+
 
 __all__ = ["collect_status", "doctor_report", "repair", "parse_last_recall"]
 
@@ -94,6 +141,7 @@ def collect_status(service: MemoryService, *, integrity: bool = True) -> dict[st
     records: dict[str, int | None] = {"project": None, "user": None, "total": None}
     counters: dict[str, int] = {}
     meta: dict[str, str] = {}
+    vectors: dict[str, Any] = {"model": None, "with": None, "without": None, "problem": None}
     health = _file_health(service, integrity=integrity)
     if health is not None:
         store["file"] = health.state
@@ -123,6 +171,8 @@ def collect_status(service: MemoryService, *, integrity: bool = True) -> dict[st
             }
             counters = opened.counters()
             meta = opened.meta()
+            if config.enabled:
+                vectors = service.vector_status()
         except Exception as exc:  # noqa: BLE001 - doctor reports, it does not crash
             store["error"] = f"{type(exc).__name__}: {exc}"
             if health is not None and health.broken:
@@ -149,6 +199,16 @@ def collect_status(service: MemoryService, *, integrity: bool = True) -> dict[st
                 "fix": "memory prune",
             }
         )
+    if config.enabled and config.embeddings and service.embedder is None:
+        from memory_core.embedding import FIX
+
+        problems.append(
+            {"what": f"recall ranks by BM25 alone: {service.embedder_problem}", "fix": f"{FIX}, or MEMORY_EMBEDDINGS=0"}
+        )
+    vectors["model"], vectors["problem"] = (
+        (service.embedder.model_id if service.embedder is not None else None),
+        service.embedder_problem,
+    )
     spool = _spool_status(service, problems)
     return {
         "ok": not problems,
@@ -157,7 +217,12 @@ def collect_status(service: MemoryService, *, integrity: bool = True) -> dict[st
         "store": store,
         "project": {"key": project.key, "source": project.source, "root": project.root, "disabled": disabled},
         "user": config.user,
-        "retrieval": {"mode": "bm25", "max_items": config.max_items, "max_tokens": config.max_tokens},
+        "retrieval": {
+            "mode": "bm25+vectors" if service.embedder is not None else "bm25",
+            "max_items": config.max_items,
+            "max_tokens": config.max_tokens,
+        },
+        "vectors": vectors,
         "records": records,
         "max_records": cap,
         "firewall": {"enabled": config.firewall, "counts": firewall_counts, **firewall_rules(meta, records["total"])},
@@ -232,10 +297,8 @@ def repair(service: MemoryService, report: dict[str, Any]) -> list[str]:
     harnesses, _ = discover_harnesses()
     for name, harness in sorted(harnesses.items()):
         if isinstance(harness, HasTranscripts):
-            # Here, not at the top: the importer imports the service, which imports this module.
-            from memory_core.harnesses.importing import import_since_last
-
-            count = import_since_last(service, harness.transcripts())
+            reader = harness if isinstance(harness, ReadsTimeline) else None
+            count = import_since_last(service, harness.transcripts(), timeline=reader)
             done.append(f"{name}: imported {count} turn(s) hooks had missed")
     return done
 

@@ -25,7 +25,7 @@ from memory_core.errors import NotFound
 from pydantic import Field
 
 from memory_mcp.failures import SwitchedOff, describe_failure
-from memory_mcp.results import hit_result, record_result, saved_result
+from memory_mcp.results import events_result, hit_result, record_result, saved_result
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
@@ -125,9 +125,21 @@ holds what must not be kept. To mark a memory as wrong but keep it, use memory_f
 
 EXPAND = """\
 Read a memory in its context: the memory with the turns just before and after it in the same \
-session, in order, each with its full text. Use it when a search result or a recalled memory is cut \
-short or only makes sense with the conversation around it. Returns a JSON list of {id, text, scope, \
-created_at, session, target}; `target` is true for the memory you asked about."""
+session, in order, each with its full text, and what happened inside the memory's own turn: the \
+tool calls it made (files read and edited, commands run), what they printed, and text a hook or a \
+skill put into the context. Use it when a search result or a recalled memory is cut short, only \
+makes sense with the conversation around it, or you need the exact file, command or output. \
+Returns a JSON list of {id, text, scope, created_at, session, target}; the item with `target` true \
+is the memory you asked about and also has `events` (in order: {kind, name, text, call_id}, kind \
+`tool_call`, `tool_result` or `injected`) and `events_left_out`."""
+
+
+def _expanded(service: MemoryService, record_id: str, radius: int) -> list[dict[str, Any]]:
+    turns = [record_result(r, target=r.id == record_id) for r in service.expand(record_id, radius=radius)]
+    for turn in turns:
+        if turn["target"]:
+            turn.update(events_result(service.timeline(record_id)))
+    return turns
 
 
 def _ok(data: Any) -> CallToolResult:
@@ -194,7 +206,7 @@ def register_tools(server: MCPServer[Any], runner: ServiceRunner) -> None:
     async def memory_expand(id: MemoryId, radius: Radius = 1) -> CallToolResult:
         return await call(
             "memory_expand",
-            lambda s: [record_result(r, target=r.id == id) for r in s.expand(id, radius=radius)],
+            lambda s: _expanded(s, id, radius),
         )
 
     read_only = ToolAnnotations(

@@ -14,6 +14,8 @@
 - `closed_port()`: a loopback port with nothing listening.
 - `local_redis_available()` / `local_postgres_available()`: whether the machine's own servers
   answer, for `memory_testing.requirements.require`.
+- `throwaway_redis()` / `throwaway_redis_url(db)`: the test process's own Redis, started once, for every
+  test that writes to Redis (the machine's 6379 may hold a developer's data).
 - `flush_redis(url)` (never database 0 of a standalone server), `new_schema_name()`,
   `with_schema(url, name)`, `drop_schema(url, name)`: fresh, empty stores on those servers.
 
@@ -54,6 +56,9 @@ __all__ = [
     "drop_schema",
     "with_schema",
     "flush_redis",
+    "throwaway_redis",
+    "throwaway_redis_url",
+    "redis_server_available",
 ]
 
 _LOCAL_REDIS = ("127.0.0.1", 6379)
@@ -500,3 +505,35 @@ def flush_redis(url: str) -> None:
         client.flushdb()
     finally:
         client.close()
+
+
+def redis_server_available() -> bool:
+    """Whether `redis-server` is on PATH, for `throwaway_redis`."""
+    return shutil.which("redis-server") is not None
+
+
+_throwaway: tuple[contextlib.ExitStack, tuple[str, int]] | None = None
+
+
+def throwaway_redis() -> tuple[str, int]:
+    """The address of this test process's own throwaway Redis, started on first use.
+
+    Tests write to it, never to the machine's Redis on 6379, which on a developer's laptop holds
+    someone's data: a run leaves nothing behind there. Stopped when the process exits. Raises
+    `ServerStartError` when `redis-server` is missing or does not come up.
+    """
+    global _throwaway
+    if _throwaway is None:
+        import atexit
+
+        stack = contextlib.ExitStack()
+        address = stack.enter_context(redis_server())
+        atexit.register(stack.close)
+        _throwaway = (stack, address)
+    return _throwaway[1]
+
+
+def throwaway_redis_url(db: int) -> str:
+    """`redis://HOST:PORT/db` of `throwaway_redis()`."""
+    host, port = throwaway_redis()
+    return f"redis://{host}:{port}/{db}"

@@ -38,6 +38,8 @@ from memory_core.store.base import (
 )
 
 from memory_testing.store_conformance_browse import BrowseConformance
+from memory_testing.store_conformance_timeline import TimelineConformance
+from memory_testing.store_conformance_vectors import VectorConformance
 
 __all__ = ["StoreConformance", "PROJECT", "OTHER", "USER", "make_record", "ranking_corpus", "RANKING_QUERIES"]
 
@@ -254,7 +256,7 @@ def _postings(result: TermPostings) -> set[tuple[str, int, int]]:
     return {(p.record_id, p.tf, p.length) for p in result.postings}
 
 
-class StoreConformance(BrowseConformance):
+class StoreConformance(BrowseConformance, VectorConformance, TimelineConformance):
     """Tests every backend must pass. Subclasses provide the `store` fixture: a fresh, empty store."""
 
     @pytest.fixture

@@ -25,7 +25,7 @@ _PLUGIN_GROUP = "memory.cli"
 
 def build_parser() -> argparse.ArgumentParser:
     """The whole command tree, built-ins first, then plugin commands."""
-    from memory_core.cli import demo, doctor, harnesses, importing, migrate, records, switch, ui
+    from memory_core.cli import demo, doctor, harnesses, importing, migrate, records, reindex, switch, ui
 
     parser = argparse.ArgumentParser(
         prog="memory",
@@ -33,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"memory {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in (doctor, demo, records, switch, harnesses, importing, migrate, ui):
+    for module in (doctor, demo, records, switch, harnesses, importing, migrate, reindex, ui):
         module.register(subparsers)
     _register_plugins(subparsers)
     return parser

@@ -69,6 +69,14 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     if records["total"] is not None:
         cap = f", cap {report['max_records']}" if report["max_records"] else ""
         lines.append(f"records    project {records['project']}, user {records['user']}, store {records['total']}{cap}")
+    vectors = report["vectors"]
+    if vectors["model"] is None:
+        lines.append(f"vectors    none: {vectors['problem']}")
+    elif vectors["with"] is not None:
+        lines.append(
+            f"vectors    {vectors['model']}: {vectors['with']} records have them, {vectors['without']} still lack them"
+            + (" (the worker fills them in; `memory reindex` does it now)" if vectors["without"] else "")
+        )
     counts = report["firewall"]["counts"]
     firewall = ", ".join(f"{k} {v}" for k, v in counts.items()) or "nothing redacted yet"
     lines.append(f"firewall   {'on' if report['firewall']['enabled'] else 'OFF'}: {firewall}")

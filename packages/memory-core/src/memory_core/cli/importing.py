@@ -74,7 +74,7 @@ class ProgressBar:
 
 def cmd_import(args: argparse.Namespace) -> int:
     from memory_core.cli.harnesses import load
-    from memory_core.harnesses.contract import HasTranscripts
+    from memory_core.harnesses.contract import HasTranscripts, ReadsTimeline
     from memory_core.harnesses.importing import TranscriptSource, run_import
 
     harness = load(args.harness)
@@ -95,7 +95,14 @@ def cmd_import(args: argparse.Namespace) -> int:
             raise ValueError(f"no {harness.display_name} transcript of session {args.session!r} was found")
     bar = ProgressBar(f"{args.harness}:")
     try:
-        report = run_import(svc, source, paths, from_start=bool(args.all or args.transcript), progress=bar)
+        report = run_import(
+            svc,
+            source,
+            paths,
+            from_start=bool(args.all or args.transcript),
+            progress=bar,
+            timeline=harness if isinstance(harness, ReadsTimeline) else None,
+        )
     finally:
         bar.close()
     if args.json:

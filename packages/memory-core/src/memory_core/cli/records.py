@@ -190,6 +190,12 @@ def cmd_prune(args: argparse.Namespace) -> int:
         print(f"would delete {report.excess} of {report.total} records (keeping the newest {report.keep})")
     else:
         print(f"deleted {report.deleted} of {report.total} records (kept the newest {report.keep})")
+    if report.events_turns:
+        verb = "would drop" if report.dry_run else "dropped"
+        print(
+            f"{verb} the events of the {report.events_turns} oldest turn(s) ({report.events_bytes / 1e6:.1f} MB),"
+            " keeping the project's events within MEMORY_EVENTS_MAX_BYTES; the turns stay"
+        )
     return 0
 
 

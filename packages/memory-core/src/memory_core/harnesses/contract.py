@@ -32,10 +32,9 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 from memory_core.models import HookEvent, Recall, TimelineChunk
 
 if TYPE_CHECKING:
-    # Typing only, for two measured reasons: the transcript importer imports the service, which
-    # imports this module (a cycle at import time), and the installer plumbing costs a cold turn
+    # Typing only: the transcript types are no cost, but the installer plumbing costs a cold turn
     # 50-110 ms here (subprocess, difflib, shutil) for plans no hook ever builds.
-    from memory_core.harnesses.importing import TranscriptSource
+    from memory_core.harnesses.transcripts import TranscriptSource
     from memory_core.installing import InstallPlan
 
 __all__ = [

@@ -32,19 +32,23 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol
 
+from memory_core.config import Config
 from memory_core.errors import MemoryCoreError
+from memory_core.harnesses.contract import ReadsTimeline
+from memory_core.harnesses.transcripts import Consumed, TranscriptSource, TranscriptTurn
 from memory_core.localstate.atomic import atomic_write
 from memory_core.localstate.locks import exclusive_lock
+from memory_core.models import CaptureOutcome, TurnTimeline
 from memory_core.retrieval.render import HEADER
-from memory_core.service import MemoryService
 from memory_core.urls import redact_url
 
 __all__ = [
     "TranscriptTurn",
     "Consumed",
     "TranscriptSource",
+    "Capturing",
     "ImportReport",
     "ImportBusy",
     "Line",
@@ -70,55 +74,31 @@ much, and dedupe makes the re-read store nothing twice."""
 _STATE_VERSION = 1
 
 
-@dataclass(frozen=True, slots=True)
-class TranscriptTurn:
-    """One turn read from a transcript: what the user said and what the assistant answered.
+class Capturing(Protocol):
+    """What an import needs of `MemoryService`: its settings, `capture` and `add_timeline`.
 
-    Attributes:
-        session_id: The harness's session id (the hook's `session_id`).
-        turn_id: The harness's turn id (Claude Code `prompt_id`, Codex `turn_id`), or None when
-            the transcript holds none: `capture` then derives the id from the turn's text, as
-            the hook does for a payload without one.
-        prompt: The user's words ("" when the turn was not started by the user).
-        response: The assistant's final text.
-        cwd: The working directory of the session (decides the project), or None.
-        created_at: When the turn happened (seconds since the epoch), or None for now.
-        end: The byte offset the file is consumed to once this turn is stored.
+    A protocol, not the class: the service reaches this module (`doctor --fix` imports what hooks
+    missed), so importing sits below it and never imports it.
     """
 
-    session_id: str
-    turn_id: str | None
-    prompt: str
-    response: str
-    cwd: str | None
-    created_at: float | None
-    end: int
+    config: Config
 
-
-@dataclass(frozen=True, slots=True)
-class Consumed:
-    """Bytes up to `end` hold nothing to store (a skipped turn, a subagent file, bookkeeping lines)."""
-
-    end: int
-
-
-@runtime_checkable
-class TranscriptSource(Protocol):
-    """A harness's session files, as a harness package describes them."""
-
-    harness: str
-    """The harness name used in record ids (`claude`, `codex`)."""
-
-    def find(self, session: str | None = None) -> list[Path]:
-        """Every transcript this harness keeps (only those of `session` when given), oldest first."""
+    def capture(
+        self,
+        *,
+        harness: str,
+        session_id: str,
+        turn_id: str | None,
+        response: str,
+        prompt: str | None = None,
+        cwd: str | None = None,
+        created_at: float | None = None,
+    ) -> CaptureOutcome:
+        """Store one turn (see `MemoryService.capture`)."""
         ...
 
-    def parse(self, path: Path, start: int, *, settled: bool) -> Iterator[TranscriptTurn | Consumed]:
-        """The complete turns from byte `start` on, in file order, each with the offset it ends at.
-
-        `start` is always 0 or an `end` this parser yielded before. A turn still open at the end
-        of the file is not yielded unless `settled` (the file has not changed for a while).
-        """
+    def add_timeline(self, harness: str, turns: Sequence[TurnTimeline], *, cwd: str | None = None) -> int:
+        """Keep turns' events behind their records (see `MemoryService.add_timeline`)."""
         ...
 
 
@@ -141,6 +121,10 @@ class ImportReport:
     stopped: str = ""
     """Why the run stopped early ("" when it read everything)."""
     drop_reasons: dict[str, int] = field(default_factory=dict)
+    events: int = 0
+    """Timeline events stored behind the turns (tool calls, results, injected text)."""
+    events_lost: int = 0
+    """Transcripts whose events could not be read or stored (their turns are not affected)."""
 
     def summary(self) -> str:
         """One line for a person."""
@@ -149,6 +133,9 @@ class ImportReport:
             f" from {self.files_read} of {self.files} transcript(s) ({self.bytes_read / 1e6:.1f} MB in"
             f" {self.seconds:.1f} s)"
         )
+        if self.events or self.events_lost:
+            line += f", {self.events} event(s) kept behind them"
+            line += f" ({self.events_lost} transcript(s) lost theirs)" if self.events_lost else ""
         return f"{line}; stopped: {self.stopped}" if self.stopped else line
 
     def as_dict(self) -> dict[str, Any]:
@@ -164,6 +151,8 @@ class ImportReport:
             "bytes_read": self.bytes_read,
             "seconds": round(self.seconds, 3),
             "stopped": self.stopped,
+            "events": self.events,
+            "events_lost": self.events_lost,
         }
 
 
@@ -257,7 +246,7 @@ def parse_timestamp(value: object) -> float | None:
 # -- progress state --------------------------------------------------------------------------
 
 
-def state_path(service: MemoryService, harness: str) -> Path:
+def state_path(service: Capturing, harness: str) -> Path:
     """The progress file of `harness` imports into this service's store.
 
     One per store: switching `MEMORY_URL` to another store starts every offset from zero.
@@ -300,15 +289,19 @@ Progress = Callable[[int, int, int], None]
 
 
 def run_import(
-    service: MemoryService,
+    service: Capturing,
     source: TranscriptSource,
     paths: Iterable[Path],
     *,
     from_start: bool = False,
     progress: Progress | None = None,
     settle_seconds: float = SETTLE_SECONDS,
+    timeline: ReadsTimeline | None = None,
 ) -> ImportReport:
     """Import the turns of `paths` past each file's stored offset (from byte 0 with `from_start`).
+
+    With the harness's `timeline` reader, each file's events from the same offset are kept behind
+    the turns just stored (`MemoryService.add_timeline`: the same events as the hook's, stored once).
 
     Returns what was done; `report.stopped` says why a run ended early (the store became
     unreachable: the turn that could not be stored is read again next time).
@@ -317,7 +310,7 @@ def run_import(
     began = time.monotonic()
     state_file = state_path(service, source.harness)
     with _only_import(state_file):
-        run = _Run(service, source, state_file, progress)
+        run = _Run(service, source, state_file, progress, timeline if service.config.events else None)
         plan = _plan(paths, run.files, from_start=from_start)
         run.report.files = len(plan)
         run.total = sum(size - start for _, _, start, size in plan)
@@ -365,9 +358,15 @@ class _Run:
     """One import run: the progress it keeps, the report it fills, the state it saves."""
 
     def __init__(
-        self, service: MemoryService, source: TranscriptSource, state_file: Path, progress: Progress | None
+        self,
+        service: Capturing,
+        source: TranscriptSource,
+        state_file: Path,
+        progress: Progress | None,
+        timeline: ReadsTimeline | None = None,
     ) -> None:
         self.service = service
+        self.timeline = timeline
         self.source = source
         self.state_file = state_file
         self.progress = progress
@@ -383,12 +382,14 @@ class _Run:
         self.report.files_read += 1
         key = str(path)
         offset = start
+        cwd: str | None = None
         for item in self.source.parse(path, start, settled=settled):
             if isinstance(item, TranscriptTurn):
                 if not self._store(item):
                     self.report.stopped = f"the store became unreachable while reading {path}"
                     break
                 self.unsaved += 1
+                cwd = cwd or item.cwd
             self.done += item.end - offset
             self.report.bytes_read += item.end - offset
             offset = item.end
@@ -397,10 +398,21 @@ class _Run:
             if self.progress is not None:
                 self.progress(self.done, self.total, self.report.stored)
         self.files[key] = info | {"offset": offset}
+        if self.timeline is not None and offset > start:
+            self._keep_events(path, start, cwd)
         # Bytes past the last complete turn are not done, but they are no longer to do either.
         self.done += max(0, info["size"] - offset)
         if self.progress is not None:
             self.progress(self.done, self.total, self.report.stored)
+
+    def _keep_events(self, path: Path, start: int, cwd: str | None) -> None:
+        """The events of the turns just read, from the same offset; a failure costs them only."""
+        assert self.timeline is not None
+        try:
+            chunk = self.timeline.timeline(path, start)
+            self.report.events += self.service.add_timeline(self.source.harness, chunk.turns, cwd=cwd)
+        except Exception:  # noqa: BLE001 - a transcript's events are never worth its turns
+            self.report.events_lost += 1
 
     def save_now_and_then(self) -> None:
         """Write the state every few hundred turns or seconds, across files as within one."""
@@ -434,10 +446,17 @@ class _Run:
         return True
 
 
-def import_since_last(service: MemoryService, source: TranscriptSource, *, progress: Progress | None = None) -> int:
+def import_since_last(
+    service: Capturing,
+    source: TranscriptSource,
+    *,
+    progress: Progress | None = None,
+    timeline: ReadsTimeline | None = None,
+) -> int:
     """Every known transcript from its stored offset (a new one from its start); returns turns stored.
 
     What `memory import <harness> --since-last` and `memory doctor --fix` run: it picks up the
-    turns a hook missed (a failed hook, a session run with hooks off) and nothing twice.
+    turns a hook missed (a failed hook, a session run with hooks off) and nothing twice, with
+    their events when the harness reads timelines.
     """
-    return run_import(service, source, source.find(), progress=progress).stored
+    return run_import(service, source, source.find(), progress=progress, timeline=timeline).stored

@@ -28,7 +28,7 @@ from dataclasses import replace
 from memory_core.config import Config
 from memory_core.harnesses.contract import CapsContext, HookAdapter
 from memory_core.localstate.logbook import Logbook
-from memory_core.models import EventKind
+from memory_core.models import EventKind, HookEvent
 from memory_core.service import MemoryService
 
 __all__ = ["run", "main", "config_for"]
@@ -42,11 +42,20 @@ def config_for(adapter: HookAdapter) -> Config:
     return config
 
 
-def run(adapter: HookAdapter, raw: bytes, *, config: Config | None = None, service: MemoryService | None = None) -> str:
+def run(
+    adapter: HookAdapter,
+    raw: bytes,
+    *,
+    config: Config | None = None,
+    service: MemoryService | None = None,
+    handled: list[HookEvent] | None = None,
+) -> str:
     """Handle one payload and return the exact text to print ("" for nothing). Never raises.
 
     A long-lived caller (the worker) passes its `service`, which is then used and left open;
-    otherwise a service is built for this one call and closed after it.
+    otherwise a service is built for this one call and closed after it. A caller that does more
+    after the answer is sent (the worker reads the transcript) passes `handled`, and the event is
+    appended to it once handled.
     """
     try:
         config = config if config is not None else service.config if service is not None else config_for(adapter)
@@ -75,6 +84,8 @@ def run(adapter: HookAdapter, raw: bytes, *, config: Config | None = None, servi
     if service is None:
         service = MemoryService(config, cwd=event.cwd)
     recall = service.handle(event)
+    if handled is not None:
+        handled.append(event)
     try:
         return adapter.render(event, recall) if recall.text else ""
     except Exception as exc:  # noqa: BLE001

@@ -28,6 +28,7 @@ from typing import TypeVar
 
 from memory_core.harnesses.contract import HookAdapter
 from memory_core.hookpath.runner import config_for, run
+from memory_core.models import HookEvent
 from memory_core.service import MemoryService
 
 __all__ = ["WarmService", "for_adapter"]
@@ -59,13 +60,15 @@ class WarmService:
         service.refresh()
         return work(service)
 
-    def hook(self, adapter: HookAdapter, payload: bytes, *, cwd: str | None = None) -> str:
+    def hook(
+        self, adapter: HookAdapter, payload: bytes, *, cwd: str | None = None, handled: list[HookEvent] | None = None
+    ) -> str:
         """Handle one hook payload as a hook process would (`memory_core.hookpath.runner.run`). Never raises.
 
         `cwd` is the folder of the process that sent the payload: a payload without a working
         directory resolves its project there, not in this process's folder. Without a service
         (the factory raised) the payload is handled by a service built for it alone, which
-        logs why.
+        logs why. `handled` receives the event, as `run` says.
         """
         try:
             service = self.service()
@@ -73,7 +76,7 @@ class WarmService:
             return run(adapter, payload)
         service.refresh()
         service.cwd = cwd
-        return run(adapter, payload, config=service.config, service=service)
+        return run(adapter, payload, config=service.config, service=service, handled=handled)
 
     def tidy(self) -> None:
         """Housekeeping while no request waits; nothing before the service was built. Never raises."""

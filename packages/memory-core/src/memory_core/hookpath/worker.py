@@ -23,6 +23,12 @@ Promises:
   keeps serving.
 - Housekeeping (checkpointing the embedded store's log) runs only after a second without a
   request, so hooks do not pay for it.
+- The embedding model loads in a background thread as the worker starts (a worker starts at a
+  session's start or at a cold turn: a prompt is coming), unless `MEMORY_EMBEDDINGS=0`; the
+  first request never waits for it unless it needs the model before the load is done.
+- After a write event whose harness names its transcript (Claude Code, Codex), the worker reads
+  the turn's timeline from it once the hook has its answer and the connection is closed
+  (`memory_core.hookpath.transcripts`): the write hook never waits for a transcript.
 """
 
 from __future__ import annotations
@@ -36,14 +42,17 @@ import select
 import signal
 import socket
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from typing import BinaryIO
 
 from memory_core.harnesses.contract import HookAdapter
 from memory_core.hookpath.client import PROTOCOL, worker_environment
+from memory_core.hookpath.transcripts import TranscriptFollower
 from memory_core.hookpath.warm import WarmService, for_adapter
 from memory_core.localstate.locks import exclusive_lock
+from memory_core.models import EventKind, HookEvent
 
 __all__ = ["serve", "serve_stdio", "main", "stop_worker"]
 
@@ -62,6 +71,8 @@ class _Worker:
         self.settings = worker_environment()
         self.adapters: dict[str, HookAdapter] = {}
         self.services: dict[str, WarmService] = {}
+        self.transcripts = TranscriptFollower()
+        self._handled: list[tuple[str, HookEvent]] = []
 
     def answer(self, request: bytes) -> bytes:
         header, _, body = request.partition(b"\n")
@@ -81,8 +92,23 @@ class _Worker:
             self.services[adapter_ref] = for_adapter(adapter)
         # A payload without a cwd resolves against the hook's folder, not the worker's.
         cwd = os.fsdecode(body[settings_len : settings_len + cwd_len]) or None
-        out = self.services[adapter_ref].hook(adapter, body[settings_len + cwd_len :], cwd=cwd)
+        handled: list[HookEvent] = []
+        out = self.services[adapter_ref].hook(adapter, body[settings_len + cwd_len :], cwd=cwd, handled=handled)
+        self._handled += [(adapter_ref, event) for event in handled if event.transcript_path]
         return b"OK\n" + out.encode("utf-8")
+
+    def after_reply(self) -> None:
+        """What a write event leaves for after its hook has the answer: its transcript's new events."""
+        handled, self._handled = self._handled, []
+        for ref, event in handled:
+            warm = self.services.get(ref)
+            if warm is not None and event.kind is EventKind.WRITE:
+                with contextlib.suppress(Exception):  # the follower never raises; the worker must not die
+                    warm.call(
+                        lambda service, ref=ref, event=event: self.transcripts.follow(  # type: ignore[misc]
+                            service, self.adapters[ref], event
+                        )
+                    )
 
     def _adapter(self, ref: str) -> HookAdapter:
         if ref not in self.adapters:
@@ -143,6 +169,7 @@ def serve(path: str, *, idle: float) -> int:
         # SIGTERM ends the loop through `finally`, so the socket file goes with the worker.
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         worker = _Worker()
+        threading.Thread(target=_warm_model, name="memory-warm-model", daemon=True).start()
         last = time.monotonic()
         tidy = False
         try:
@@ -166,11 +193,28 @@ def serve(path: str, *, idle: float) -> int:
                         conn.sendall(reply)
                     except (OSError, ValueError, UnicodeError):
                         continue  # that hook times out or reads a bad answer and handles its turn itself
+                # The hook has its answer and the connection is closed: the transcript is read now,
+                # off the write hook's clock.
+                worker.after_reply()
         finally:
             worker.close()
             listener.close()
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path)
+
+
+def _warm_model() -> None:
+    """Load the process's embedding model now (`embedding.shared_embedder`), if memory wants it."""
+    try:
+        from memory_core.config import Config
+
+        config = Config.from_env()
+        if config.enabled and config.embeddings:
+            from memory_core.embedding import shared_embedder
+
+            shared_embedder()
+    except Exception:  # noqa: BLE001, S110 - the first request meets, and logs, the same failure
+        pass
 
 
 def serve_stdio(adapter: HookAdapter, requests: BinaryIO, answers: BinaryIO) -> None:
@@ -185,6 +229,7 @@ def serve_stdio(adapter: HookAdapter, requests: BinaryIO, answers: BinaryIO) -> 
     ahead of the turn; it is long-lived and refreshed per request like the socket worker's.
     """
     warm = for_adapter(adapter)
+    threading.Thread(target=_warm_model, name="memory-warm-model", daemon=True).start()
     with contextlib.suppress(Exception):  # a failure here is met, and logged, by the first request
         warm.service()
     deliver = True

@@ -59,16 +59,12 @@ if TYPE_CHECKING:
     from memory_core.embedding import Embedder
     from memory_core.retrieval.decision import Bank
 
-__all__ = ["Retriever", "Ranking", "Candidate", "render_block", "approx_tokens", "BM25_K1", "BM25_B", "NEIGHBOUR_SPAN"]
+__all__ = ["Retriever", "Ranking", "Candidate", "render_block", "approx_tokens", "BM25_K1", "BM25_B"]
 
 BM25_K1 = 1.2
 """Term-frequency saturation: the third mention of a word adds little over the second."""
 BM25_B = 0.75
 """Length normalisation: a long transcript does not win just by holding more words."""
-NEIGHBOUR_SPAN = 0
-"""Recall reads no session neighbours any more (session context lifted the wrong turn: coding-dev
-top-5 0.94 -> 0.80 on fold A with a 0.15 share); server stores prefetch this far around a `get`."""
-
 _RECALL_POSTINGS = 800
 _SEARCH_POSTINGS = 50_000
 """Postings read per query at most, recall and deliberate search. Terms are read rarest first; the

@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterable, Sequence
 
 from memory_core.models import Record, Scope
-from memory_core.retrieval.retriever import NEIGHBOUR_SPAN
+from memory_core.store.base import NEIGHBOUR_SPAN
 
 __all__ = ["NeighbourCache", "NEIGHBOUR_SPAN"]
 

@@ -93,7 +93,43 @@ CREATE INDEX IF NOT EXISTS recalls_by_user ON {s}.recalls (username, slot);
 """
 """Each user's bounded history of recent recalls (`memory ui`'s Recalls page)."""
 
-MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2))
+_V3 = r"""
+CREATE TABLE IF NOT EXISTS {s}.vectors (
+    record_id text COLLATE "C" NOT NULL REFERENCES {s}.records (id) ON DELETE CASCADE,
+    part integer NOT NULL,
+    sid integer NOT NULL,
+    model text COLLATE "C" NOT NULL,
+    vec bytea NOT NULL,
+    PRIMARY KEY (record_id, part)
+);
+CREATE INDEX IF NOT EXISTS vectors_scope ON {s}.vectors (sid, model);
+CREATE TABLE IF NOT EXISTS {s}.vectored (
+    record_id text COLLATE "C" PRIMARY KEY REFERENCES {s}.records (id) ON DELETE CASCADE,
+    model text COLLATE "C" NOT NULL
+);
+"""
+"""Each record's passage vectors by the model that made them (`store.base.Vectors`), and which
+records a model has done (one with no passage is done with no vector). A deleted or replaced
+record takes them with it (ON DELETE CASCADE)."""
+
+_V4 = r"""
+CREATE TABLE IF NOT EXISTS {s}.events (
+    record_id text COLLATE "C" NOT NULL,
+    pos integer NOT NULL,
+    event_id text COLLATE "C" NOT NULL,
+    kind text NOT NULL,
+    name text NOT NULL,
+    call_id text NOT NULL,
+    at double precision NOT NULL,
+    text text NOT NULL,
+    PRIMARY KEY (record_id, pos),
+    UNIQUE (record_id, event_id)
+);
+"""
+"""Each turn's timeline. No foreign key to `records`: rewriting a record deletes and inserts its row,
+and its events must stay; `delete` removes them itself."""
+
+MIGRATIONS: tuple[tuple[int, str], ...] = ((1, _V1), (2, _V2), (3, _V3), (4, _V4))
 """(version, statements) in order. Append a step to change the schema; never edit an applied one."""
 
 LATEST = MIGRATIONS[-1][0]

@@ -17,6 +17,9 @@ Key layout under a scope prefix P (`memory:{<kind>:<key>}:`):
 - `P a:<author>`  sorted set id by created_at
 - `P s:<session>` sorted set id by seq
 - `P t:<term>`    hash id -> "tf:length" (the postings of one term)
+- `P v:<model>`   hash id -> the record's passage vectors by `model`, base64 of their float32
+  bytes end to end ('' for a record with no passage: done, nothing to match)
+- `P vmodels`     set of the models with a `P v:<model>` hash, so removing a record removes its vectors
 
 A record is in the index (and counted in `stats`, even with no terms, as the embedded store
 counts it) when it is searchable and its standing is not negative.
@@ -25,6 +28,11 @@ counts it) when it is searchable and its standing is not negative.
 from __future__ import annotations
 
 __all__ = [
+    "PUT_VECTORS",
+    "VECTOR_ROWS",
+    "UNVECTORED",
+    "VECTOR_COUNTS",
+    "DROP_VECTORS",
     "PUT",
     "DELETE",
     "ADJUST_STANDING",
@@ -78,7 +86,16 @@ local function remove(P, id)
   redis.call('HDEL', P..'st', id)
   redis.call('HDEL', P..'terms', id)
   redis.call('HDEL', P..'len', id)
+  for _, model in ipairs(redis.call('SMEMBERS', P..'vmodels')) do
+    redis.call('HDEL', P..'v:'..model, id)
+  end
   return 1
+end
+
+local function ranked(P, id)
+  -- whether a record is in the index: searchable (it has terms) with a standing not negative
+  if redis.call('HEXISTS', P..'terms', id) == 0 then return false end
+  return tonumber(redis.call('HGET', P..'st', id) or '0') >= 0
 end
 """
 
@@ -314,4 +331,91 @@ else
   redis.call('SET', KEYS[1], cjson.encode(kept), 'KEEPTTL')
 end
 return prompt
+"""
+
+
+PUT_VECTORS = r"""
+-- ARGV: P, id, model, vectors (base64)  -> 1, or 0 when the record is gone
+-- (a record has one set of vectors: another model's are replaced too)
+local P, id, model = ARGV[1], ARGV[2], ARGV[3]
+if redis.call('HEXISTS', P..'rec', id) == 0 then return 0 end
+for _, other in ipairs(redis.call('SMEMBERS', P..'vmodels')) do
+  if other ~= model then redis.call('HDEL', P..'v:'..other, id) end
+end
+redis.call('SADD', P..'vmodels', model)
+redis.call('HSET', P..'v:'..model, id, ARGV[4])
+return 1
+"""
+
+VECTOR_ROWS = (
+    _HELPERS
+    + r"""
+-- ARGV: P, model  -> flat {id, vectors (base64), ...} of the records in the index
+local P = ARGV[1]
+local all = redis.call('HGETALL', P..'v:'..ARGV[2])
+local out = {}
+for i = 1, #all, 2 do
+  if all[i + 1] ~= '' and ranked(P, all[i]) then
+    out[#out + 1] = all[i]
+    out[#out + 1] = all[i + 1]
+  end
+end
+return out
+"""
+)
+
+UNVECTORED = (
+    _HELPERS
+    + r"""
+-- ARGV: P, model, limit, start, budget
+-- Walks the scope newest first from rank `start`, looking at `budget` records at most (so one call
+-- never holds the server long), keeping those in the index without vectors of `model`.
+-- -> {next start (-1: the end), record JSON, standing, ...}
+local P, key = ARGV[1], ARGV[1]..'v:'..ARGV[2]
+local limit, start, budget = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local out = {-1}
+local kept = 0
+local ids = redis.call('ZRANGE', P..'time', start, start + budget - 1, 'REV')
+for i, id in ipairs(ids) do
+  if ranked(P, id) and redis.call('HEXISTS', key, id) == 0 then
+    out[#out + 1] = redis.call('HGET', P..'rec', id)
+    out[#out + 1] = redis.call('HGET', P..'st', id) or '0'
+    kept = kept + 1
+    if kept >= limit then
+      out[1] = start + i
+      return out
+    end
+  end
+end
+if #ids == budget then out[1] = start + budget end
+return out
+"""
+)
+
+VECTOR_COUNTS = (
+    _HELPERS
+    + r"""
+-- ARGV: P, model  -> {records in the index, of which with vectors of `model`}
+local P = ARGV[1]
+local total = tonumber(redis.call('HGET', P..'stats', 'documents') or '0')
+local done = 0
+for _, id in ipairs(redis.call('HKEYS', P..'v:'..ARGV[2])) do
+  if ranked(P, id) then done = done + 1 end
+end
+return {total, done}
+"""
+)
+
+DROP_VECTORS = r"""
+-- ARGV: P, keep model  -> how many records lost vectors of other models
+local P = ARGV[1]
+local n = 0
+for _, model in ipairs(redis.call('SMEMBERS', P..'vmodels')) do
+  if model ~= ARGV[2] then
+    n = n + redis.call('HLEN', P..'v:'..model)
+    redis.call('DEL', P..'v:'..model)
+    redis.call('SREM', P..'vmodels', model)
+  end
+end
+return n
 """

@@ -34,7 +34,7 @@ __all__ = [
     "translate",
 ]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 4
 """The schema this module writes. `MIGRATIONS[v]` takes a file from version v to v + 1."""
 
 SCAN_PAGE = 500
@@ -130,7 +130,48 @@ CREATE INDEX recalls_by_user ON recalls (username, slot);
 """
 """Version 2: each user's bounded history of recent recalls (`memory ui`'s Recalls page)."""
 
-MIGRATIONS: tuple[str, ...] = (SCHEMA_V1, SCHEMA_V2)
+SCHEMA_V3 = """
+CREATE TABLE vector_models (
+    mid INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE
+);
+CREATE TABLE vectors (
+    doc INTEGER NOT NULL,
+    part INTEGER NOT NULL,
+    sid INTEGER NOT NULL,
+    mid INTEGER NOT NULL,
+    vec BLOB NOT NULL,
+    PRIMARY KEY (doc, part)
+);
+CREATE INDEX vectors_by_scope ON vectors (sid, mid);
+CREATE TABLE vectored (
+    doc INTEGER PRIMARY KEY,
+    mid INTEGER NOT NULL
+);
+"""
+"""Version 3: each record's passage vectors (`store.base.Vectors`), named by the model that made
+them, and which records a model has done (`vectored`: a record whose text has no passage is done
+too, with no vector). A rowid table, not WITHOUT ROWID: a vector is 1.5 KB, too wide for one."""
+
+SCHEMA_V4 = """
+CREATE TABLE events (
+    eid INTEGER PRIMARY KEY,
+    record_id TEXT NOT NULL,
+    event_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    name TEXT NOT NULL,
+    call_id TEXT NOT NULL,
+    at REAL NOT NULL,
+    text TEXT NOT NULL
+);
+CREATE UNIQUE INDEX events_by_id ON events (record_id, event_id);
+"""
+"""Version 4: each turn's timeline (tool calls, results, injected text). Keyed by the record's id
+rather than its `doc`, because rewriting a record (a scrub, a re-index) gives it a new `doc`.
+A rowid table, not WITHOUT ROWID: an event's text runs to 8 KiB, and SQLite keeps such rows far
+more compactly there. Order is the rowid's: a new row's is always above every row's before it."""
+
+MIGRATIONS: tuple[str, ...] = (SCHEMA_V1, SCHEMA_V2, SCHEMA_V3, SCHEMA_V4)
 
 
 def path_from_url(url: str) -> str:

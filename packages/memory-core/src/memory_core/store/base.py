@@ -15,7 +15,7 @@ reached or does not answer in time, and `memory_core.errors.StoreError` for anyt
 it cannot do. It never returns partial results silently.
 
 Optional capabilities are declared here too, as their own `Protocol`s (`Checkpointing`,
-`SummingPostings`, `PickedPostings`), so
+`SummingPostings`, `PickedPostings`, `Vectors`, `Timelines`), so
 a caller asks `isinstance(store, Checkpointing)` rather than probing for a method by name.
 
 `memory_testing.store_conformance` is the suite every implementation must pass.
@@ -27,7 +27,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from memory_core.models import IndexStats, Record, RecordKind, Scope, ScopeKind
+from memory_core.models import IndexStats, Record, RecordKind, Scope, ScopeKind, TimelineEvent
 
 __all__ = [
     "Store",
@@ -35,15 +35,23 @@ __all__ = [
     "SummingPostings",
     "PickedPostings",
     "Vectors",
+    "Timelines",
     "Neighbour",
     "NumberedPosting",
     "SUM_SLACK",
+    "NEIGHBOUR_SPAN",
     "Posting",
     "TermPostings",
     "SessionState",
     "RecordFilter",
     "PageCursor",
 ]
+
+NEIGHBOUR_SPAN = 3
+"""Recall reads the turns up to this many positions before and after its best candidates
+(`session_records`); a server store that prefetches neighbours fetches this far. Here, below both
+the retriever and the stores, because both depend on it and a store must not know the ranking;
+the retriever's context and cover offsets stay within it (a test checks)."""
 
 PageCursor = tuple[float, str]
 """Where a page of `Store.page` ends: the (created_at, id) of its last record."""
@@ -424,4 +432,38 @@ class Vectors(Protocol):
         """Delete every vector made by a model other than `keep_model`; the count of records that
         lost vectors. A store written by another model version is re-embedded, never mixed.
         """
+        ...
+
+
+@runtime_checkable
+class Timelines(Protocol):
+    """A store that keeps each turn's timeline behind its record (every backend implements it).
+
+    Events arrive already firewalled and capped (`memory_core.timeline.prepare`). They are
+    named by (record id, `event_id`): storing an event a record already holds changes nothing,
+    so a re-read transcript, a resumed or forked session and an import after the hook store
+    each event once. A record's events keep the order in which they were first stored (the
+    transcript's). Deleting a record deletes its events; rewriting it (`put(replace=True)`,
+    a re-index, a scrub) keeps them. Events are never indexed: only the record is ranked.
+    """
+
+    def put_events(self, record_id: str, events: Sequence[TimelineEvent]) -> int:
+        """Append to `record_id`'s timeline the events it does not hold yet, in the order given.
+
+        Returns how many were new; 0, storing nothing, when the record does not exist.
+        """
+        ...
+
+    def events(self, record_id: str) -> list[TimelineEvent]:
+        """`record_id`'s events in order (empty for a record with none, or no such record)."""
+        ...
+
+    def event_usage(self, scope: Scope) -> list[tuple[str, int]]:
+        """Each record of `scope` that has events, with the UTF-8 bytes of their texts, newest
+        record first (created_at, then id, descending): what `prune` bounds.
+        """
+        ...
+
+    def drop_events(self, record_ids: Sequence[str]) -> int:
+        """Delete every event of these records (the records stay); returns how many were deleted."""
         ...

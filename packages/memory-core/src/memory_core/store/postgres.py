@@ -36,10 +36,11 @@ from typing import Any, TypeVar
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
 
 from memory_core.errors import ConfigError, StoreError, StoreUnavailable
-from memory_core.models import IndexStats, Record, Scope, ScopeKind
-from memory_core.store import _pg_schema
+from memory_core.models import IndexStats, Record, Scope, ScopeKind, TimelineEvent
+from memory_core.store import _pg_events, _pg_schema
 from memory_core.store._neighbours import NEIGHBOUR_SPAN, NeighbourCache
-from memory_core.store.base import PageCursor, Posting, RecordFilter, SessionState, TermPostings
+from memory_core.store._vectors import best_records, check_vectors
+from memory_core.store.base import Neighbour, PageCursor, Posting, RecordFilter, SessionState, TermPostings
 from memory_core.urls import redact_url
 
 __all__ = ["PostgresStore", "SCHEMA_ENV"]
@@ -371,7 +372,39 @@ class PostgresStore:
         if not wanted:
             return 0
         self._neighbours.clear()
-        return self._write(lambda conn: sum(self._remove(conn, i) for i in wanted))
+
+        def work(conn: Any) -> int:
+            deleted = sum(self._remove(conn, i) for i in wanted)
+            conn.execute(self._sql(_pg_events.DROP_EVENTS), (wanted,))
+            return deleted
+
+        return self._write(work)
+
+    # -- timelines (`Timelines`; the statements are in `_pg_events`) -----------------------
+
+    def put_events(self, record_id: str, events: Sequence[TimelineEvent]) -> int:
+        """Append the events `record_id` does not hold yet, in order; 0 when there is no such record."""
+        batch = list(events)
+        return self._write(lambda conn: _pg_events.put_events(conn, self._sql, record_id, batch))
+
+    def events(self, record_id: str) -> list[TimelineEvent]:
+        """`record_id`'s events, in the order first stored."""
+        return [_pg_events.row_to_event(row) for row in self._read(_pg_events.READ_EVENTS, (record_id,))]
+
+    def event_usage(self, scope: Scope) -> list[tuple[str, int]]:
+        """The records of `scope` with events and their events' bytes, newest first."""
+        if not scope.key:
+            return []
+        return [(str(r[0]), int(r[1])) for r in self._read(_pg_events.EVENT_USAGE, (_scope_name(scope),))]
+
+    def drop_events(self, record_ids: Sequence[str]) -> int:
+        """Delete these records' events; the records stay."""
+        wanted = sorted(set(record_ids))
+
+        def work(conn: Any) -> int:
+            return len(conn.execute(self._sql(_pg_events.DROP_EVENTS + " RETURNING 1"), (wanted,)).fetchall())
+
+        return self._write(work)
 
     def adjust_standing(self, record_id: str, delta: int) -> int | None:
         """Add `delta` to a record's standing; crossing zero moves it out of (or back into) the index."""
@@ -526,6 +559,101 @@ class PostgresStore:
         return int(rows[0][0]) + 1 if rows else 0
 
     # -- lexical index -----------------------------------------------------------------------
+
+    # -- vectors -----------------------------------------------------------------------------
+
+    def put_vectors(self, record_id: str, model: str, vectors: Sequence[bytes]) -> bool:
+        """Replace the record's vectors with these, and mark it done by `model`; False if no such record."""
+        check_vectors(vectors)
+
+        def work(conn: Any) -> bool:
+            row = conn.execute(
+                self._sql("SELECT sid FROM {s}.records WHERE id = %s FOR UPDATE"), (record_id,)
+            ).fetchone()
+            if row is None:
+                return False
+            conn.execute(self._sql("DELETE FROM {s}.vectors WHERE record_id = %s"), (record_id,))
+            if vectors:
+                conn.cursor().executemany(
+                    self._sql("INSERT INTO {s}.vectors (record_id, part, sid, model, vec) VALUES (%s, %s, %s, %s, %s)"),
+                    [(record_id, part, row[0], model, vec) for part, vec in enumerate(vectors)],
+                )
+            conn.execute(
+                self._sql(
+                    "INSERT INTO {s}.vectored (record_id, model) VALUES (%s, %s)"
+                    " ON CONFLICT (record_id) DO UPDATE SET model = EXCLUDED.model"
+                ),
+                (record_id, model),
+            )
+            return True
+
+        return self._write(work)
+
+    def nearest(self, scopes: Sequence[Scope], model: str, query: bytes, *, k: int) -> list[Neighbour]:
+        """Exact: every passage vector of the scopes' indexed records, scored in `best_records`."""
+        names = _live_names(scopes)
+        if not names or k <= 0:
+            return []
+        rows = self._read(
+            "SELECT v.record_id, v.vec FROM {s}.vectors v JOIN {s}.scopes c ON c.sid = v.sid"
+            " JOIN {s}.records r ON r.id = v.record_id"
+            " WHERE c.name = ANY(%s) AND v.model = %s AND r.searchable AND r.standing >= 0",
+            (names, model),
+        )
+        return best_records(((rid, bytes(vec)) for rid, vec in rows), query, k)
+
+    def _indexed(self, scopes: Sequence[Scope] | None) -> tuple[str, list[Any]] | None:
+        """The WHERE of the indexed records of `scopes` (None: all); None when there are none to read."""
+        where, params = "r.searchable AND r.standing >= 0", []
+        if scopes is not None:
+            names = _live_names(scopes)
+            if not names:
+                return None
+            where += " AND r.scope = ANY(%s)"
+            params.append(names)
+        return where, params
+
+    def unvectored(self, scopes: Sequence[Scope] | None, model: str, *, limit: int) -> list[Record]:
+        """The newest indexed records not yet done by `model`."""
+        found = self._indexed(scopes)
+        if found is None or limit <= 0:
+            return []
+        where, params = found
+        columns = ", ".join(f"r.{c.strip()}" for c in _COLUMNS.split(","))
+        rows = self._read(
+            f"SELECT {columns} FROM {{s}}.records r WHERE {where}"  # noqa: S608 - constant columns and clauses
+            " AND NOT EXISTS (SELECT 1 FROM {s}.vectored x WHERE x.record_id = r.id AND x.model = %s)"
+            " ORDER BY r.created_at DESC, r.id DESC LIMIT %s",
+            (*params, model, limit),
+        )
+        return [_to_record(row) for row in rows]
+
+    def vector_counts(self, scopes: Sequence[Scope] | None, model: str) -> tuple[int, int]:
+        """(indexed records done by `model`, indexed records not done)."""
+        found = self._indexed(scopes)
+        if found is None:
+            return 0, 0
+        where, params = found
+        rows = self._read(
+            "SELECT count(*), count(x.record_id) FROM {s}.records r"  # noqa: S608 - constant clauses
+            f" LEFT JOIN {{s}}.vectored x ON x.record_id = r.id AND x.model = %s WHERE {where}",
+            (model, *params),
+        )
+        total, done = (int(rows[0][0]), int(rows[0][1])) if rows else (0, 0)
+        return done, total - done
+
+    def drop_vectors(self, *, keep_model: str) -> int:
+        """Delete every other model's vectors and marks; how many records lost theirs."""
+
+        def work(conn: Any) -> int:
+            conn.execute(self._sql("DELETE FROM {s}.vectors WHERE model <> %s"), (keep_model,))
+            row = conn.execute(
+                self._sql("WITH d AS (DELETE FROM {s}.vectored WHERE model <> %s RETURNING 1) SELECT count(*) FROM d"),
+                (keep_model,),
+            ).fetchone()
+            return int(row[0])
+
+        return self._write(work)
 
     def index_stats(self, scopes: Sequence[Scope]) -> IndexStats:
         """Indexed documents (searchable, standing >= 0) and their total length across `scopes`."""

@@ -22,6 +22,7 @@ would write somewhere unintended (no database number, database 0 without
 
 from __future__ import annotations
 
+import base64
 import heapq
 import importlib.util
 import json
@@ -31,12 +32,14 @@ from contextlib import contextmanager
 from typing import Any
 
 from memory_core.errors import ConfigError, StoreError
-from memory_core.models import IndexStats, Record, Scope, ScopeKind
+from memory_core.models import IndexStats, Record, Scope, ScopeKind, TimelineEvent
+from memory_core.store import _redis_events as _events
 from memory_core.store import _redis_scripts as scripts
 from memory_core.store._neighbours import NEIGHBOUR_SPAN, NeighbourCache
 from memory_core.store._redis_client import RedisClient, translate
 from memory_core.store._redis_url import RedisTarget, parse_redis_url
-from memory_core.store.base import PageCursor, Posting, RecordFilter, SessionState, TermPostings
+from memory_core.store._vectors import best_records, check_vectors
+from memory_core.store.base import Neighbour, PageCursor, Posting, RecordFilter, SessionState, TermPostings
 from memory_core.urls import redact_url
 
 __all__ = ["RedisStore"]
@@ -52,6 +55,8 @@ _SCAN_BATCH = 500
 _PAGE_BUDGET = 2_000
 """Index entries one `page` script looks at before it answers, so a filter that matches little
 never blocks the server for long; the client calls again from where it stopped."""
+_UNVECTORED_BUDGET = 2_000
+"""Records one `unvectored` script looks at before it answers (as `_PAGE_BUDGET`)."""
 _SESSION_TTL_S = 30 * 24 * 3600
 """A session's injected set and live-context mark expire a month after its last change."""
 
@@ -286,14 +291,61 @@ class RedisStore:
             by_scope = self._locate(ids)
             if not by_scope:
                 return 0
+            groups = [(_scope_prefix(_parse_scope(s)), g) for s, g in by_scope.items()]
             replies = self._run(
-                *[
-                    _eval(scripts.DELETE, prefix + "rec", prefix, *group)
-                    for prefix, group in ((_scope_prefix(_parse_scope(s)), g) for s, g in by_scope.items())
-                ],
+                *[_eval(scripts.DELETE, prefix + "rec", prefix, *group) for prefix, group in groups],
+                *[_eval(_events.DROP, prefix + "rec", prefix, *group) for prefix, group in groups],
                 ("HDEL", _WHERE, *[i for group in by_scope.values() for i in group]),
             )
-        return sum(int(n) for n in replies[:-1])
+        return sum(int(n) for n in replies[: len(groups)])
+
+    # -- timelines (`Timelines`; the scripts are in `_redis_events`) ------------------------
+
+    def put_events(self, record_id: str, events: Sequence[TimelineEvent]) -> int:
+        """Append the events `record_id` does not hold yet, in order; 0 when there is no such record."""
+        if not events:
+            return 0
+        with self._guard():
+            (where,) = self._run(("HGET", _WHERE, record_id))
+            if where is None:
+                return 0
+            prefix = _scope_prefix(_parse_scope(where))
+            (added,) = self._run(_eval(_events.PUT, prefix + "rec", prefix, record_id, *_events.encode(events)))
+        return int(added)
+
+    def events(self, record_id: str) -> list[TimelineEvent]:
+        """`record_id`'s events, in the order first stored."""
+        with self._guard():
+            (where,) = self._run(("HGET", _WHERE, record_id))
+            if where is None:
+                return []
+            (raw,) = self._run(("HGETALL", _scope_prefix(_parse_scope(where)) + "ev:" + record_id))
+        return _events.decode(raw)
+
+    def event_usage(self, scope: Scope) -> list[tuple[str, int]]:
+        """The records of `scope` with events and their events' bytes, newest first."""
+        if not scope.key:
+            return []
+        prefix = _scope_prefix(scope)
+        with self._guard():
+            (flat,) = self._run(_eval(_events.USAGE, prefix + "rec", prefix))
+        rows = [(str(flat[n]), int(flat[n + 1]), float(flat[n + 2])) for n in range(0, len(flat), 3)]
+        rows.sort(key=lambda row: (row[2], row[0]), reverse=True)
+        return [(record_id, size) for record_id, size, _ in rows]
+
+    def drop_events(self, record_ids: Sequence[str]) -> int:
+        """Delete these records' events; the records stay."""
+        with self._guard():
+            by_scope = self._locate(record_ids)
+            if not by_scope:
+                return 0
+            replies = self._run(
+                *[
+                    _eval(_events.DROP, prefix + "rec", prefix, *group)
+                    for prefix, group in ((_scope_prefix(_parse_scope(s)), g) for s, g in by_scope.items())
+                ]
+            )
+        return sum(int(n) for n in replies)
 
     def adjust_standing(self, record_id: str, delta: int) -> int | None:
         """Add `delta` to a record's standing (moving it in or out of the index); None if unknown."""
@@ -475,6 +527,87 @@ class RedisStore:
         # A flat [member, score] from the raw client; [(member, score)] from redis-py.
         last = top[-1]
         return int(float(last[1] if isinstance(last, (list, tuple)) else last)) + 1
+
+    # -- vectors -----------------------------------------------------------------------------
+
+    def put_vectors(self, record_id: str, model: str, vectors: Sequence[bytes]) -> bool:
+        """Replace the record's vectors of `model` (one hash field: base64 of them end to end)."""
+        check_vectors(vectors)
+        encoded = base64.b64encode(b"".join(vectors)).decode("ascii")
+        with self._guard():
+            (where,) = self._run(("HGET", _WHERE, record_id))
+            if where is None:
+                return False
+            prefix = _scope_prefix(_parse_scope(where))
+            (written,) = self._run(_eval(scripts.PUT_VECTORS, prefix + "rec", prefix, record_id, model, encoded))
+        return bool(written)
+
+    def nearest(self, scopes: Sequence[Scope], model: str, query: bytes, *, k: int) -> list[Neighbour]:
+        """Exact: every passage vector of the scopes' records in the index, scored in `best_records`."""
+        chosen = _live(scopes)
+        if not chosen or k <= 0:
+            return []
+        with self._guard():
+            replies = self._run(
+                *[_eval(scripts.VECTOR_ROWS, _scope_prefix(s) + "rec", _scope_prefix(s), model) for s in chosen]
+            )
+        size = len(query)
+
+        def rows() -> Iterator[tuple[str, bytes]]:
+            for flat in replies:
+                for n in range(0, len(flat), 2):
+                    blob = base64.b64decode(flat[n + 1])
+                    for start in range(0, len(blob), size):
+                        yield flat[n], blob[start : start + size]
+
+        return best_records(rows(), query, k)
+
+    def unvectored(self, scopes: Sequence[Scope] | None, model: str, *, limit: int) -> list[Record]:
+        """The newest records in the index without vectors of `model`, across the scopes."""
+        if limit <= 0:
+            return []
+        with self._guard():
+            chosen = self._all_scopes() if scopes is None else _live(scopes)
+        found: list[Record] = []
+        for scope in chosen:
+            prefix, start, kept = _scope_prefix(scope), 0, 0
+            while start >= 0 and kept < limit:
+                with self._guard():
+                    (flat,) = self._run(
+                        _eval(
+                            scripts.UNVECTORED, prefix + "rec", prefix, model, limit - kept, start, _UNVECTORED_BUDGET
+                        )
+                    )
+                start = int(flat[0])
+                batch = [_decode(flat[n], flat[n + 1]) for n in range(1, len(flat), 2)]
+                found += batch
+                kept += len(batch)
+        found.sort(key=lambda r: (r.created_at, r.id), reverse=True)
+        return found[:limit]
+
+    def vector_counts(self, scopes: Sequence[Scope] | None, model: str) -> tuple[int, int]:
+        """(records in the index with vectors of `model`, those without)."""
+        with self._guard():
+            chosen = self._all_scopes() if scopes is None else _live(scopes)
+            if not chosen:
+                return 0, 0
+            replies = self._run(
+                *[_eval(scripts.VECTOR_COUNTS, _scope_prefix(s) + "rec", _scope_prefix(s), model) for s in chosen]
+            )
+        total = sum(int(t) for t, _ in replies)
+        done = sum(int(d) for _, d in replies)
+        return done, total - done
+
+    def drop_vectors(self, *, keep_model: str) -> int:
+        """Delete every other model's vectors, scope by scope; how many records lost theirs."""
+        with self._guard():
+            chosen = self._all_scopes()
+            if not chosen:
+                return 0
+            replies = self._run(
+                *[_eval(scripts.DROP_VECTORS, _scope_prefix(s) + "rec", _scope_prefix(s), keep_model) for s in chosen]
+            )
+        return sum(int(n) for n in replies)
 
     # -- lexical index -----------------------------------------------------------------------
 

@@ -45,7 +45,8 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import Any
 
 from memory_core.errors import StoreError, StoreUnavailable
-from memory_core.models import IndexStats, Record, Scope, ScopeKind
+from memory_core.models import IndexStats, Record, Scope, ScopeKind, TimelineEvent
+from memory_core.store import _sqlite_events as _events
 from memory_core.store._sqlite_schema import (
     MAX_PARAMS,
     MIGRATIONS,
@@ -62,8 +63,10 @@ from memory_core.store._sqlite_schema import (
     scope_name,
     translate,
 )
+from memory_core.store._vectors import best_records, check_vectors
 from memory_core.store.base import (
     SUM_SLACK,
+    Neighbour,
     NumberedPosting,
     PageCursor,
     Posting,
@@ -426,6 +429,7 @@ class SQLiteStore:
                 self._index(conn, old_doc, old_sid, decode_terms(old_terms), -1)
             conn.execute("DELETE FROM records WHERE doc = ?", (old_doc,))
             conn.execute("DELETE FROM doc_ids WHERE doc = ?", (old_doc,))
+            self._drop_doc_vectors(conn, old_doc)
         sid = self._sid(conn, name, create=True)
         assert sid is not None
         doc = conn.execute(
@@ -482,10 +486,42 @@ class SQLiteStore:
                     self._index(conn, doc, sid, decode_terms(terms), -1)
                 conn.execute("DELETE FROM records WHERE doc = ?", (doc,))
                 conn.execute("DELETE FROM doc_ids WHERE doc = ?", (doc,))
+                self._drop_doc_vectors(conn, doc)
+                conn.execute("DELETE FROM events WHERE record_id = ?", (record_id,))
                 deleted += 1
             return deleted
 
         return int(self._write(work))
+
+    # -- timelines (`Timelines`; the SQL is in `_sqlite_events`) ---------------------------------
+
+    def put_events(self, record_id: str, events: Sequence[TimelineEvent]) -> int:
+        """Append the events `record_id` does not hold yet, in order; 0 when there is no such record."""
+        return int(self._write(lambda conn: _events.put_events(conn, record_id, list(events))))
+
+    def events(self, record_id: str) -> list[TimelineEvent]:
+        """`record_id`'s events, in the order first stored."""
+        with self._lock:
+            conn = self._connect()
+            try:
+                return _events.read_events(conn, record_id)
+            except sqlite3.Error as exc:
+                raise translate(exc, "read") from exc
+
+    def event_usage(self, scope: Scope) -> list[tuple[str, int]]:
+        """The records of `scope` with events and their events' bytes, newest first."""
+        if not scope.key:
+            return []
+        with self._lock:
+            conn = self._connect()
+            try:
+                return _events.event_usage(conn, scope_name(scope))
+            except sqlite3.Error as exc:
+                raise translate(exc, "read") from exc
+
+    def drop_events(self, record_ids: Sequence[str]) -> int:
+        """Delete these records' events; the records stay."""
+        return int(self._write(lambda conn: _events.drop_events(conn, record_ids)))
 
     def adjust_standing(self, record_id: str, delta: int) -> int | None:
         """Add `delta` to a record's standing; a record going negative leaves the index, and comes back."""
@@ -878,6 +914,134 @@ class SQLiteStore:
         for tid, term in tids.items():
             result[term] = tuple(found[tid])
         return result
+
+    # -- vectors -------------------------------------------------------------------------
+
+    @staticmethod
+    def _drop_doc_vectors(conn: sqlite3.Connection, doc: int) -> None:
+        """A record replaced or deleted takes its vectors with it (a replaced text is embedded anew)."""
+        conn.execute("DELETE FROM vectors WHERE doc = ?", (doc,))
+        conn.execute("DELETE FROM vectored WHERE doc = ?", (doc,))
+
+    @staticmethod
+    def _mid(conn: sqlite3.Connection, model: str, *, create: bool) -> int | None:
+        row = conn.execute("SELECT mid FROM vector_models WHERE name = ?", (model,)).fetchone()
+        if row is not None:
+            return int(row[0])
+        if not create:
+            return None
+        return int(conn.execute("INSERT INTO vector_models (name) VALUES (?) RETURNING mid", (model,)).fetchone()[0])
+
+    def put_vectors(self, record_id: str, model: str, vectors: Sequence[bytes]) -> bool:
+        """Replace the record's vectors with these, and mark it done by `model`; False if no such record."""
+        check_vectors(vectors)
+
+        def work(conn: sqlite3.Connection) -> bool:
+            row = conn.execute("SELECT doc, sid FROM records WHERE id = ?", (record_id,)).fetchone()
+            if row is None:
+                return False
+            doc, sid = row
+            mid = self._mid(conn, model, create=True)
+            conn.execute("DELETE FROM vectors WHERE doc = ?", (doc,))
+            conn.executemany(
+                "INSERT INTO vectors (doc, part, sid, mid, vec) VALUES (?, ?, ?, ?, ?)",
+                [(doc, part, sid, mid, sqlite3.Binary(vec)) for part, vec in enumerate(vectors)],
+            )
+            conn.execute("INSERT OR REPLACE INTO vectored (doc, mid) VALUES (?, ?)", (doc, mid))
+            return True
+
+        return bool(self._write(work))
+
+    def nearest(self, scopes: Sequence[Scope], model: str, query: bytes, *, k: int) -> list[Neighbour]:
+        """Exact: every passage vector of the scopes' searchable records, scored in `best_records`."""
+        names = live_scope_names(scopes)
+        if not names or k <= 0:
+            return []
+        with self._lock:
+            conn = self._connect()
+            try:
+                sids = self._sids_for(conn, scopes)
+                mid = self._mid(conn, model, create=False)
+                if not sids or mid is None:
+                    return []
+                rows = conn.execute(
+                    "SELECT r.id, v.vec FROM vectors v JOIN records r ON r.doc = v.doc"  # noqa: S608
+                    f" WHERE v.sid IN ({marks(len(sids))}) AND v.mid = ? AND r.searchable = 1 AND r.standing >= 0",
+                    (*sids, mid),
+                ).fetchall()
+            except sqlite3.Error as exc:
+                raise translate(exc, "read") from exc
+        return best_records(rows, query, k)
+
+    def _unvectored_where(
+        self, conn: sqlite3.Connection, scopes: Sequence[Scope] | None
+    ) -> tuple[str, list[Any]] | None:
+        """The WHERE of the searchable records of `scopes` (None: all); None when no scope has any."""
+        where, params = "r.searchable = 1 AND r.standing >= 0", []
+        if scopes is not None:
+            sids = self._sids_for(conn, scopes)
+            if not sids:
+                return None
+            where += f" AND r.sid IN ({marks(len(sids))})"
+            params.extend(sids)
+        return where, params
+
+    def unvectored(self, scopes: Sequence[Scope] | None, model: str, *, limit: int) -> list[Record]:
+        """The newest searchable records not yet done by `model`."""
+        if limit <= 0:
+            return []
+        with self._lock:
+            conn = self._connect()
+            try:
+                found = self._unvectored_where(conn, scopes)
+                if found is None:
+                    return []
+                where, params = found
+                mid = self._mid(conn, model, create=False)
+                columns = ", ".join(f"r.{c.strip()}" for c in RECORD_COLUMNS.split(","))
+                rows = conn.execute(
+                    f"SELECT {columns} FROM records r WHERE {where}"  # noqa: S608
+                    " AND NOT EXISTS (SELECT 1 FROM vectored x WHERE x.doc = r.doc AND x.mid = ?)"
+                    " ORDER BY r.created_at DESC, r.id DESC LIMIT ?",
+                    (*params, -1 if mid is None else mid, limit),
+                ).fetchall()
+            except sqlite3.Error as exc:
+                raise translate(exc, "read") from exc
+        return [row_to_record(row) for row in rows]
+
+    def vector_counts(self, scopes: Sequence[Scope] | None, model: str) -> tuple[int, int]:
+        """(searchable records done by `model`, searchable records not done)."""
+        with self._lock:
+            conn = self._connect()
+            try:
+                found = self._unvectored_where(conn, scopes)
+                if found is None:
+                    return 0, 0
+                where, params = found
+                mid = self._mid(conn, model, create=False)
+                total, done = conn.execute(
+                    "SELECT count(*), count(x.doc) FROM records r"  # noqa: S608
+                    f" LEFT JOIN vectored x ON x.doc = r.doc AND x.mid = ? WHERE {where}",
+                    (-1 if mid is None else mid, *params),
+                ).fetchone()
+            except sqlite3.Error as exc:
+                raise translate(exc, "read") from exc
+        return int(done), int(total) - int(done)
+
+    def drop_vectors(self, *, keep_model: str) -> int:
+        """Delete every other model's vectors and marks; returns how many records lost theirs."""
+
+        def work(conn: sqlite3.Connection) -> int:
+            others = [row[0] for row in conn.execute("SELECT mid FROM vector_models WHERE name != ?", (keep_model,))]
+            if not others:
+                return 0
+            held = marks(len(others))
+            conn.execute(f"DELETE FROM vectors WHERE mid IN ({held})", others)  # noqa: S608
+            dropped = conn.execute(f"DELETE FROM vectored WHERE mid IN ({held})", others).rowcount  # noqa: S608
+            conn.execute(f"DELETE FROM vector_models WHERE mid IN ({held})", others)  # noqa: S608
+            return int(dropped)
+
+        return int(self._write(work))
 
     # -- per-session state -----------------------------------------------------------------
 

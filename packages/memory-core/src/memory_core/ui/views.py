@@ -110,10 +110,12 @@ def memories(service: MemoryService, params: Mapping[str, str]) -> dict[str, Any
 
 
 def record_page(service: MemoryService, record_id: str) -> dict[str, Any]:
-    """One record's full text, with the turns around it in its session (as `memory_expand` gives)."""
+    """One record's full text, what happened inside its turn (tool calls, their results, injected
+    text), and the turns around it in its session (as `memory_expand` gives).
+    """
     record = service.record(record_id)
     around = service.expand(record_id, radius=2)
-    return {"record": record, "around": around}
+    return {"record": record, "around": around, "events": service.record_timeline(record_id)}
 
 
 @dataclass(frozen=True, slots=True)

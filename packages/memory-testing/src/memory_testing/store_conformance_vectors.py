@@ -1,0 +1,135 @@
+"""Conformance for the vectors every store keeps beside its records (`store.base.Vectors`).
+
+`StoreConformance` inherits these tests, so every backend runs them: the same `nearest` answer,
+to the last digit, on SQLite, Redis and PostgreSQL for the same content, and the same bookkeeping
+that lets a backfill resume and a model change re-embed.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+
+from memory_core.models import Record
+from memory_core.retrieval.tokenizer import index_terms
+from memory_core.store.base import Store, Vectors
+
+__all__ = ["VectorConformance", "vector"]
+
+_T0 = 1_760_000_000.0
+_MODEL = "model-a"
+
+
+def vector(*values: float) -> bytes:
+    """A unit vector of the given direction, packed as the stores keep it (float32, little-endian)."""
+    norm = math.sqrt(sum(v * v for v in values))
+    return struct.pack(f"<{len(values)}f", *(v / norm for v in values))
+
+
+def _vectors(store: Store) -> Vectors:
+    assert isinstance(store, Vectors), f"{store.backend} does not keep vectors"
+    return store
+
+
+def _put(store: Store, *records: Record) -> None:
+    for record in records:
+        store.put(record, index_terms(record.text) if record.searchable else {})
+
+
+class VectorConformance:
+    """Vector tests every backend must pass."""
+
+    def test_nearest_ranks_records_by_their_best_passage(self, store: Store) -> None:
+        from memory_testing.store_conformance import OTHER, PROJECT, USER, make_record
+
+        vs = _vectors(store)
+        _put(
+            store,
+            make_record("a", "alpha", PROJECT, created_at=_T0),
+            make_record("b", "beta", PROJECT, created_at=_T0 + 1),
+            make_record("c", "gamma", PROJECT, created_at=_T0 + 2),
+            make_record("u", "user note", USER, created_at=_T0 + 3, session_id=None),
+            make_record("o", "other project", OTHER, created_at=_T0 + 4),
+        )
+        assert vs.put_vectors("a", _MODEL, [vector(1, 0, 0), vector(0, 1, 0)])
+        assert vs.put_vectors("b", _MODEL, [vector(1, 1, 0)])
+        assert vs.put_vectors("c", _MODEL, [vector(1, 1, 0)])  # ties with b: the smaller id first
+        assert vs.put_vectors("u", _MODEL, [vector(0, 0, 1)])
+        assert vs.put_vectors("o", _MODEL, [vector(0, 1, 0)])
+        found = vs.nearest([PROJECT, USER], _MODEL, vector(0, 1, 0), k=10)
+        assert [rid for rid, _ in found] == ["a", "b", "c", "u"]
+        assert found[0][1] == 1.0
+        assert math.isclose(found[1][1], math.sqrt(0.5), abs_tol=1e-6)
+        assert found[1][1] == found[2][1]
+        assert found[3][1] == 0.0
+        assert [rid for rid, _ in vs.nearest([PROJECT], _MODEL, vector(0, 1, 0), k=2)] == ["a", "b"]
+        assert vs.nearest([PROJECT], "model-b", vector(0, 1, 0), k=5) == []
+        assert vs.nearest([], _MODEL, vector(0, 1, 0), k=5) == []
+
+    def test_nearest_sees_only_records_in_the_index(self, store: Store) -> None:
+        from memory_testing.store_conformance import PROJECT, make_record
+
+        vs = _vectors(store)
+        _put(store, make_record("keep", "kept"), make_record("down", "voted down"), make_record("hid", "hidden"))
+        for record_id in ("keep", "down", "hid"):
+            vs.put_vectors(record_id, _MODEL, [vector(1, 0)])
+        store.adjust_standing("down", -1)
+        store.put(make_record("hid", "hidden", searchable=False), {}, replace=True)
+        assert [rid for rid, _ in vs.nearest([PROJECT], _MODEL, vector(1, 0), k=5)] == ["keep"]
+        store.adjust_standing("down", 1)
+        assert [rid for rid, _ in vs.nearest([PROJECT], _MODEL, vector(1, 0), k=5)] == ["down", "keep"]
+
+    def test_vectors_are_replaced_never_doubled_and_go_with_their_record(self, store: Store) -> None:
+        from memory_testing.store_conformance import PROJECT, make_record
+
+        vs = _vectors(store)
+        assert not vs.put_vectors("ghost", _MODEL, [vector(1, 0)])
+        _put(store, make_record("r1", "one"), make_record("r2", "two", created_at=_T0 + 1))
+        assert vs.put_vectors("r1", _MODEL, [vector(1, 0), vector(0, 1)])
+        assert vs.put_vectors("r1", _MODEL, [vector(1, 0), vector(0, 1)])
+        assert vs.put_vectors("r1", _MODEL, [vector(1, 0)])  # the second passage is gone
+        vs.put_vectors("r2", _MODEL, [vector(1, 1)])
+        assert vs.nearest([PROJECT], _MODEL, vector(0, 1), k=5)[0][0] == "r2"
+        assert vs.vector_counts([PROJECT], _MODEL) == (2, 0)
+        store.delete(["r2"])
+        assert vs.vector_counts(None, _MODEL) == (1, 0)
+        assert [rid for rid, _ in vs.nearest([PROJECT], _MODEL, vector(0, 1), k=5)] == ["r1"]
+        # A record written anew (scrub, restore) has new text: its vectors are gone with the old.
+        store.put(make_record("r1", "one, scrubbed"), index_terms("one, scrubbed"), replace=True)
+        assert vs.nearest([PROJECT], _MODEL, vector(1, 0), k=5) == []
+        assert [r.id for r in vs.unvectored(None, _MODEL, limit=5)] == ["r1"]
+
+    def test_unvectored_lists_what_a_backfill_must_embed_newest_first(self, store: Store) -> None:
+        from memory_testing.store_conformance import OTHER, PROJECT, make_record
+
+        vs = _vectors(store)
+        _put(
+            store,
+            *[make_record(f"r{n}", f"turn {n}", PROJECT, created_at=_T0 + n) for n in range(5)],
+            make_record("o", "other", OTHER, created_at=_T0 + 10),
+            make_record("hidden", "hidden", PROJECT, created_at=_T0 + 11, searchable=False),
+        )
+        assert vs.vector_counts(None, _MODEL) == (0, 6)
+        assert [r.id for r in vs.unvectored(None, _MODEL, limit=3)] == ["o", "r4", "r3"]
+        assert [r.id for r in vs.unvectored([PROJECT], _MODEL, limit=10)] == ["r4", "r3", "r2", "r1", "r0"]
+        vs.put_vectors("r4", _MODEL, [vector(1, 0)])
+        vs.put_vectors("r3", _MODEL, [])  # no passage: done, with nothing to match
+        assert [r.id for r in vs.unvectored([PROJECT], _MODEL, limit=10)] == ["r2", "r1", "r0"]
+        assert vs.vector_counts([PROJECT], _MODEL) == (2, 3)
+        assert vs.vector_counts([OTHER], _MODEL) == (0, 1)
+        assert vs.unvectored(None, _MODEL, limit=0) == []
+        assert len(vs.unvectored(None, "model-b", limit=10)) == 6
+
+    def test_another_models_vectors_are_dropped_never_mixed(self, store: Store) -> None:
+        from memory_testing.store_conformance import PROJECT, make_record
+
+        vs = _vectors(store)
+        _put(store, make_record("r1", "one"), make_record("r2", "two", created_at=_T0 + 1))
+        vs.put_vectors("r1", "old-model", [vector(1, 0)])
+        vs.put_vectors("r2", "old-model", [vector(0, 1)])
+        vs.put_vectors("r2", _MODEL, [vector(0, 1)])  # replaces r2's old-model vectors
+        assert vs.drop_vectors(keep_model=_MODEL) == 1
+        assert vs.drop_vectors(keep_model=_MODEL) == 0
+        assert vs.nearest([PROJECT], "old-model", vector(1, 0), k=5) == []
+        assert [rid for rid, _ in vs.nearest([PROJECT], _MODEL, vector(1, 0), k=5)] == ["r2"]
+        assert [r.id for r in vs.unvectored(None, _MODEL, limit=5)] == ["r1"]
