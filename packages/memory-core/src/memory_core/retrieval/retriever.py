@@ -283,6 +283,11 @@ class Retriever:
             for rank, rid in enumerate(order):
                 fused[rid] = fused.get(rid, 0.0) + weight / (_RRF_K + rank + 1)
         ordered = sorted(fused, key=lambda rid: (-fused[rid], rid))
+        if not floor and near:
+            # A deliberate search shows a record that shares no word with the query only when it
+            # is nearer than generic prompts are: every store has a nearest record to anything.
+            least = float(decision["generic"]) + MARGIN
+            ordered = [rid for rid in ordered if rid in lexical.scores or near[rid] > least]
         candidates = tuple(Candidate(rid, fused[rid], near.get(rid), lexical.scores.get(rid)) for rid in ordered)
         if not ordered:
             return Ranking([], NO_TERMS if not terms and not near else NO_MATCH, candidates, decision)
