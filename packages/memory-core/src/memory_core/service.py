@@ -472,7 +472,7 @@ class MemoryService:
         hits = ranking.hits
         text, kept = render_block(hits, max_tokens=self.config.max_tokens, max_items=self.config.max_items)
         now = self.clock()
-        # Why nothing was injected ("no word rare enough", "best score below the floor"), so
+        # Why nothing was injected (the decision said the prompt is generic, no memory held enough), so
         # `memory last` and the MCP status can show the decision.
         why = ranking.why if kept or not hits else "no hit fits the token budget"
         signals = {c.record_id: c for c in ranking.candidates}
