@@ -87,6 +87,18 @@ same top-5). Evidence in the top 5 (fold A / fold B, bench/rank_research.py): co
 1.0: 0.927 / 0.789, 0.5: 0.927 / 0.816, BM25 alone 0.902 / 0.842, vectors alone 0.829 / 0.816;
 LoCoMo (turn pairs): 1.0: 0.586 / 0.568, 0.5: 0.593 / 0.583, BM25 alone 0.613 / 0.587, vectors
 alone 0.526 / 0.485. Both folds chose 0.5 on the two sets together."""
+_REPLY_SHARE = 0.3
+_LENDERS = 5
+"""A turn gains this share of the BM25 score of the turn before it in its session, for the
+`_LENDERS` best turns by BM25: the answer is often the turn after the one that holds the
+question's words (a LoCoMo reply, "ok, go ahead" after "should we rename parsePayload?").
+Top 5 / top 10 with and without it (bench/rank_research.py, fused as shipped), fold A then B:
+LoCoMo 0.596 / 0.669 -> 0.639 / 0.732 and 0.568 / 0.636 -> 0.591 / 0.662; coding-dev 0.927 / 0.976
+-> 0.927 / 0.927 and 0.842 / 0.868 -> 0.868 / 0.895. Sharing with the two turns either side
+(the retired context rule) was no better on LoCoMo and worse on coding (0.902, 0.816). Through
+`assemble` (bench/recall.py --vectors), answered at 0 / 0.15 / 0.3: coding fold A 0.902 / 0.902 /
+0.878, fold B 0.816 / 0.790 / 0.816; LoCoMo fold A 0.599 / 0.619 / 0.642, fold B 0.570 / 0.579 /
+0.583. Fold A's sum chose 0.15 (by 0.001 over 0.3), fold B's 0.3."""
 _POOL_LEAST = 12
 _POOL_PER_ITEM = 2
 _POOL_ROUNDS = 4
@@ -195,6 +207,10 @@ class _Lexical:
     unseen: set[str] = field(default_factory=set)
     common: set[str] = field(default_factory=set)
     """Terms held by more than half of the records (and more than one)."""
+    partial: tuple[Sequence[Scope], list[str], SummingPostings] | None = None
+    """Set when the store returned only the postings of the records that can rank: what reading
+    another record's postings takes (scopes, the terms read, the store)."""
+    average: float = 1.0
 
     def add(self, term: str, postings: Sequence[Posting], average: float) -> None:
         idf = self.weights[term]
@@ -265,6 +281,7 @@ class Retriever:
         if not scopes or limit <= 0 or not query.strip():
             return Ranking([], NO_TERMS)
         lexical = self._lexical(terms, scopes, floor=floor)
+        self._replies(lexical)
         bm25_order = heapq.nsmallest(_DEPTH, lexical.scores, key=lambda rid: (-lexical.scores[rid], rid))
         near: dict[str, float] = {}
         decision: dict[str, float | str] = {"mode": "bm25"}
@@ -335,15 +352,20 @@ class Retriever:
         if not admitted:
             return lexical
         weights = {t: lexical.weights[t] for t in admitted}
+        lexical.average = average
         postings = sum(probe[t].df for t in admitted)
         found: Mapping[str, Sequence[Posting]]
         if not floor and isinstance(store, SummingPostings) and postings >= _STORE_SUMS_FROM:
             found = store.top_postings(scopes, weights, depth=_DEPTH, average=average, k1=BM25_K1, b=BM25_B)
-        elif postings > _PICK_FROM * _DEPTH and isinstance(store, PickedPostings):
+            lexical.partial = (scopes, admitted, store)
+        elif (
+            postings > _PICK_FROM * _DEPTH and isinstance(store, PickedPostings) and isinstance(store, SummingPostings)
+        ):
             picked = store.picked_postings(
                 scopes, admitted, max_df=max_df, pick=lambda numbered: _pick(numbered, weights, average)
             )
             found = {t: e.postings for t, e in picked.items()}
+            lexical.partial = (scopes, admitted, store)
         else:
             read: dict[str, TermPostings] = store.postings(scopes, admitted, max_df=max_df)
             found = {t: e.postings for t, e in read.items()}
@@ -351,6 +373,33 @@ class Retriever:
             if found.get(term):
                 lexical.add(term, found[term], average)
         return lexical
+
+    def _replies(self, lexical: _Lexical) -> None:
+        """Give the turn after each of the `_LENDERS` best a share of its score (`_REPLY_SHARE`)."""
+        scores = lexical.scores
+        if not scores:
+            return
+        lenders = heapq.nsmallest(_LENDERS, scores, key=lambda rid: (-scores[rid], rid))
+        gains: dict[str, float] = {}
+        followers: list[Record] = []
+        for record in self.store.get(lenders):
+            if record.session_id is None:
+                continue
+            for follower in self.store.session_records(record.scope, record.session_id, [record.seq + 1]):
+                gains[follower.id] = gains.get(follower.id, 0.0) + _REPLY_SHARE * scores[record.id]
+                followers.append(follower)
+        if lexical.partial is not None:
+            # A follower the store left out of its answer scores its own words first: the same
+            # sums a full read gives.
+            scopes, admitted, store = lexical.partial
+            missing = sorted({f.id for f in followers} - scores.keys())
+            if missing:
+                found = store.record_postings(scopes, admitted, missing)
+                for term in admitted:
+                    if found.get(term):
+                        lexical.add(term, found[term], lexical.average)
+        for rid in sorted(gains):
+            scores[rid] = scores.get(rid, 0.0) + gains[rid]
 
     def _admission(self, lexical: _Lexical, near: dict[str, float], decision: dict[str, float | str]) -> set[str] | str:
         """The records recall may inject, or why none: the calibrated decision (docs/retrieval.md)."""
