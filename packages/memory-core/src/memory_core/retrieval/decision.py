@@ -31,14 +31,18 @@ __all__ = ["Bank", "MARGIN", "BANK_TOP", "bank_prompts"]
 
 MARGIN = 0.0025
 """A prompt injects when its best passage cosine exceeds its generic closeness by more than this.
-Chosen on each fold of coding-dev alone (the largest answered share with off-topic <= 2% and
-generic <= 15%): both folds chose 0.0025. Fold A -> B: answered 0.775 (B's top-5 ceiling 0.800),
-off-topic 0.007, generic 0.021; fold B -> A: 0.940 / 0.014 / 0.000 (bench/rank_research.py)."""
+Chosen on each fold of coding-dev alone: the largest share of questions with their evidence in
+the top 5 with off-topic <= 2% and generic <= 15% (bench/decision_research.py). Fold A chose
+0.0025 and read on B: 0.816 / off-topic 0.000 / generic 0.025; fold B chose -0.0025 and read on
+A: 0.951 / 0.050 / 0.040 (over the off-topic goal). The stricter choice is kept. A crowding term
+(how far the best record stands above the store's tenth) was searched the same way and not
+adopted: its weight chosen on one fold cost the other's answers (docs/performance.md)."""
 BANK_TOP = 5
 """Generic closeness is the mean cosine of the bank's `BANK_TOP` nearest prompts: one bank prompt
 that happens to share the prompt's words is noise, five are a neighbourhood. Against the single
 nearest (`BANK_TOP = 1`) the same search gave A -> B 0.700 / 0.007 / 0.007 and B -> A 0.920 /
-0.021 / 0.000: it cost fold B a tenth of its answers for no fewer negatives."""
+0.021 / 0.000: it cost fold B a tenth of its answers for no fewer negatives (measured with the
+research passages of bench/rank_research.py, before `embedding.passages` landed)."""
 
 _FILE = "bank.json"
 _VECTORS = "bank_vectors.npz"
