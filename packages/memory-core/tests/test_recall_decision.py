@@ -174,8 +174,7 @@ def test_a_question_about_the_project_finds_its_turn_in_any_language(populated: 
 def test_a_paraphrase_sharing_no_word_is_recalled_by_meaning(populated: MemoryService) -> None:
     # The turn says "Docker image", "multi-stage", "900 MB to 24 MB"; the prompt shares no word with it.
     found = _ask(populated, "how did we shrink our container build?")
-    assert found
-    assert "distroless" in populated.store.get(found[:1])[0].text
+    assert any("distroless" in record.text for record in populated.store.get(found))
 
 
 def test_a_token_the_store_has_never_seen_changes_nothing(populated: MemoryService) -> None:
@@ -193,9 +192,10 @@ def test_role_labels_match_nothing(populated: MemoryService) -> None:
 
 
 def test_the_item_cap_is_a_maximum(populated: MemoryService) -> None:
-    found = _ask(populated, "which rounding bug broke TestInvoiceTotals?")
-    assert found
-    assert len(found) < populated.config.max_items
+    # Twelve turns, a cap of ten: a precise question gets the turns near it, not ten.
+    ranking = populated.retriever.ranking("which rounding bug broke TestInvoiceTotals?", populated.scopes(), limit=10)
+    assert "TestInvoiceTotals" in ranking.hits[0].record.text
+    assert len(ranking.hits) < 10
 
 
 def test_memory_last_shows_each_candidates_signals_and_the_decision(populated: MemoryService) -> None:

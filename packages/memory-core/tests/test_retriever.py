@@ -223,3 +223,19 @@ def test_deliberate_search_ranks_alike_whether_the_store_or_the_retriever_sums(
     summed_in_the_store = ranked()
     monkeypatch.setattr(retriever_module, "_STORE_SUMS_FROM", 10**12)
     assert ranked() == summed_in_the_store
+
+
+def test_a_new_id_in_the_prompt_changes_nothing_even_where_its_pieces_are_words(store: SQLiteStore) -> None:
+    _filler(store)
+    _put(
+        store,
+        make_record("port", "The staging deploy port is 8443 behind the VPN.", session_id="p"),
+        make_record("four", "CI went from 11 to 4 minutes; m1 runners are cheaper.", session_id="q"),
+    )
+    plain = _ids(store, "what is the deploy port?")
+    assert plain[:1] == ["port"]
+    # "m1-4ce67b" is new to the store, though "m1" and "4" are words of it.
+    assert _ids(store, "what is the deploy port? m1-4ce67b") == plain
+    assert _ids(store, "what is the deploy port? m1-4ce67b", floor=False) == _ids(
+        store, "what is the deploy port?", floor=False
+    )

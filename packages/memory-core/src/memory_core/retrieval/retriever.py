@@ -196,11 +196,15 @@ def _embedded_text(query: str, unseen: set[str]) -> str:
     kept, at = [], 0
     for start, end, terms in term_spans(query):
         token = query[start:end]
-        if terms and set(terms) <= unseen and any(c.isdigit() for c in token):
-            kept.append(query[at:start])
+        # The token as written (a compound's whole-identifier term is its last) is new to the store.
+        if terms and terms[-1] in unseen and any(c.isdigit() for c in token):
+            kept.append(query[at:start].rstrip(" \t"))
             at = end
+    if not kept:
+        return query
     kept.append(query[at:])
-    return "".join(kept)
+    # The prompt as it would read without the tokens: "...port? m1-4ce67b" -> "...port?".
+    return "".join(kept).strip()
 
 
 @dataclass
@@ -288,7 +292,7 @@ class Retriever:
         terms = query_terms(query)
         if not scopes or limit <= 0 or not query.strip():
             return Ranking([], NO_TERMS)
-        lexical = self._lexical(terms, scopes, floor=floor)
+        lexical = self._lexical(query, terms, scopes, floor=floor)
         lexical.asked = frozenset(terms)
         self._replies(lexical)
         bm25_order = heapq.nsmallest(_DEPTH, lexical.scores, key=lambda rid: (-lexical.scores[rid], rid))
@@ -338,7 +342,7 @@ class Retriever:
             return Ranking(hits, FOUND, candidates, decision)
         return Ranking(hits, ALL_FILTERED if filtered else BELOW_FLOOR, candidates, decision)
 
-    def _lexical(self, terms: Sequence[str], scopes: Sequence[Scope], *, floor: bool) -> _Lexical:
+    def _lexical(self, query: str, terms: Sequence[str], scopes: Sequence[Scope], *, floor: bool) -> _Lexical:
         """BM25 scores of the records that can be among the `_DEPTH` best."""
         store = self.store
         if not terms:
@@ -351,11 +355,16 @@ class Retriever:
         # First the document frequencies alone (max_df=0 reads no postings), then the postings
         # of the terms the budget admits: every backend makes the same cut from the same counts.
         probe = store.postings(scopes, terms, max_df=0)
+        unseen = {t for t in terms if probe[t].df == 0}
+        if unseen:
+            # The pieces of a new id ("m1-4ce67b": m1, 4, ce67) must not match either.
+            kept = set(query_terms(_embedded_text(query, unseen)))
+            terms = [t for t in terms if t in kept]
         max_df = _df_cut({t: e.df for t, e in probe.items()}, _RECALL_POSTINGS if floor else _SEARCH_POSTINGS)
         admitted = [t for t in terms if 0 < probe[t].df <= max_df]
         lexical = _Lexical(
             {t: _idf(documents, probe[t].df) for t in terms if probe[t].df > 0},
-            unseen={t for t in terms if probe[t].df == 0},
+            unseen=unseen,
             common={t for t in terms if probe[t].df > max(1, documents // 2)},
         )
         if not admitted:
