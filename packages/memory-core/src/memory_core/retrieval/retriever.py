@@ -294,8 +294,6 @@ class Retriever:
             return Ranking([], NO_TERMS)
         lexical = self._lexical(query, terms, scopes, floor=floor)
         lexical.asked = frozenset(terms)
-        self._replies(lexical)
-        bm25_order = heapq.nsmallest(_DEPTH, lexical.scores, key=lambda rid: (-lexical.scores[rid], rid))
         near: dict[str, float] = {}
         decision: dict[str, float | str] = {"mode": "bm25"}
         embedder, store = self.embedder, self.store
@@ -315,10 +313,11 @@ class Retriever:
                     "support": round(similarity - generic, 4),
                     "margin": MARGIN,
                 }
-        fused: dict[str, float] = {}
-        for order, weight in ((bm25_order, 1.0), (sorted(near, key=lambda rid: (-near[rid], rid)), _VECTOR_WEIGHT)):
-            for rank, rid in enumerate(order):
-                fused[rid] = fused.get(rid, 0.0) + weight / (_RRF_K + rank + 1)
+        pool = max(_POOL_LEAST, limit * _POOL_PER_ITEM)
+        # One read of the records the pool will most likely hold and of the BM25 lenders; their
+        # replies come from `session_records` (a server store has them prefetched by that read).
+        records = self._replies(lexical, _fuse(lexical.scores, near)[:pool])
+        fused = dict(zip(*_fused_scores(lexical.scores, near), strict=True))
         ordered = sorted(fused, key=lambda rid: (-fused[rid], rid))
         if not floor and near:
             # A deliberate search shows a record that shares no word with the query only when it
@@ -331,10 +330,9 @@ class Retriever:
         admit = self._admission(lexical, near, decision) if floor else None
         if admit is not None and isinstance(admit, str):
             return Ranking([], admit, candidates, decision)
-        pool = max(_POOL_LEAST, limit * _POOL_PER_ITEM)
         eligible = [rid for rid in ordered if admit is None or rid in admit]
         for _ in range(_POOL_ROUNDS):
-            hits, filtered = self._select(eligible[:pool], fused, near, lexical, limit, exclude, author, floor)
+            hits, filtered = self._select(eligible[:pool], records, fused, near, lexical, limit, exclude, author, floor)
             if len(hits) >= limit or not filtered or pool >= len(eligible):
                 break
             pool *= 2
@@ -392,20 +390,24 @@ class Retriever:
                 lexical.add(term, found[term], average)
         return lexical
 
-    def _replies(self, lexical: _Lexical) -> None:
-        """Give the turn after each of the `_LENDERS` best a share of its score (`_REPLY_SHARE`)."""
+    def _replies(self, lexical: _Lexical, wanted: Sequence[str]) -> dict[str, Record]:
+        """Give the turn after each of the `_LENDERS` best a share of its score (`_REPLY_SHARE`);
+        the records read on the way (the lenders, `wanted`, the followers), by id.
+        """
         scores = lexical.scores
-        if not scores:
-            return
         lenders = heapq.nsmallest(_LENDERS, scores, key=lambda rid: (-scores[rid], rid))
+        ids = sorted(set(lenders) | set(wanted))
+        records = {r.id: r for r in self.store.get(ids)} if ids else {}
         gains: dict[str, float] = {}
         followers: list[Record] = []
-        for record in self.store.get(lenders):
-            if record.session_id is None:
+        for rid in lenders:
+            record = records.get(rid)
+            if record is None or record.session_id is None:
                 continue
             for follower in self.store.session_records(record.scope, record.session_id, [record.seq + 1]):
                 gains[follower.id] = gains.get(follower.id, 0.0) + _REPLY_SHARE * scores[record.id]
                 followers.append(follower)
+                records.setdefault(follower.id, follower)
         if lexical.partial is not None:
             # A follower the store left out of its answer scores its own words first: the same
             # sums a full read gives.
@@ -418,6 +420,7 @@ class Retriever:
                         lexical.add(term, found[term], lexical.average)
         for rid in sorted(gains):
             scores[rid] = scores.get(rid, 0.0) + gains[rid]
+        return records
 
     def _admission(self, lexical: _Lexical, near: dict[str, float], decision: dict[str, float | str]) -> set[str] | str:
         """The records recall may inject, or why none: the calibrated decision (docs/retrieval.md)."""
@@ -433,6 +436,7 @@ class Retriever:
     def _select(
         self,
         pool_ids: Sequence[str],
+        records: dict[str, Record],
         fused: dict[str, float],
         near: dict[str, float],
         lexical: _Lexical,
@@ -442,7 +446,9 @@ class Retriever:
         floor: bool,
     ) -> tuple[list[Hit], int]:
         """Hits from the pool, and how many the filters removed."""
-        records = {r.id: r for r in self.store.get(pool_ids)}
+        missing = [rid for rid in pool_ids if rid not in records]
+        if missing:
+            records.update((r.id, r) for r in self.store.get(missing))
         names: dict[str, frozenset[str]] = {}
         scored: list[tuple[Record, float]] = []
         for rid in pool_ids:
@@ -477,6 +483,23 @@ class Retriever:
             size = EXCERPT_CHARS if index < _FULL_EXCERPTS else int(EXCERPT_CHARS * _SHORT_EXCERPT_SHARE)
             hits.append(Hit(record, score, excerpt(record.text, lexical.weights, size=size)))
         return hits, filtered
+
+
+def _fused_scores(scores: Mapping[str, float], near: Mapping[str, float]) -> tuple[list[str], list[float]]:
+    """Reciprocal-rank fusion of the BM25 list (its `_DEPTH` best) and the vector list: ids and scores."""
+    bm25_order = heapq.nsmallest(_DEPTH, scores, key=lambda rid: (-scores[rid], rid))
+    fused: dict[str, float] = {}
+    for order, weight in ((bm25_order, 1.0), (sorted(near, key=lambda rid: (-near[rid], rid)), _VECTOR_WEIGHT)):
+        for rank, rid in enumerate(order):
+            fused[rid] = fused.get(rid, 0.0) + weight / (_RRF_K + rank + 1)
+    return list(fused), list(fused.values())
+
+
+def _fuse(scores: Mapping[str, float], near: Mapping[str, float]) -> list[str]:
+    """The fused order, best first, ties to the smaller id."""
+    ids, values = _fused_scores(scores, near)
+    fused = dict(zip(ids, values, strict=True))
+    return sorted(fused, key=lambda rid: (-fused[rid], rid))
 
 
 def _newer_first(kept: list[tuple[Record, float]], near: dict[str, float]) -> list[tuple[Record, float]]:
