@@ -1,6 +1,6 @@
 """Latency of recall and capture, as ratios to the interpreter floor measured in the same run.
 
-    python bench/latency.py --records 100000 [--store URL] [--runs 200] [--harness NAME] [--json]
+    python bench/latency.py --records 100000 [--store URL] [--runs 200] [--harness NAME] [--tool-calls N] [--json]
 
 Seeds N realistic coding-turn records into one project (a throwaway embedded store unless
 --store names one; a named store gets its own project key, and the seeded records stay
@@ -14,6 +14,11 @@ there), then measures, interleaved so that machine noise hits every series alike
 - and the same hooks on a cold turn, when no worker answers: `MEMORY_WORKER=0`, so the hook
   process imports the engine (pydantic, the store's client) and handles the payload itself,
   which is what the first turn after a log-in, a crash or a settings change costs.
+
+With `--tool-calls N`, every Claude Code write hook names a transcript (written for its fresh
+session, in Claude Code's format, by `bench/timeline.py`) whose turn made N tool calls: the
+worker then reads and stores the turn's timeline after answering the hook, as it does for a real
+turn, so the series show whether that work (off the hook's clock) reaches the next hooks.
 
 Before timing, the bench compiles the bytecode of memory-core and of each measured harness
 package, as pip does when it installs a wheel: an editable checkout run with
@@ -269,12 +274,23 @@ def _p(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))] * 1000.0
 
 
-def _fresh(payload: dict[str, Any]) -> dict[str, Any]:
-    """A recorded payload with new session and turn ids, so no run is a duplicate of another."""
+def _fresh(payload: dict[str, Any], transcripts: Path | None = None, tool_calls: int = 0) -> dict[str, Any]:
+    """A recorded payload with new session and turn ids, so no run is a duplicate of another.
+
+    With `transcripts` and a Claude Code write payload, the payload names a transcript of its
+    turn with `tool_calls` tool calls, written there.
+    """
     out = dict(payload)
     for key in ("session_id", "prompt_id", "turn_id"):
         if key in out:
             out[key] = str(uuid.uuid4())
+    if transcripts is not None and tool_calls and "transcript_path" in out and "prompt_id" in out:
+        from timeline import claude_turn_lines  # bench/timeline.py, beside this script
+
+        path = transcripts / f"{out['session_id']}.jsonl"
+        lines = claude_turn_lines(out["session_id"], out["prompt_id"], 0, tool_calls)
+        path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+        out["transcript_path"] = str(path)
     ctx = out.get("ctx")
     if isinstance(ctx, dict):  # OpenClaw carries its ids in the hook's context
         out["ctx"] = {**ctx, **{k: str(uuid.uuid4()) for k in ("sessionId", "runId") if k in ctx}}
@@ -309,9 +325,17 @@ def _query(rng: random.Random, about: list[str]) -> str:
 
 
 def measure(
-    url: str, project: str, runs: int, workdir: Path, about: list[str], only: set[str] | None = None
+    url: str,
+    project: str,
+    runs: int,
+    workdir: Path,
+    about: list[str],
+    only: set[str] | None = None,
+    tool_calls: int = 0,
 ) -> dict[str, Any]:
     """Every series of the module docstring, interleaved run by run."""
+    transcripts = workdir / "transcripts"
+    transcripts.mkdir(parents=True, exist_ok=True)
     env = {
         **os.environ,
         "MEMORY_URL": url,
@@ -357,7 +381,8 @@ def measure(
         service.capture(harness="bench", session_id=session, turn_id="t", prompt=prompt, response=answer)
         series["capture"].append(time.perf_counter() - begin)
         for key, argv, payload, hook_env in hooks:
-            series[key].append(_time_subprocess(argv, json.dumps(_fresh(payload)).encode(), hook_env))
+            stdin = json.dumps(_fresh(payload, transcripts, tool_calls)).encode()
+            series[key].append(_time_subprocess(argv, stdin, hook_env))
     if worker_socket is not None:
         stop_worker(worker_socket)
     if service._store is not None:
@@ -393,6 +418,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--no-compile", action="store_true", help="do not write the packages' bytecode first (see the docstring)"
     )
+    parser.add_argument(
+        "--tool-calls", type=int, default=0, help="each Claude Code turn made this many tool calls (see the docstring)"
+    )
     args = parser.parse_args(argv)
     if not args.no_compile:
         harnesses, _ = discover_harnesses()
@@ -407,7 +435,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             url, about = seeded_copy(args.records, workdir)
         seeded_s = time.perf_counter() - began
-        result = measure(url, project, args.runs, workdir, about, set(args.harness or ()))
+        result = measure(url, project, args.runs, workdir, about, set(args.harness or ()), args.tool_calls)
+        result["tool_calls"] = args.tool_calls
         result["records"] = args.records
         result["store"] = url.split(":", 1)[0] if args.store else "sqlite (throwaway)"
         result["seed_s"] = round(seeded_s, 1)

@@ -97,7 +97,7 @@ def _service(folder: Path, *, events: bool) -> MemoryService:
     return MemoryService(Config.from_env(env), long_lived=True)
 
 
-def _run(folder: Path, reader: ReadsTimeline, turns: int, tool_calls: int, *, events: bool) -> dict[str, Any]:
+def _run(folder: Path, reader: Any, turns: int, tool_calls: int, *, events: bool) -> dict[str, Any]:
     """Capture `turns` turns as the hooks would, the worker following the transcript after each."""
     svc = _service(folder, events=events)
     transcript = folder / "session.jsonl"
@@ -115,7 +115,7 @@ def _run(folder: Path, reader: ReadsTimeline, turns: int, tool_calls: int, *, ev
         )
         event = HookEvent(EventKind.WRITE, "claude", "s1", prompt_id, transcript_path=str(transcript))
         began = time.perf_counter()
-        follower.follow(svc, reader, event)  # type: ignore[arg-type]  # the reader is the harness
+        follower.follow(svc, reader, event)
         times.append(time.perf_counter() - began)
     event_text = 0
     if events:
@@ -135,10 +135,11 @@ def main() -> int:
     parser.add_argument("--tool-calls", type=int, default=20)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    harness = discover_harnesses()[0].get("claude")
-    if not isinstance(harness, ReadsTimeline):
+    found: object = discover_harnesses()[0].get("claude")
+    if not isinstance(found, ReadsTimeline):
         print("memory-claude with a transcript reader is not installed", file=sys.stderr)
         return 1
+    harness: Any = found  # the hook adapter and its transcript reader, in one object
     per_turn = 2 + 2 * args.tool_calls
     turns = max(1, args.entries // per_turn)
     with tempfile.TemporaryDirectory(prefix="bench-timeline-") as tmp:
@@ -152,7 +153,7 @@ def main() -> int:
             svc.capture(harness="claude", session_id="s1", turn_id=f"p{n:06d}", prompt=f"q {n}", response=f"a {n}")
         event = HookEvent(EventKind.WRITE, "claude", "s1", "x", transcript_path=str(transcript))
         began = time.perf_counter()
-        stored = TranscriptFollower().follow(svc, harness, event)  # type: ignore[arg-type]
+        stored = TranscriptFollower().follow(svc, harness, event)
         whole_s = time.perf_counter() - began
         svc.close()
         entries = sum(1 for _ in transcript.open(encoding="utf-8"))

@@ -112,6 +112,16 @@ def test_tool_calls_and_results_are_not_part_of_the_turn() -> None:
     assert "hello-from-bash" not in turn.response
 
 
+def test_a_forked_session_gives_its_own_turn_not_the_copy_of_its_parents() -> None:
+    """Recorded with `--resume <parent> --fork-session`: the fork's file starts with the parent's
+    lines under the fork's first prompt id; the turn is the fork's own prompt, as its Stop hook saw it."""
+    (parent,) = _turns(RECORDED / "fork-parent.71dcb963-308b-4a2f-909c-37dac4f1c951.jsonl")
+    (fork,) = _turns(RECORDED / "fork.5872f964-3895-4879-b17c-cd9f431d524c.jsonl")
+    assert (parent.prompt, fork.prompt) == ("read the notes", "and again")
+    assert fork.turn_id == "662b7bf2-271c-4dfd-be9e-b2aa8c38e12a"
+    assert fork.session_id == "5872f964-3895-4879-b17c-cd9f431d524c"
+
+
 def test_a_task_notification_turn_and_a_subagent_file_store_nothing() -> None:
     (parent,) = _turns(RECORDED / SUBAGENT_PARENT)
     assert parent.turn_id == "35d078bc-54d8-497a-8294-fdb16fe86323"

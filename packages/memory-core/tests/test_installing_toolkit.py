@@ -46,6 +46,9 @@ _NON_DEFAULT = {
     "MEMORY_HANDOFF_KEEP": "3",
     "MEMORY_MCP_TOKEN": "token-123",
     "MEMORY_PG_SCHEMA": "team_memory",
+    "MEMORY_EMBEDDINGS": "0",
+    "MEMORY_EVENTS": "0",
+    "MEMORY_EVENTS_MAX_BYTES": "1048576",
 }
 
 

@@ -165,3 +165,26 @@ def test_a_store_cannot_be_migrated_onto_itself(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="same store"):
         migrate(store, store)
     store.close()
+
+
+def test_a_turns_timeline_moves_with_it_and_still_finds_it(tmp_path: Path) -> None:
+    from memory_core.models import TimelineEvent
+
+    source = SQLiteStore.from_url(f"sqlite:///{tmp_path}/from.db")
+    target = SQLiteStore.from_url(f"sqlite:///{tmp_path}/to.db")
+    try:
+        record = make_record("t1", "fixed the login bug")
+        source.put(record, {**index_terms(record.text), "src/auth/session.ts": 1})
+        events = [
+            TimelineEvent("tool_call", "e1", '{"file_path": "src/auth/session.ts"}', "Edit"),
+            TimelineEvent("tool_result", "e2", "The file was updated.", "Edit"),
+        ]
+        source.put_events("t1", events)
+        migrate(source, target)
+        assert target.events("t1") == events
+        assert target.postings([record.scope], ["src/auth/session.ts"])["src/auth/session.ts"].df == 1
+        migrate(source, target)
+        assert target.events("t1") == events  # stored once
+    finally:
+        source.close()
+        target.close()

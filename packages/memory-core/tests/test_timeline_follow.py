@@ -160,6 +160,8 @@ def test_a_broken_transcript_or_store_costs_the_events_never_the_turn(
     if trouble == "store down":
         service._down_until = time.time() + 60  # what an outage leaves behind
     assert follower.follow(service, reader, event) == 0
+    # A broken reader or store is a failure `memory doctor` shows; a missing file only a log line.
+    assert ("lines.transcript" in service.logbook.failures()) == (trouble != "missing")
     service._down_until = 0.0
     assert service.search("answer")  # the turn is there
     # The offset did not move: once the trouble is gone the events come.

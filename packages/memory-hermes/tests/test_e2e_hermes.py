@@ -7,7 +7,8 @@ states a fact; session 2, a new `hermes chat -q` process, asks about it: the req
 received must carry the fact, appended to the user message. An unrelated prompt must carry
 nothing. Uninstall must leave config.yaml byte for byte as it was, and Hermes's interpreter
 without our packages. With Hermes's `mcp` extra, Hermes must start the MCP server the install
-registered, and offer its tools to the model.
+registered, and offer its tools to the model; the turn in which the model called one keeps the
+call and its result behind it.
 """
 
 from __future__ import annotations
@@ -16,11 +17,15 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
+from memory_core.config import Config
+from memory_core.models import TimelineEvent
+from memory_core.service import MemoryService
 from memory_hermes import PLUGIN_NAME
 from memory_hermes.install import MCP_SERVER_NAME
 from memory_hermes.yamltext import plugin_enabled
@@ -32,6 +37,8 @@ from .hermes_program import cached_hermes, imports, make_overlay
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 _RUN_TIMEOUT_S = 300
+_CAPTURE_WAIT_S = 10.0
+"""A capture still running when Hermes's hook gives up waiting finishes in the background."""
 _USER_CONFIG = """\
 # My Hermes settings.
 model:
@@ -88,6 +95,21 @@ def _chat(prompt: str, *, cwd: Path, env: dict[str, str]) -> tuple[str, str]:
     session = [line.split(":", 1)[1].strip() for line in done.stderr.splitlines() if line.startswith("session_id:")]
     assert session, done.stderr
     return done.stdout.strip().splitlines()[-1], session[-1]
+
+
+def _events_of(prompt: str, *, project: Path, env: dict[str, str]) -> list[TimelineEvent]:
+    """The events kept behind the turn `prompt` started (waiting, bounded, for the plugin's capture)."""
+    service = MemoryService(Config.from_env(env))
+    try:
+        deadline = time.monotonic() + _CAPTURE_WAIT_S
+        while True:
+            turns = [r for r in service.store.scan(service.scopes(str(project), kind="project")) if prompt in r.text]
+            events = service.timeline(turns[0].id, cwd=str(project)) if turns else []
+            if events or time.monotonic() > deadline:
+                return events
+            time.sleep(0.5)
+    finally:
+        service.store.close()
 
 
 def _load_folder_plugin(python: Path, folder: Path, *, cwd: Path, env: dict[str, str]) -> dict[str, object]:
@@ -214,4 +236,12 @@ def test_hermes_runs_the_registered_mcp_server_and_its_tools_read_the_plugins_st
     assert reply == "Found it."
     [result] = mock_model.tool_results()
     assert "the release train leaves on Thursdays" in result
+    # The turn keeps what it did: the call and its result ride on post_llm_call's history.
+    events = _events_of("search memory for the release train", project=project, env=env)
+    assert [(e.kind, e.name) for e in events] == [
+        ("tool_call", prefix + "memory_search"),
+        ("tool_result", prefix + "memory_search"),
+    ]
+    assert json.loads(events[0].text) == {"query": "the release train"}
+    assert "the release train leaves on Thursdays" in events[1].text
     _run([*memory, "uninstall", "hermes"], cwd=project, env=env)

@@ -2,7 +2,8 @@
 
 A throwaway HOME, `memory install openclaw` (through `openclaw plugins install --link`, as a
 user with OpenClaw on PATH gets it), then `openclaw agent --local` turns: a fact stated in one
-session reaches the model in another, and an unrelated prompt gets nothing; then the same
+session reaches the model in another, a run in which the model calls a tool keeps the call and
+its result behind its turn, and an unrelated prompt gets nothing; then the same
 through a Gateway, where one worker serves every turn and ends with the Gateway. What reached
 the model is read from the requests the mock received. A `--local` turn takes 17-26 s here,
 so the turns are few.
@@ -25,6 +26,7 @@ from typing import Any
 
 import pytest
 from memory_core.config import Config
+from memory_core.models import TimelineEvent
 from memory_core.service import MemoryService
 from memory_openclaw import PLUGIN_ID
 
@@ -86,6 +88,18 @@ def _records_with(text: str) -> list[str]:
     return [hit.record.text for hit in service.search(text, limit=20, cwd=os.getcwd()) if text in hit.record.text]
 
 
+def _events_of(prompt: str) -> list[TimelineEvent]:
+    """The events kept behind the turn `prompt` started (waiting, bounded, for the capture)."""
+    service = MemoryService(Config.from_env())
+    deadline = time.monotonic() + _CAPTURE_WAIT_S
+    while True:
+        hits = [hit.record for hit in service.search(prompt, limit=20, cwd=os.getcwd()) if prompt in hit.record.text]
+        events = service.timeline(hits[0].id, cwd=os.getcwd()) if hits else []
+        if events or time.monotonic() > deadline:
+            return events
+        time.sleep(0.25)
+
+
 def _captured(text: str) -> bool:
     return bool(_records_with(text))
 
@@ -121,6 +135,16 @@ def test_a_fact_stated_in_one_session_is_recalled_in_another(
     # The memory arrives in the user message, after the prompt (appendContext).
     assert "6543" in message
     assert message.index(question) < message.index("6543")
+
+    # A run in which the model calls a tool keeps the call and its result behind its turn, from
+    # `agent_end` (OpenClaw's own `exec` tool; `--local` runs offer no MCP tools).
+    asked = 'run the tool exec with {"command": "echo deploy-finished-ok"}'
+    _turn(home, "e2e-tools", asked)
+    assert any("deploy-finished-ok" in result for result in mock_model.tool_results())  # the tool really ran
+    events = _events_of(asked)
+    assert [(e.kind, e.name) for e in events] == [("tool_call", "exec"), ("tool_result", "exec")], events
+    assert json.loads(events[0].text) == {"command": "echo deploy-finished-ok"}
+    assert "deploy-finished-ok" in events[1].text
 
     before = len(mock_model.requests)
     haiku = "Write a haiku about autumn leaves."

@@ -2,7 +2,8 @@
 
 Registered under the `memory.harnesses` entry point as `claude`. It is the hook adapter
 (`ClaudeHooks`) plus the installer (`memory install|uninstall claude [--scope user|project|local]`),
-the install status `memory doctor` prints, and what the latency bench runs. Paths come from
+the install status `memory doctor` prints, what the latency bench runs, and the timeline of each
+turn read from its transcript (`ReadsTimeline`, `memory_claude.timeline`). Paths come from
 `HOME` (Claude Code's own files) and the project folder the CLI passes; `claude` on PATH decides
 whether the MCP server is registered through `claude mcp add` or by a direct edit.
 """
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from memory_core.harnesses.contract import InstallStatus
 from memory_core.installing import InstallPlan, load_fixture
+from memory_core.models import TimelineChunk
 
 from memory_claude import commands, hook, install, status
 from memory_claude.adapter import ClaudeHooks
@@ -64,3 +66,9 @@ class ClaudeHarness(ClaudeHooks):
         from memory_claude.transcript import ClaudeTranscripts
 
         return ClaudeTranscripts()
+
+    def timeline(self, transcript_path: Path, offset: int) -> TimelineChunk:
+        """The tool calls, results and injected text of the turns in a transcript, from byte `offset` on."""
+        from memory_claude.timeline import read_timeline
+
+        return read_timeline(transcript_path, offset)

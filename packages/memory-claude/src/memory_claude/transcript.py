@@ -19,6 +19,9 @@ assistant lines after it. What becomes the stored turn, and what does not:
   carry its parent's `promptId`: storing them would put the subagent's words under the
   parent's turn), bookkeeping lines (`queue-operation`, `api-request*`, `cost-state`, ...).
   A turn with no assistant text stores nothing.
+- a forked session (`--fork-session`) starts with a copy of its parent's lines whose prompt ids
+  are rewritten to the fork's first turn: that copy is passed over, and the turn is the one its
+  last prompt under that id started (the one the hook captured).
 - a prompt line with no `promptId` (Claude Code before prompt ids): the turn id is None, so
   `capture` derives the id from the turn's text, as the hook does for a payload without
   `prompt_id`; that matches the hook's record only when both saw the same text, and two
@@ -120,9 +123,16 @@ class ClaudeTranscripts:
                 continue
             kind = obj.get("type")
             if kind == "user":
-                opened = _open_turn(obj, line.start, path, turn)
+                opened = _open_turn(obj, line.start, path)
+                again = opened is not None and turn is not None and opened.prompt_id in (turn.prompt_id,)
+                if again and opened is not None and not opened.prompt:
+                    opened = None  # only injected text under the turn's own prompt id: the same turn
                 if opened is not None:
-                    if turn is not None:
+                    if again:
+                        # A second prompt under one prompt id: what came before was a fork's copy of
+                        # its parent's history (stamped with the fork's first prompt id), not this turn.
+                        yield Consumed(line.start)
+                    elif turn is not None:
                         yield turn.close(line.start)
                     elif line.start > start:
                         yield Consumed(line.start)
@@ -155,15 +165,13 @@ def _is_tool_result(obj: dict[str, Any]) -> bool:
     return isinstance(content, list) and any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content)
 
 
-def _open_turn(obj: dict[str, Any], start: int, path: Path, current: _Turn | None) -> _Turn | None:
-    """The turn a user line starts, or None when the line is not a prompt or continues the current turn."""
+def _open_turn(obj: dict[str, Any], start: int, path: Path) -> _Turn | None:
+    """The turn a user line starts, or None when the line is not a prompt (a tool result, injected text)."""
     if obj.get("isMeta") or obj.get("isCompactSummary") or obj.get("isVisibleInTranscriptOnly"):
         return None
     if _is_tool_result(obj):
         return None
     prompt_id = obj.get("promptId") if isinstance(obj.get("promptId"), str) else None
-    if current is not None and prompt_id is not None and prompt_id == current.prompt_id:
-        return None
     text = _text_of((obj.get("message") or {}).get("content"))
     stripped = text.lstrip()
     if stripped.startswith(_CONTEXT_PREFIXES):

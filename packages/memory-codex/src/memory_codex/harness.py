@@ -1,7 +1,8 @@
 """`CodexHarness`: the whole Codex integration the `memory` CLI finds through its entry point.
 
 The hook adapter (`CodexHooks`) plus the installer (`install.py`), the install status that
-`memory doctor` prints, and what `bench/latency.py` needs (`hook_argv`, `bench_payloads`).
+`memory doctor` prints, what `bench/latency.py` needs (`hook_argv`, `bench_payloads`), and the timeline
+of each turn read from its rollout (`ReadsTimeline`, `memory_codex.timeline`).
 Loaded by the CLI only; the hook process imports `memory_codex.hook` and never this module.
 """
 
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from memory_core import installing
 from memory_core.harnesses.contract import InstallStatus
 from memory_core.installing import InstallPlan, load_fixture
+from memory_core.models import TimelineChunk
 
 from memory_codex import install
 from memory_codex.adapter import CodexHooks
@@ -58,3 +60,9 @@ class CodexHarness(CodexHooks):
         from memory_codex.rollout import CodexRollouts
 
         return CodexRollouts()
+
+    def timeline(self, transcript_path: Path, offset: int) -> TimelineChunk:
+        """The tool calls, results and injected text of the turns in a rollout file, from byte `offset` on."""
+        from memory_codex.timeline import read_timeline
+
+        return read_timeline(transcript_path, offset)

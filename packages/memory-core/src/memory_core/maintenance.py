@@ -25,7 +25,6 @@ from memory_core.firewall import Firewall
 from memory_core.models import Record, Scope
 from memory_core.retrieval.tokenizer import index_terms
 from memory_core.store.base import Store, Timelines
-from memory_core.timeline.attach import record_terms
 
 __all__ = ["PruneReport", "ScrubReport", "RestoreReport", "prune", "scrub", "restore"]
 
@@ -88,6 +87,8 @@ def _scrub_events(store: Store, firewall: Firewall, record: Record, counts: dict
     """Run `firewall` over a turn's events; rewrite them when it changed any. Whether it did."""
     if not isinstance(store, Timelines):
         return False
+    from memory_core.timeline.attach import record_terms  # only scrub needs it, never a hook
+
     events = store.events(record.id)
     scrubbed = [replace(e, text=firewall.scrub(e.text).text) for e in events]
     if scrubbed == events:
@@ -132,6 +133,8 @@ def scrub(store: Store, firewall: Firewall, scopes: Sequence[Scope] | None, *, d
             counts[f"firewall.{kind}"] = counts.get(f"firewall.{kind}", 0) + n
         clean = replace(record, text=scrubbed.text)
         if not _scrub_events(store, firewall, clean, counts, dry_run=dry_run) and not dry_run:
+            from memory_core.timeline.attach import record_terms
+
             events = store.events(record.id) if isinstance(store, Timelines) else []
             store.put(clean, record_terms(clean, events), replace=True)
     if not dry_run and counts:

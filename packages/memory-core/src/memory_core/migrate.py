@@ -1,10 +1,12 @@
 """Moving memories from one store to another (`memory migrate --to URL`).
 
-`migrate(source, target)` copies every record of every scope, re-indexed from its text with
-the same tokenizer capture uses (so ranking on the target is what it was on the source),
-and every counter, the firewall's drop counts (`firewall.*`) among them.
+`migrate(source, target)` copies every record of every scope, re-indexed from its text and the
+paths and programs its events touched with the same tokenizer capture uses (so ranking on the
+target is what it was on the source), each turn's timeline (its events, in order), and every
+counter, the firewall's drop counts (`firewall.*`) among them.
 
-Idempotent: a record already in the target (same id) is left alone and counted as skipped,
+Idempotent: a record already in the target (same id) is left alone and counted as skipped (its
+events are still copied: an event the target holds is stored once),
 and counters are copied as the difference between the source's value now and what earlier
 runs from the same source already added (remembered in the target's metadata under
 `migrate.counters:<source URL>`). Running it twice copies nothing twice; running it again
@@ -24,8 +26,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from memory_core.retrieval.tokenizer import index_terms
-from memory_core.store.base import Store
+from memory_core.store.base import Store, Timelines
 
 __all__ = ["MigrateReport", "Progress", "migrate"]
 
@@ -62,12 +63,18 @@ def migrate(source: Store, target: Store, *, progress: Progress | None = None) -
         raise ValueError(f"source and target are the same store ({source.display_url})")
     total = source.count(None)
     copied = skipped = 0
+    from memory_core.timeline.attach import record_terms  # only a migration needs it, never a hook
+
+    reads = source if isinstance(source, Timelines) else None
+    keeps = target if isinstance(target, Timelines) else None
     for record in source.scan(None):
-        terms = index_terms(record.text) if record.searchable else {}
-        if target.put(record, terms):
+        events = reads.events(record.id) if reads is not None and keeps is not None else []
+        if target.put(record, record_terms(record, events)):
             copied += 1
         else:
             skipped += 1
+        if events and keeps is not None:
+            keeps.put_events(record.id, events)
         if progress is not None:
             progress(copied + skipped, max(total, copied + skipped))
     applied = _copy_counters(source, target)

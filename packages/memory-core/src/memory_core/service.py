@@ -70,8 +70,6 @@ from memory_core.retrieval.tokenizer import index_terms, query_terms
 from memory_core.store import open_store
 from memory_core.store.base import Checkpointing, PageCursor, RecordFilter, Store, Timelines
 from memory_core.textnorm import clean_text
-from memory_core.timeline import attach as _timeline
-from memory_core.timeline import retention as _retention
 from memory_core.urls import redact_url, redact_urls_in
 
 if TYPE_CHECKING:
@@ -860,6 +858,9 @@ class MemoryService:
         """
         if not self.config.events or not turns or not self.active(cwd):
             return 0
+        # Here, not at the top: a cold turn's hook process never needs it (1.8 ms of imports).
+        from memory_core.timeline import attach as _timeline
+
         harness = clean_text(harness)
         scope = Scope("project", self.project(cwd).key)
         done = self._guard(
@@ -905,6 +906,8 @@ class MemoryService:
         cap = self.config.max_records if keep is None else keep
         scopes = self.scopes(kind="project")
         report = self._guard(lambda: prune(self.store, scopes, keep=cap or 0, dry_run=dry_run))
+        from memory_core.timeline import retention as _retention
+
         bound = self.config.events_max_bytes
         turns, freed = self._guard(lambda: _retention.trim(self.store, scopes[0], max_bytes=bound, dry_run=dry_run))
         report = replace(report, events_turns=turns, events_bytes=freed)
@@ -1077,9 +1080,11 @@ class MemoryService:
         record = self.record(record_id)
         span = record.text[start:end]
         clean = replace(record, text=redact_span(record.text, start, end))
+        from memory_core.timeline.attach import record_terms
+
         store = self.store
         events = self._guard(lambda: store.events(record_id)) if isinstance(store, Timelines) else []
-        self._guard(lambda: store.put(clean, _timeline.record_terms(clean, events), replace=True))
+        self._guard(lambda: store.put(clean, record_terms(clean, events), replace=True))
         self._guard(lambda: self.store.bump({"redactions": 1}))
         self._rewrite_histories({self.config.user, record.author}, lambda entries: redact_entries(entries, span))
         self.purge_log()

@@ -31,9 +31,9 @@ from memory_core.utc import utc_or_none
 from memory_core.version import __version__
 
 if TYPE_CHECKING:
+    from memory_core.embedding import Embedder
     from memory_core.localstate.logbook import Logbook
     from memory_core.localstate.spool import Spool
-    from memory_core.embedding import Embedder
     from memory_core.models import Scope, ScopeKind
     from memory_core.project import ProjectIdentity
     from memory_core.store.base import Store

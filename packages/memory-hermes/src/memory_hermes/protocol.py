@@ -8,6 +8,8 @@ in `fixtures/` (which carry more keys around it, ignored here).
 - `pre_llm_call` (once per turn, before the model): READ, with `user_message` as the prompt.
 - `post_llm_call` (once per completed turn): WRITE, with `user_message` and
   `assistant_response`; `turn_id` (`<session_id>:<task_id>:<8 hex>`) pairs it with its read.
+  Its `events` are the turn's tool calls, results and injected context, read from
+  `conversation_history` (`memory_hermes.events`).
 - Anything else, a blank prompt or answer, or a `delegate_task` child agent
   (`platform="subagent"`, whose result its parent's turn already carries): IGNORE.
 
@@ -35,6 +37,7 @@ from typing import Any
 
 from memory_core.models import EventKind, HookEvent, Recall
 
+from memory_hermes.events import message_text, turn_events
 from memory_hermes.payloads import PayloadError, PostLLMCall, PreLLMCall, validate
 
 __all__ = [
@@ -58,16 +61,6 @@ MAX_CONTEXT_TOKENS = 400
 """The injected block's budget in Hermes: half the core's default, because Hermes replays it
 into every later turn of the session (the core never injects a record twice in a session)."""
 _UNCAPTURED_PLATFORMS = frozenset({"subagent"})
-
-
-def message_text(value: object) -> str:
-    """The text of a Hermes message: a string, or the text parts of a multimodal part list."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        parts = (part.get("text") for part in value if isinstance(part, Mapping) and part.get("type") == "text")
-        return "\n".join(part for part in parts if isinstance(part, str))
-    return ""
 
 
 def parse_call(payload: Mapping[str, Any]) -> HookEvent:
@@ -94,7 +87,10 @@ def parse_call(payload: Mapping[str, Any]) -> HookEvent:
     response = message_text(typed.kwargs.assistant_response)
     if not response.strip():
         return HookEvent(EventKind.IGNORE, HARNESS, session_id, turn_id, reason="an empty answer")
-    return HookEvent(EventKind.WRITE, HARNESS, session_id, turn_id, prompt=prompt or None, response=response)
+    events = turn_events(kwargs.conversation_history, turn_id or "")
+    return HookEvent(
+        EventKind.WRITE, HARNESS, session_id, turn_id, prompt=prompt or None, response=response, events=events
+    )
 
 
 def render_context(event: HookEvent, recall: Recall) -> str:

@@ -9,7 +9,10 @@ so that the payloads recorded from the real program parse the same way:
 
 `before_prompt_build` is a READ (recall), `llm_output` and `agent_end` are WRITEs (capture,
 the first of the two to arrive for a `runId`; the plugin sends only that one, and the record id
-derived from the run id stores a repeat once), `after_compaction` is a RESET.
+derived from the run id stores a repeat once), `after_compaction` is a RESET. An `agent_end`
+carries the run's messages from its user message on: their tool calls and results become the
+WRITE's `events` (`memory_openclaw.events`); the plugin sends `agent_end` even after `llm_output`
+captured the run, so the events come whichever arrives first.
 
 Project: OpenClaw runs every agent in its own workspace (`~/.openclaw/workspace`), not in a
 code repository, so the event's `cwd` is that workspace and the core resolves the project
@@ -29,6 +32,7 @@ from typing import Any
 
 from memory_core.models import EventKind, HookEvent, Recall
 
+from memory_openclaw.events import run_events
 from memory_openclaw.payloads import (
     AfterCompaction,
     AgentEnd,
@@ -125,7 +129,18 @@ class OpenClawHooks:
         if prompt is None and isinstance(typed, AgentEnd):
             user = _last(typed.event.messages, "user")
             prompt = _text(user.content) if user is not None else None
-        return make(EventKind.WRITE, prompt=prompt or None, response=response)
+        event = payload.get("event")
+        messages = event.get("messages") if isinstance(typed, AgentEnd) and isinstance(event, Mapping) else None
+        return HookEvent(
+            EventKind.WRITE,
+            HARNESS_NAME,
+            session_id,
+            turn_id,
+            ctx.workspaceDir or None,
+            prompt or None,
+            response,
+            events=run_events(messages, turn_id),
+        )
 
     def render(self, event: HookEvent, recall: Recall) -> str:
         """`{"appendContext": <block>}` for a READ with something to inject, else ""."""

@@ -34,6 +34,7 @@ without an answer, and the harness's error is what the test's own assertions the
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Iterable, Sequence
@@ -305,7 +306,9 @@ class MockResponsesAPI(_MockServer):
     `tool_search` call: Codex starts its MCP servers while the turn begins, so the search can come
     back empty and is asked again, at most `search_tries` times, `search_pause_s` apart, before
     the mock gives up with a message saying so. Then the script's calls, in the `namespace`, step
-    n chosen by how many `function_call` items the input holds; then "Done.".
+    n chosen by how many `function_call` / `custom_tool_call` items the input holds; then "Done.".
+    A step naming a tool the request offers as freeform (`"type": "custom"`, Codex's
+    `apply_patch`) is a `custom_tool_call` whose `input` is the step's `{"input": text}`.
     """
 
     _post_suffix = "/responses"
@@ -398,10 +401,20 @@ class MockResponsesAPI(_MockServer):
                 "execution": "client",
                 "arguments": {"query": " ".join(name.replace("_", " ") for name, _ in self.script)},
             }
-        calls = sum(1 for item in items if item.get("type") == "function_call")
+        calls = sum(1 for item in items if item.get("type") in ("function_call", "custom_tool_call"))
         if calls >= len(self.script):
             return _responses_message("Done.", ident)
         name, arguments = self.script[calls]
+        if any(tool.get("type") == "custom" and tool.get("name") == name for tool in body.get("tools", [])):
+            # A freeform tool (Codex's `apply_patch`): its input is the text itself, not JSON.
+            return {
+                "type": "custom_tool_call",
+                "id": f"ctc_mock{ident}",
+                "call_id": f"call_mock{ident}",
+                "status": "completed",
+                "name": name,
+                "input": str(arguments.get("input", "")),
+            }
         call = {
             "type": "function_call",
             "id": f"fc_mock{ident}",
@@ -459,7 +472,9 @@ class MockChatAPI(_MockServer):
     The reply reads the first paragraph of the last user message (Hermes appends a plugin's
     context after a blank line): "search memory for X" gets a call of the offered tool whose
     name ends in `memory_search`, with `{"query": X}`, and once that tool's result is back,
-    "Found it."; anything else gets `reply_text`.
+    "Found it."; "run the tool NAME with {json}" (in any user message since the model last spoke)
+    a call of the offered tool NAME with those arguments, then "Done."; anything else gets
+    `reply_text`.
     """
 
     _post_suffix = "/chat/completions"
@@ -499,11 +514,13 @@ class MockChatAPI(_MockServer):
     def _reply(self, handler: BaseHTTPRequestHandler, body: dict[str, Any], ident: int) -> None:
         texts = _chat_user_texts(body)
         said = texts[-1].split("\n\n", 1)[0].strip() if texts else ""
-        call = _search_call(body, said)
+        call = _search_call(body, said) or _asked_call(body)
         if call is not None:
             text = ""
         elif said.startswith("search memory for "):
             text = "Found it."
+        elif any(_RUN_TOOL.search(text) for text in texts):
+            text = "Done."
         else:
             text = reply_text(said)
         usage = {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
@@ -542,6 +559,24 @@ def _search_call(body: dict[str, Any], said: str) -> dict[str, Any] | None:
         return None
     arguments = json.dumps({"query": said[len("search memory for ") :]})
     return {"id": "call_mock_1", "type": "function", "function": {"name": search, "arguments": arguments}}
+
+
+_RUN_TOOL = re.compile(r"run the tool (?P<name>[\w.-]+) with (?P<arguments>\{.*\})")
+
+
+def _asked_call(body: dict[str, Any]) -> dict[str, Any] | None:
+    """The call "run the tool NAME with {json}" asks for, when NAME is offered.
+
+    Any user message since the model last spoke may ask: OpenClaw adds one of its own after the prompt.
+    """
+    messages = body.get("messages", [])
+    since = max((i for i, m in enumerate(messages) if m.get("role") in ("assistant", "tool")), default=-1)
+    said = _chat_user_texts({"messages": messages[since + 1 :]})
+    asked = next((found for text in said if (found := _RUN_TOOL.search(text))), None)
+    if asked is None or asked["name"] not in _chat_tool_names(body):
+        return None
+    arguments = asked["arguments"]
+    return {"id": "call_mock_2", "type": "function", "function": {"name": asked["name"], "arguments": arguments}}
 
 
 def _chat_user_texts(body: dict[str, Any]) -> list[str]:

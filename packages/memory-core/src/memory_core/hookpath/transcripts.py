@@ -58,7 +58,9 @@ class TranscriptFollower:
                 session_id=event.session_id,
                 transcript_path=event.transcript_path,
             )
-            if followed.reason:
+            if followed.broken:
+                service.logbook.error(where, followed.reason)  # counted: `memory doctor` shows it
+            elif followed.reason:
                 service.logbook.warning(where, followed.reason)
             stored = service.add_timeline(event.harness, followed.turns, cwd=event.cwd) if followed.turns else 0
             problem = commit(followed)

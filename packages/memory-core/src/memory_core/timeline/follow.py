@@ -33,13 +33,14 @@ __all__ = ["MAX_UNREAD_BYTES", "Followed", "read_new", "commit"]
 
 MAX_UNREAD_BYTES = 32 * 1024 * 1024
 """Unread transcript the worker reads in one go at most. A 5,000-entry Claude Code transcript of
-tool-heavy turns is about 10 MB and reads in well under a second (docs/performance.md)."""
+turns with 20 tool calls each is 4.4 MB and is read and stored in about 2 s (bench/timeline.py,
+docs/performance.md): this bound keeps one read under about 15 s of a worker's time."""
 
 
 @dataclass(frozen=True, slots=True)
 class Followed:
     """One read: the turns found, the offset to keep once they are stored, and why nothing was
-    read when nothing was (`reason`).
+    read when nothing was (`reason`; `broken` when the reader itself failed, a bug to report).
     """
 
     turns: tuple[TurnTimeline, ...]
@@ -47,6 +48,7 @@ class Followed:
     end: int
     identity: tuple[int, int]
     reason: str = ""
+    broken: bool = False
 
 
 def _mark_path(state_dir: Path, harness: str, session_id: str, transcript: Path) -> Path:
@@ -85,7 +87,7 @@ def read_new(
     try:
         chunk = reader.timeline(path, offset)
     except Exception as exc:  # noqa: BLE001 - a reader's failure costs the events, never the turn
-        return Followed((), None, 0, identity, reason=f"transcript not read: {type(exc).__name__}: {exc}")
+        return Followed((), None, 0, identity, reason=f"transcript not read: {type(exc).__name__}: {exc}", broken=True)
     return Followed(chunk.turns, mark, max(offset, chunk.end), identity)
 
 

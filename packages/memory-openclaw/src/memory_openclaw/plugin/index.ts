@@ -7,7 +7,9 @@
  *   turn goes on without memories.
  * - The turn's answer is captured once, from whichever of `llm_output` / `agent_end` brings it
  *   first (OpenClaw runs them concurrently, `agent_end` usually first), paired by `runId` with
- *   the prompt `before_prompt_build` saw. Capture is fire-and-forget: the turn never waits for
+ *   the prompt `before_prompt_build` saw; `agent_end` also brings the run's tool calls and
+ *   results (its messages from the run's user message on), and is sent even when `llm_output`
+ *   came first. Capture is fire-and-forget: the turn never waits for
  *   it, and memory-core spools a capture its store cannot take.
  * - Nothing here blocks the event loop: memory-core runs in a child process, never through
  *   `execFileSync`/`spawnSync`. Even an async spawn holds the loop while the OS copies this
@@ -49,6 +51,8 @@ type Turn = {
   readBy?: number;
   read?: Promise<{ appendContext: string } | undefined>;
   captured?: boolean;
+  /** Which answer event captured the turn: `agent_end` still follows an `llm_output` capture, for its events. */
+  capturedBy?: "llm_output" | "agent_end";
 };
 
 type State = {
@@ -127,6 +131,27 @@ function lastOf(messages: unknown, role: string): Obj | undefined {
 }
 
 /**
+ * The run's own messages: its last user message and everything after it (the tool calls and
+ * results memory keeps behind the turn), each with the fields memory reads.
+ */
+function runMessages(messages: unknown): Obj[] {
+  if (!Array.isArray(messages)) return [];
+  let start = 0;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (isObj(messages[i]) && (messages[i] as Obj).role === "user") {
+      start = i;
+      break;
+    }
+  }
+  const fields = ["role", "content", "toolCallId", "toolName", "isError", "timestamp"];
+  return messages.slice(start).filter(isObj).map((message) => {
+    const out: Obj = {};
+    for (const key of fields) if (message[key] !== undefined) out[key] = message[key] as Json;
+    return out;
+  });
+}
+
+/**
  * The part of an answer event memory-core needs, in OpenClaw's own shape (so the recorded
  * payloads parse the same way). `agent_end.messages` holds the whole session: only the
  * turn's last user and assistant messages travel. Returns undefined when there is no answer.
@@ -140,11 +165,9 @@ function slimAnswer(hook: "llm_output" | "agent_end", event: unknown): Obj | und
     return { runId: str(event.runId), assistantTexts: texts, ...(last ? { lastAssistant: last } : {}) };
   }
   if (event.success === false) return undefined;
-  const user = lastOf(event.messages, "user");
   const assistant = lastOf(event.messages, "assistant");
   if (!textOf(assistant).trim()) return undefined;
-  const keep = (m: Obj | undefined) => (m ? [{ role: m.role, content: m.content }] : []);
-  return { runId: str(event.runId), success: true, messages: [...keep(user), ...keep(assistant)] };
+  return { runId: str(event.runId), success: true, messages: runMessages(event.messages) };
 }
 
 type Settings = { python: string; timeoutMs: number };
@@ -372,8 +395,11 @@ function register(api: OpenClawPluginApi): void {
     const runId = str(hookCtx.runId) ?? (answer ? str(answer.runId) : undefined);
     if (!runId || !answer) return;
     const turn = turnFor(runId);
-    if (turn.captured) return;
+    // `agent_end` carries the run's tool calls and results: it is sent even after `llm_output`
+    // captured the answer (the same record id stores the turn once).
+    if (turn.captured && !(hook === "agent_end" && turn.capturedBy === "llm_output")) return;
     turn.captured = true;
+    turn.capturedBy = hook;
     const payload: Obj = { hook, event: answer, ctx: { ...hookCtx, runId } };
     if (turn.prompt !== undefined) payload.prompt = turn.prompt;
     void request(settings, payload, true, logger);
