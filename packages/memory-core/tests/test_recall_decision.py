@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from memory_core.config import Config
+from memory_core.retrieval.tokenizer import index_terms
 from memory_core.service import MemoryService
 from memory_testing.requirements import require
 
@@ -272,3 +273,12 @@ def test_without_the_model_recall_goes_on_by_bm25_alone(tmp_path: Path) -> None:
         assert _ask(svc, "please do that", session="b") == []
     finally:
         svc.close()
+
+
+def test_a_path_only_the_turns_work_touched_recalls_it(populated: MemoryService) -> None:
+    # The turn's words never name the file; its timeline (the edit it made) indexed the path.
+    [turn] = _capture(populated, "s9", [("fix the login bug", "Done: sessions now survive a refresh.")], _T0 + 4 * _DAY)
+    record = populated.store.get([turn])[0]
+    terms = dict(index_terms(record.text)) | index_terms("src/auth/session.ts")
+    populated.store.put(record, terms, replace=True)
+    assert turn in _ask(populated, "what did we change in src/auth/session.ts?")

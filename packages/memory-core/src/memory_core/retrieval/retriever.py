@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -127,6 +128,11 @@ about the cache?" in a store Bob and Alice share). In a store with one author it
 record alike and changes nothing (coding-dev and bench/recall.py: identical figures). LoCoMo
 (bench/locomo.py --vectors, turns authored by their speaker), fold A R@5 / R@10: 0.500 / 0.619
 without, 0.543 / 0.652 with."""
+_IDENTIFIER_RECORDS = 3
+"""A prompt naming an identifier (a path, `snake_case`, `dotted.name`: a term the tokenizer keeps
+whole) that at most this many records of the store hold is about those records, whatever the
+bank says: "what did we change in src/auth/session.ts?" shares only that path with the turn that
+touched it. Coding-dev folds: no negative names one (figures unchanged)."""
 _STANDING_STEP = 0.05
 _STANDING_CAP = 4
 """Each `acted` adds 5% to a record's fused score, up to four of them."""
@@ -165,6 +171,10 @@ class Ranking:
     decision: Mapping[str, float | str] = field(default_factory=dict)
     """The inject decision's inputs: `mode` (vectors or bm25), `similarity` (best cosine),
     `generic` (closeness to the bank), `margin`, and `support` (similarity - generic)."""
+
+
+_IDENTIFIER = re.compile(r"\w[_./:\\-]+\w")
+"""A whole-identifier term: word characters joined by an identifier or path separator."""
 
 
 def _bm25(idf: float, tf: int, length: int, average: float) -> float:
@@ -217,6 +227,8 @@ class _Lexical:
     unseen: set[str] = field(default_factory=set)
     common: set[str] = field(default_factory=set)
     """Terms held by more than half of the records (and more than one)."""
+    df: dict[str, int] = field(default_factory=dict)
+    """Each known term's document frequency in the scopes."""
     asked: frozenset[str] = frozenset()
     """Every term of the prompt."""
     partial: tuple[Sequence[Scope], list[str], SummingPostings] | None = None
@@ -363,6 +375,7 @@ class Retriever:
         lexical = _Lexical(
             {t: _idf(documents, probe[t].df) for t in terms if probe[t].df > 0},
             unseen=unseen,
+            df={t: probe[t].df for t in terms if probe[t].df > 0},
             common={t for t in terms if probe[t].df > max(1, documents // 2)},
         )
         if not admitted:
@@ -424,13 +437,18 @@ class Retriever:
 
     def _admission(self, lexical: _Lexical, near: dict[str, float], decision: dict[str, float | str]) -> set[str] | str:
         """The records recall may inject, or why none: the calibrated decision (docs/retrieval.md)."""
+        named = {
+            rid
+            for rid, held in lexical.matched.items()
+            if any(lexical.df.get(t, 0) <= _IDENTIFIER_RECORDS and _IDENTIFIER.search(t) for t in held)
+        }
         if decision["mode"] == "vectors":
             similarity, generic = float(decision["similarity"]), float(decision["generic"])
             if similarity - generic <= MARGIN:
-                return GENERIC
+                return named or GENERIC
             # Each record passes the same bar as the prompt: fewer items when support is weak.
-            return {rid for rid, cosine in near.items() if cosine - generic > MARGIN - _ITEM_SLACK}
-        admitted = {rid for rid in lexical.scores if lexical.passes(rid)}
+            return named | {rid for rid, cosine in near.items() if cosine - generic > MARGIN - _ITEM_SLACK}
+        admitted = named | {rid for rid in lexical.scores if lexical.passes(rid)}
         return admitted or BELOW_FLOOR
 
     def _select(
