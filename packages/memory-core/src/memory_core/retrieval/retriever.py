@@ -47,6 +47,7 @@ from memory_core.retrieval.excerpt import EXCERPT_CHARS, excerpt, near_duplicate
 from memory_core.retrieval.render import approx_tokens, render_block
 from memory_core.retrieval.tokenizer import query_terms, term_spans
 from memory_core.store.base import (
+    NEIGHBOUR_SPAN,
     NumberedPosting,
     PickedPostings,
     Posting,
@@ -60,7 +61,7 @@ if TYPE_CHECKING:
     from memory_core.embedding import Embedder
     from memory_core.retrieval.decision import Bank
 
-__all__ = ["Retriever", "Ranking", "Candidate", "render_block", "approx_tokens", "BM25_K1", "BM25_B"]
+__all__ = ["Retriever", "Ranking", "Candidate", "render_block", "approx_tokens", "BM25_K1", "BM25_B", "NEIGHBOUR_SPAN"]
 
 BM25_K1 = 1.2
 """Term-frequency saturation: the third mention of a word adds little over the second."""
@@ -89,6 +90,7 @@ same top-5). Evidence in the top 5 (fold A / fold B, bench/rank_research.py): co
 LoCoMo (turn pairs): 1.0: 0.586 / 0.568, 0.5: 0.593 / 0.583, BM25 alone 0.613 / 0.587, vectors
 alone 0.526 / 0.485. Both folds chose 0.5 on the two sets together."""
 _REPLY_SHARE = 0.3
+_REPLY_OFFSET = 1
 _LENDERS = 5
 """A turn gains this share of the BM25 score of the turn before it in its session, for the
 `_LENDERS` best turns by BM25: the answer is often the turn after the one that holds the
@@ -417,7 +419,7 @@ class Retriever:
             record = records.get(rid)
             if record is None or record.session_id is None:
                 continue
-            for follower in self.store.session_records(record.scope, record.session_id, [record.seq + 1]):
+            for follower in self.store.session_records(record.scope, record.session_id, [record.seq + _REPLY_OFFSET]):
                 gains[follower.id] = gains.get(follower.id, 0.0) + _REPLY_SHARE * scores[record.id]
                 followers.append(follower)
                 records.setdefault(follower.id, follower)
