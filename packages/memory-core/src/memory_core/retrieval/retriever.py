@@ -446,6 +446,10 @@ class Retriever:
         }
         if decision["mode"] == "vectors":
             similarity, generic = float(decision["similarity"]), float(decision["generic"])
+            # Fewer neighbours than asked means every record with a vector is among them: the
+            # others have none yet (captured a moment ago) and are judged by BM25 alone.
+            waiting = {rid for rid in lexical.scores if rid not in near} if len(near) < _DEPTH else set()
+            named |= {rid for rid in waiting if lexical.passes(rid)}
             if similarity - generic <= MARGIN:
                 return named or GENERIC
             # Each record passes the same bar as the prompt: fewer items when support is weak.
