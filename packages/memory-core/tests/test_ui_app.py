@@ -160,7 +160,9 @@ def test_every_page_renders_over_a_server_store(backend: str, tmp_path: Path) ->
             record_id = re.search(r'href="/memories/([^"]+)"', found.text)
             assert record_id is not None
             assert "In its session" in client.get(f"/memories/{record_id.group(1)}").text
-            assert "payment gateway" in client.get("/recalls").text
+            recalls = client.get("/recalls").text
+            assert "payment gateway" in recalls
+            assert "Decision:" in recalls  # the inject decision's inputs, with or without the model
             assert client.get("/").status_code == 200
     finally:
         service.close()

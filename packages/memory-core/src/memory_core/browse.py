@@ -16,8 +16,8 @@ Nothing here raises on a malformed history entry: it is skipped (and dropped on 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from memory_core.firewall import marker
@@ -74,6 +74,8 @@ class Explanation:
         max_items: The item cap of the block.
         max_tokens: The token budget of the block.
         why: In recall mode, the retriever's reason when nothing would be injected.
+        decision: In recall mode, the inject decision's inputs (`retriever.Ranking.decision`).
+        signals: In recall mode, each candidate's `similarity` and `bm25` by record id.
     """
 
     mode: str
@@ -83,6 +85,8 @@ class Explanation:
     max_items: int
     max_tokens: int
     why: str = ""
+    decision: Mapping[str, float | str] = field(default_factory=dict)
+    signals: Mapping[str, Mapping[str, float | None]] = field(default_factory=dict)
 
 
 def query_words(query: str) -> list[tuple[str, frozenset[str]]]:

@@ -66,7 +66,7 @@ from memory_core.models import (
 )
 from memory_core.project import ProjectIdentity, is_disabled, resolve_project, set_disabled
 from memory_core.retrieval.render import render_block
-from memory_core.retrieval.retriever import Retriever
+from memory_core.retrieval.retriever import Candidate, Retriever
 from memory_core.retrieval.tokenizer import index_terms, query_terms
 from memory_core.store import open_store
 from memory_core.store.base import Checkpointing, PageCursor, RecordFilter, Store, Timelines
@@ -87,6 +87,21 @@ _BACKOFF_MAX_S = 60.0
 _VOID_MARKER = "#nomemory"
 _HANDOFF_FALLBACK_KEEP = 16
 """Prompts kept per session in the local handoff file used while the store is down."""
+
+
+_RANKED_SHOWN = 8
+"""Candidates whose signals the last-recall record keeps, injected or not."""
+
+
+def _signals(candidate: Candidate | None) -> dict[str, float | None]:
+    """A candidate's similarity and BM25 score, rounded for the last-recall record."""
+    if candidate is None:
+        return {"similarity": None, "bm25": None}
+    similarity, bm25 = candidate.similarity, candidate.bm25
+    return {
+        "similarity": None if similarity is None else round(similarity, 4),
+        "bm25": None if bm25 is None else round(bm25, 3),
+    }
 
 
 def turn_text(prompt: str, response: str) -> str:
@@ -190,7 +205,9 @@ class MemoryService:
     def retriever(self) -> Retriever:
         """The retriever over this store, built on first use."""
         if self._retriever is None:
-            self._retriever = Retriever(self.store)
+            # The model, when this process has one: recall then fuses vectors with BM25 and
+            # decides against the generic bank; without it, BM25 alone (docs/retrieval.md).
+            self._retriever = Retriever(self.store, embedder=self.embedder)
         return self._retriever
 
     @property
@@ -466,17 +483,23 @@ class MemoryService:
         hits = ranking.hits
         text, kept = render_block(hits, max_tokens=self.config.max_tokens, max_items=self.config.max_items)
         now = self.clock()
-        # Why nothing was injected ("no word rare enough", "best score below the floor"), so
+        # Why nothing was injected (the decision said the prompt is generic, no memory held enough), so
         # `memory last` and the MCP status can show the decision.
         why = ranking.why if kept or not hits else "no hit fits the token budget"
+        signals = {c.record_id: c for c in ranking.candidates}
         last = {
             "at": now,
             "harness": harness,
             "session": session_id,
             "query": "" if verdict.voided else query[:500],
-            "injected": [{"id": h.record.id, "score": round(h.score, 4)} for h in kept],
+            "injected": [
+                {"id": h.record.id, "score": round(h.score, 4), **_signals(signals.get(h.record.id))} for h in kept
+            ],
             "candidates": len(hits),
             "why": why,
+            # The decision's inputs and the best candidates' two signals (`memory last`, Recalls).
+            "decision": dict(ranking.decision),
+            "ranked": [{"id": c.record_id, **_signals(c)} for c in ranking.candidates[:_RANKED_SHOWN]],
         }
         reason = f"{len(kept)} of {len(hits)} candidates fit" if kept else why
         entry = history_entry(last, turn_id=turn_id, project=self.project(cwd).key, reason=reason)
@@ -1006,12 +1029,15 @@ class MemoryService:
         query = self.firewall.scrub(query).text
         terms = tuple(query_terms(query))
         why = ""
+        decision: dict[str, float | str] = {}
+        candidates: tuple[Candidate, ...] = ()
         if mode == "recall":
             ranking = self._guard(lambda: self.retriever.ranking(query, self.scopes(cwd), limit=self.config.max_items))
             hits = ranking.hits
             block, kept = render_block(hits, max_tokens=self.config.max_tokens, max_items=self.config.max_items)
             kept_ids = [h.record.id for h in kept]
             why = ranking.why if kept or not hits else "no hit fits the token budget"
+            decision, candidates = dict(ranking.decision), ranking.candidates
         else:
             hits = self.search(query, limit=limit, cwd=cwd)
             block, kept_ids = "", []
@@ -1023,6 +1049,8 @@ class MemoryService:
             max_items=self.config.max_items,
             max_tokens=self.config.max_tokens,
             why=why,
+            decision=decision,
+            signals={c.record_id: _signals(c) for c in candidates},
         )
 
     def recall_history(self) -> list[dict[str, Any]]:

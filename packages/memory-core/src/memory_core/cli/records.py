@@ -163,11 +163,22 @@ def cmd_last(args: argparse.Namespace) -> int:
     print(f"{len(last['injected'])} injected of {last['candidates']} candidates")
     if not last["injected"] and last.get("why"):
         print(f"nothing injected: {last['why']}")
-    records = {r.id: r for r in svc.records([item["id"] for item in last["injected"]])}
-    for item in last["injected"]:
+    decision = last.get("decision") or {}
+    if decision.get("mode") == "vectors":
+        print(
+            f"decision: similarity {decision.get('similarity')} vs generic prompts {decision.get('generic')}"
+            f" (support {decision.get('support')}, needs > {decision.get('margin')})"
+        )
+    elif decision:
+        print("decision: BM25 alone (no embedding model or no vectors yet)")
+    injected = {item["id"] for item in last["injected"]}
+    shown = last["injected"] + [c for c in last.get("ranked", ()) if c["id"] not in injected]
+    records = {r.id: r for r in svc.records([item["id"] for item in shown])}
+    for item in shown:
         record = records.get(item["id"])
         first = record.text.splitlines()[0][:100] if record else "(since forgotten)"
-        print(f"  {item['id']}  score {item['score']}  {first}")
+        mark = "injected" if item["id"] in injected else "not injected"
+        print(f"  {item['id']}  {mark}  similarity {item.get('similarity')}  bm25 {item.get('bm25')}  {first}")
     return 0
 
 

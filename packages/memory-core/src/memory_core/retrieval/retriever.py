@@ -1,50 +1,49 @@
 """Ranking: which stored memories answer a prompt, best first, the same on every backend.
 
-How a record is scored (docs/retrieval.md has the reasoning and the measured figures):
-1. BM25 over the store's postings (`k1`, `b` below). Postings are read rarest term first within
-   a budget; the commonest terms that would overflow it are not read at all: they say little,
-   and reading them is most of the cost. A deliberate search of many postings on a store that
-   sums them itself (`SummingPostings`) reads only those of the records that can rank, and
-   sums them here all the same: the scores are the ones every posting gives. On a store that
-   numbers its records (`PickedPostings`) the sums are first taken by number, and only the
-   records that can rank have their ids read and their postings returned (`_pick`).
-2. Session context: a record's meaning often sits in its neighbours (the answer is the reply
-   to the turn that matches the question's words). The best candidates and the turns around
-   them are scored together: a record gains a share of its neighbours' BM25 scores, the idf of
-   each distinct query term found within three turns of it (window coverage), and a share of
-   its session's best score.
-3. Feedback: each `acted` adds a little (capped); a negative standing is already out of the
-   index. A date the query names (`dates`) and an author it names lift matching records.
-4. Ties go to the newer record, then to the smaller id, so the order is total and stable.
+How a record is ranked (docs/retrieval.md has the reasoning and the measured figures):
+1. Two candidate lists: BM25 over the store's postings (`k1`, `b` below), and, when an embedder
+   is loaded and the store keeps vectors, the records whose best passage is nearest the
+   prompt's vector (`Vectors.nearest`). BM25 postings are read rarest term first within a
+   budget; the commonest terms that would overflow it are not read (their df still counts). A
+   store that can sum BM25 itself (`SummingPostings`, `PickedPostings`) returns only the
+   postings of the records that can be in the list.
+2. Reciprocal-rank fusion of the two lists (`_RRF_K`). A record with no vector yet is ranked by
+   BM25 alone; with no embedder (cold hook process, model missing) BM25 is the only list.
+3. Recall (`floor=True`) then decides whether to inject at all (`decision`): the prompt's best
+   passage cosine against its closeness to a bank of generic prompts. Only records whose own
+   cosine nearly passes the same bar (`_ITEM_SLACK`) are injected: the item cap is a maximum. A bar on the distance
+   from the best record (0.01 to 0.05 below it) only lost answers: coding-dev answered, fold A
+   0.66 / 0.78 / 0.85 / 0.88 at 0.01 / 0.02 / 0.03 / 0.05 and 0.88 with none; fold B 0.61 to
+   0.71 and 0.71 with none; the stale statement won whenever the newer one fell outside it. With
+   no vectors at all, a BM25-only bar (`_BM25_COVER`).
+4. Among what is injected, a newer record whose cosine is within `_NEWER_BAND` of an older one's
+   goes above it: the newer of two statements of the same thing is the one that holds now.
+5. Feedback: each `acted` lifts a record a little (capped); a negative standing is out already.
+   Near-duplicates (almost the same words as a better hit) are collapsed into the better one.
+   Each hit carries the best-matching excerpt of its record, not its head.
 
-The relevance floor (recall; on by default) weighs each matched word by its rarity in the scope
-times its strength in general language (`evidence`), keeps a record only when that support and
-the share of the query's information its window covers are enough, and when it scores at least
-half of the best hit: an unrelated prompt returns nothing, and `ranking` says why. With the
-floor on, a later record restating an earlier one's subject is lifted above it (`recency`).
-Near-duplicates (almost the same words as a better hit) are collapsed into the better one.
-Each hit carries the best-matching excerpt of its record, not its head.
+A prompt token that no record of the scopes holds and that carries a digit (a ticket number, a
+hash, a new error code) is left out of the text that is embedded: it cannot match anything, and
+must not move the prompt's vector (BM25 ignores it already: its df is 0).
 
-Everything is computed from store answers in a fixed order, and sums are taken in query-term
-order, so a given store content gives the same ranking on SQLite, Redis and PostgreSQL. Store
-errors propagate (`StoreUnavailable`, `StoreError`); the retriever itself does not raise.
-
-Standard library only, plus the word lists `background` reads with msgpack at the first
-recall: the hook path imports this module.
+Everything is computed from store answers in a fixed order, so a given store content gives the
+same ranking on SQLite, Redis and PostgreSQL. Store errors propagate (`StoreUnavailable`,
+`StoreError`); the retriever itself does not raise. Standard library only until an embedder is
+given (the hook client imports this module and never loads a model).
 """
 
 from __future__ import annotations
 
 import heapq
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from memory_core.models import Hit, Record, Scope
-from memory_core.retrieval.dates import QueryDate, date_match, query_dates
-from memory_core.retrieval.evidence import term_strengths
+from memory_core.retrieval.decision import MARGIN
 from memory_core.retrieval.excerpt import EXCERPT_CHARS, excerpt, near_duplicate, signature
-from memory_core.retrieval.recency import asks_current, prefer_newer
 from memory_core.retrieval.render import approx_tokens, render_block
 from memory_core.retrieval.tokenizer import query_terms, term_spans
 from memory_core.store.base import (
@@ -55,128 +54,113 @@ from memory_core.store.base import (
     Store,
     SummingPostings,
     TermPostings,
+    Vectors,
 )
 
-__all__ = ["Retriever", "Ranking", "render_block", "approx_tokens", "BM25_K1", "BM25_B", "NEIGHBOUR_SPAN"]
+if TYPE_CHECKING:
+    from memory_core.embedding import Embedder
+    from memory_core.retrieval.decision import Bank
+
+__all__ = ["Retriever", "Ranking", "Candidate", "render_block", "approx_tokens", "BM25_K1", "BM25_B", "NEIGHBOUR_SPAN"]
 
 BM25_K1 = 1.2
 """Term-frequency saturation: the third mention of a word adds little over the second."""
 BM25_B = 0.75
 """Length normalisation: a long transcript does not win just by holding more words."""
-
 _RECALL_POSTINGS = 800
 _SEARCH_POSTINGS = 50_000
-"""Postings read per query at most, recall (floor on) and deliberate search (floor off). Terms are
-read rarest first; the commonest ones that would overflow the budget are skipped (their document
-frequency is still known). This bounds a query's cost whatever the store's size or the prompt's
-length, and costs little: a term in thousands of records says little about any of them. 800
-rather than 1,200 changed no top-5 of the latency bench's questions at 100,000 records and took
-a fifth off a recall; LoCoMo, scored with the search budget, is unaffected."""
+"""Postings read per query at most, recall and deliberate search. Terms are read rarest first; the
+commonest ones that would overflow the budget are skipped (their df is still known). This bounds a
+query's cost whatever the store's size; a term in thousands of records says little about any."""
 _STORE_SUMS_FROM = 2_000
-"""Deliberate search lets a store that can sum BM25 itself (`SummingPostings`, the embedded store)
-pick the records that can rank once the admitted postings reach this many: carrying 50,000
-postings into Python and summing them there was most of a search page at 100,000 records
-(docs/retrieval.md). Below it one plain read is as cheap. The ranking is the same either way."""
+"""Deliberate search lets a store that sums BM25 itself pick the records that can rank once the
+admitted postings reach this many; below it one plain read is as cheap. Same ranking either way."""
 _PICK_FROM = 2
-"""On a store that numbers its records (`PickedPostings`), recall sums by number and reads the ids of
-the records that can rank only once the admitted postings exceed this many times the depth it
-orders: below it, reading every id costs about what picking saves."""
-_CONTEXT: tuple[tuple[int, float], ...] = ((-2, 0.15), (-1, 0.3), (1, 0.15), (2, 0.05))
-"""(offset in the session, share of that turn's score a record gains): a record may be the reply
-to the turn before it, and the turn after it may say what it meant."""
-_COVER_OFFSETS: tuple[int, ...] = (-3, -2, -1, 1, 2, 3)
-_FETCH_OFFSETS = tuple(sorted({o for o, _ in _CONTEXT} | set(_COVER_OFFSETS)))
-_WINDOW_COVER = 1.0
-"""A record gains this times the idf of each distinct query term found in it or in the turns
-within `_COVER_OFFSETS` of it: a passage that covers more of the question, across the turns
-of one exchange, beats one that repeats a single word."""
-_SESSION_WEIGHT = 0.25
-"""Share of its session's best score every fetched record of that session gains: a session is
-one task, and a task that matched the question well makes its other turns more likely."""
-_AUTHOR_BOOST = 0.3
-"""Score share a record gains when the query names its author ("what did Bob decide..."). In a
-store with one author it lifts every record alike, so it changes nothing there."""
-_STANDING_STEP = 0.05
-_STANDING_CAP = 4
-"""Each `acted` adds 5% to a record's score, up to four of them."""
-_FLOOR_RELEVANCE = 0.9
-_COVER_WEIGHT = 2.0
-"""With the floor on, a hit needs `support + _COVER_WEIGHT * cover >= _FLOOR_RELEVANCE`. Support
-is the evidence of the query words it matches, itself or through its neighbours: each word's
-rarity in the scope (idf over the largest idf the scope allows) times its strength in general
-language (`retrieval.evidence`), so one project identifier (about 1.0) passes alone and everyday
-words add next to nothing. Cover is the share of the query's information (its words' strengths)
-found in the hit's window of turns: a memory that holds most of what was asked about passes on
-plainer words. Measured on the coding development set (`bench/recall.py`, docs/performance.md)."""
-_FLOOR_SHARE = 0.5
-"""A hit must score at least this share of the best hit's score (with the floor on): the item cap
-is a maximum, and a hit far below the best one is mostly noise the model pays for."""
-_RELEVANCE_SHARE = 0.35
-"""...and, after the first hit, at least this share of the first hit's relevance: fewer items when
-the others hold little of what was asked."""
-_EVERYDAY_WEIGHT = 0.5
-"""With the floor on, a query word's idf is scaled by `_EVERYDAY_WEIGHT + (1 - _EVERYDAY_WEIGHT)
-* strength`: an everyday word ranks at half its store weight, so a match on the project's own
-words outranks one on "tell", "box" or "day" (coding set: top-5 ceiling 0.835 -> 0.886)."""
-_COVER_RARITY = 3.0
-_COVER_ALONE = 0.5
-"""A window covers something only when it holds two of the query's words that carry any evidence,
-or one with at least this much, or the record itself holds every query word the store knows (two
-or more): a prompt of plain words ("what causes the northern lights?") has so little information
-that one of them found anywhere is most of it, and some turn of every store holds one; a turn
-that holds all of "how do I run the tests before I push?" is no chance match, however plain the
-words. Coding set, with the same day's word-list and number changes: off-topic 0.014 -> 0.002,
-generic 0.143 -> 0.114, answered unchanged (docs/retrieval.md)."""
-_LEAST_INFORMATION = 0.05
-"""A query word's information for cover is its strength, but at least this: a question made of
-plain words only still asks for all of them."""
-_WORD_FLOOR = 0.05
-"""With the floor on, nothing is recalled unless at least one matched word has this much evidence
-(store rarity times general-language strength): a prompt whose matched words are all everyday
-words ("good", "day", "keep") is about nothing the store knows."""
-_FULL_EXCERPTS = 1
-_SHORT_EXCERPT_SHARE = 0.5
-"""The first `_FULL_EXCERPTS` hits show an `EXCERPT_CHARS` passage, the others half of it: every
-injected token is paid on every turn, and a lower hit is more often a pointer than the answer
-(every real prompt of the coding set replayed: 255 -> 225 tokens per prompt for 2 -> 1)."""
-_PHRASE_RECORDS = 2
-_PHRASE_SLACK = 2
-"""A stated fact asked back: when every word of a question of two or more words stands, in the
-order of a phrase (at most `_PHRASE_SLACK` other words between each two), in one memory, and at
-most `_PHRASE_RECORDS` memories of the store hold all of those words at all, that memory passes
-the floor however everyday the words are. "What is my cat called?" asks for "my cat is called
-Miso", and "what does the build use?" for "the build uses tox": plain words, but said together in
-one turn and almost nowhere else, which an off-topic prompt's words rarely are (they share a turn
-by chance, far apart, or share many)."""
-_NEWEST_FIRST = True
-"""Lift a later restatement of a candidate's subject above it (`retrieval.recency`)."""
-_LEND_SHARE = 0.2
-"""With the floor on, a turn lends context to its neighbours only when its own score is at least
-this share of the best one's divided by the largest context weight: weaker turns could not lift a
-neighbour far, and reading their neighbours costs a query each."""
+"""On a store that numbers its records, recall sums by number and reads the ids of the records
+that can rank only past this many times the depth: below it reading every id costs as much."""
+_DEPTH = 50
+"""Candidates each list contributes to the fusion. The evidence of every coding-dev question that
+either list finds at all is within its first 50."""
+_RRF_K = 60.0
+_VECTOR_WEIGHT = 0.5
+"""Reciprocal-rank fusion: a record scores `1 / (_RRF_K + rank)` in the BM25 list and
+`_VECTOR_WEIGHT / (_RRF_K + rank)` in the vector list. `_RRF_K` is the usual 60 (10 and 20 gave the
+same top-5). Evidence in the top 5 (fold A / fold B, bench/rank_research.py): coding-dev, weight
+1.0: 0.927 / 0.789, 0.5: 0.927 / 0.816, BM25 alone 0.902 / 0.842, vectors alone 0.829 / 0.816;
+LoCoMo (turn pairs): 1.0: 0.586 / 0.568, 0.5: 0.593 / 0.583, BM25 alone 0.613 / 0.587, vectors
+alone 0.526 / 0.485. Both folds chose 0.5 on the two sets together."""
+_REPLY_SHARE = 0.3
+_REPLY_OFFSET = 1
+_LENDERS = 5
+"""A turn gains this share of the BM25 score of the turn before it in its session, for the
+`_LENDERS` best turns by BM25: the answer is often the turn after the one that holds the
+question's words (a LoCoMo reply, "ok, go ahead" after "should we rename parsePayload?").
+Top 5 / top 10 with and without it (bench/rank_research.py, fused as shipped), fold A then B:
+LoCoMo 0.596 / 0.669 -> 0.639 / 0.732 and 0.568 / 0.636 -> 0.591 / 0.662; coding-dev 0.927 / 0.976
+-> 0.927 / 0.927 and 0.842 / 0.868 -> 0.868 / 0.895. Sharing with the two turns either side
+(the retired context rule) was no better on LoCoMo and worse on coding (0.902, 0.816). Through
+`assemble` (bench/recall.py --vectors), answered at 0 / 0.15 / 0.3: coding fold A 0.902 / 0.902 /
+0.878, fold B 0.816 / 0.790 / 0.816; LoCoMo fold A 0.599 / 0.619 / 0.642, fold B 0.570 / 0.579 /
+0.583. Fold A's sum chose 0.15 (by 0.001 over 0.3), fold B's 0.3."""
 _POOL_LEAST = 12
 _POOL_PER_ITEM = 2
 _POOL_ROUNDS = 4
-"""Candidates looked at in depth (fetched, given context): `max(_POOL_LEAST, limit *
-_POOL_PER_ITEM)`, doubled when filters leave too few, at most `_POOL_ROUNDS` times. A deeper
-pool changed no LoCoMo figure, and 12 instead of 20 changed no top-5 of the latency bench's
-questions at 100,000 records while saving a tenth of a recall."""
-_LENDERS_LEAST = 5
-_LENDERS_PER_ITEM = 0.5
-"""The best `max(_LENDERS_LEAST, limit * _LENDERS_PER_ITEM)` candidates have their session
-neighbours read and lend them context: about as many as a block shows. Each costs one
-`session_records` query (a round trip on a server store)."""
-_DATE_BOOSTS: dict[str | None, float] = {"day": 1.0, "month": 0.3}
-"""Score share a record gains when its date is the day the query names ("on October 13"), or
-in the month it names ("in May 2023")."""
-
+"""Fused candidates read in full: `max(_POOL_LEAST, limit * _POOL_PER_ITEM)`, doubled when the
+filters (already injected, live context, another author) leave too few, at most this many times."""
+_ITEM_SLACK = 0.02
+"""Once the prompt passed, a record is injected when its own cosine is above the generic closeness
+plus `MARGIN` minus this: the answer is often the second or third record, a little less close
+than the best. Coding-dev (bench/recall.py --vectors --replay), answered / replay tokens per
+prompt, fold A: 0.878 / 125 at 0, 0.902 / 200 at 0.02, 0.927 / 208 at 0.04, the same at 0.06 and
+with no bar; fold B: 0.737 / 40 at 0, 0.816 / 59 at 0.02 and above. Both folds chose 0.02 (the
+replay goal of 200 tokens bounds fold A)."""
+_NEWER_BAND = 0.07
+"""A newer injected record goes above an older one whose cosine is at most this much higher: two
+statements of the same subject sit that close. Stale wins on the update questions (coding-dev's
+and bench/data/updates.json's, 21): 0.57 with no lift, 0.29 at 0.03, 0.14 at 0.05, 0.05 at 0.07
+and at 0.10."""
+_BM25_COVER = 0.5
+"""With no vectors (no embedder, or none stored yet), recall injects only a record holding at least
+this share of the prompt's known words' idf (half of what was asked, not one word of it), counting
+only words held by at most half of the records (more than one): words most memories share say
+nothing."""
+_AUTHOR_BOOST = 0.3
+"""A record's fused score gains this share when the prompt names its author ("what did Bob decide
+about the cache?" in a store Bob and Alice share). In a store with one author it lifts every
+record alike and changes nothing (coding-dev and bench/recall.py: identical figures). LoCoMo
+(bench/locomo.py --vectors, turns authored by their speaker), fold A R@5 / R@10: 0.500 / 0.619
+without, 0.543 / 0.652 with."""
+_IDENTIFIER_RECORDS = 3
+"""A prompt naming an identifier (a path, `snake_case`, `dotted.name`: a term the tokenizer keeps
+whole) that at most this many records of the store hold is about those records, whatever the
+bank says: "what did we change in src/auth/session.ts?" shares only that path with the turn that
+touched it. Coding-dev folds: no negative names one (figures unchanged)."""
+_STANDING_STEP = 0.05
+_STANDING_CAP = 4
+"""Each `acted` adds 5% to a record's fused score, up to four of them."""
+_FULL_EXCERPTS = 1
+_SHORT_EXCERPT_SHARE = 0.5
+"""The first hit shows an `EXCERPT_CHARS` passage, the others half of it: every injected token is
+paid on every turn, and a lower hit is more often a pointer than the answer."""
 
 NO_TERMS = "no words to search for"
-NO_MATCH = "no word of the prompt is in memory"
-NOT_RARE = "no word rare enough"
-BELOW_FLOOR = "best score below the floor"
+NO_MATCH = "nothing in memory is near the prompt"
+GENERIC = "the prompt is closer to generic prompts than to this project's memories"
+BELOW_FLOOR = "no memory holds enough of the prompt"
 ALL_FILTERED = "the relevant memories were already injected or are in the live context"
 FOUND = "found"
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One fused candidate and its signals: what `memory last` and the Recalls page show."""
+
+    record_id: str
+    fused: float
+    similarity: float | None
+    """Its best passage's cosine with the prompt; None when it has no vector or is not near."""
+    bm25: float | None
+    """Its BM25 score; None when it matched no word of the prompt."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,158 +169,23 @@ class Ranking:
 
     hits: list[Hit]
     why: str
+    candidates: tuple[Candidate, ...] = ()
+    decision: Mapping[str, float | str] = field(default_factory=dict)
+    """The inject decision's inputs: `mode` (vectors or bm25), `similarity` (best cosine),
+    `generic` (closeness to the bank), `margin`, and `support` (similarity - generic)."""
 
 
-@dataclass
-class _Matches:
-    """What the postings said about one query: per record and per matched term."""
-
-    terms: Sequence[str]
-    dates: Sequence[QueryDate]
-    information: float
-    """The query's information: the sum of its words' strengths, found in the store or not."""
-    current: bool
-    """Whether the query asks how things are now (`recency.asks_current`)."""
-    average: float
-    """The scopes' average record length, in terms (BM25's length normalisation)."""
-    weights: dict[str, float] = field(default_factory=dict)
-    """Matched term -> its idf (everyday words scaled down when the floor is on)."""
-    evidence: dict[str, float] = field(default_factory=dict)
-    """Matched term -> the information a window holding it covers."""
-    term_rarity: dict[str, float] = field(default_factory=dict)
-    """Matched term -> its rarity in the scope times its strength (what `rarity` adds up)."""
-    scores: dict[str, float] = field(default_factory=dict)
-    rarity: dict[str, float] = field(default_factory=dict)
-    matched: dict[str, list[str]] = field(default_factory=dict)
-    stated: frozenset[str] = frozenset()
-    """Records that may hold the question as a stated phrase (`_PHRASE_RECORDS`)."""
-    stated_terms: list[str] = field(default_factory=list)
-    """The question's terms that phrase must hold: those the store knows."""
-    summed: _Summed | None = None
-    """Set when the store summed the postings and returned only those of the records that can
-    rank (`SummingPostings`): the scores of other records are read when they are needed."""
-
-
-@dataclass
-class _Summed:
-    """What completing a record the store left out of `top_postings` takes."""
-
-    scopes: Sequence[Scope]
-    terms: Sequence[str]
-    store: SummingPostings
-    known: set[str]
-    """Records whose score is complete: every one in the store's answer, and each one completed."""
+_IDENTIFIER = re.compile(r"\w[_./:\\-]+\w")
+"""A whole-identifier term: word characters joined by an identifier or path separator."""
 
 
 def _bm25(idf: float, tf: int, length: int, average: float) -> float:
-    """One term's BM25 share of a record's score: `_add_postings` and `_pick` sum the same floats."""
+    """One term's BM25 share of a record's score."""
     return idf * tf * (BM25_K1 + 1.0) / (tf + BM25_K1 * (1.0 - BM25_B + BM25_B * length / average))
-
-
-def _add_postings(m: _Matches, term: str, postings: Sequence[Posting]) -> None:
-    """Add one term's postings to the records' BM25 scores, rarity and matched words."""
-    scores, rarity, matched, average = m.scores, m.rarity, m.matched, m.average
-    idf, rare = m.weights[term], m.term_rarity[term]
-    for posting in postings:
-        rid = posting.record_id
-        scores[rid] = scores.get(rid, 0.0) + _bm25(idf, posting.tf, posting.length, average)
-        rarity[rid] = rarity.get(rid, 0.0) + rare
-        matched.setdefault(rid, []).append(term)
-
-
-def _complete(m: _Matches, ids: Sequence[str]) -> None:
-    """Give the records of `ids` the store left out of its answer (a top hit's session neighbours)
-    their scores, term by term in query order as the first pass adds them: the same sums.
-    """
-    summed = m.summed
-    assert summed is not None
-    missing = [rid for rid in ids if rid not in summed.known]
-    if not missing:
-        return
-    summed.known.update(missing)
-    found = summed.store.record_postings(summed.scopes, summed.terms, missing)
-    for term in m.terms:
-        postings = found.get(term)
-        if postings:
-            _add_postings(m, term, postings)
-
-
-def _pick(m: _Matches, found: Mapping[str, Sequence[NumberedPosting]], depth: int) -> set[int]:
-    """The records (by the store's number) whose postings recall needs: those that can be among the
-    `depth` best by BM25, ties included, and, when the question may be a stated phrase, up to
-    three of the records holding all its known words, so `_stated_candidates` over the picked
-    records decides as it would over all of them (none, one or two holders; or "more than two").
-    """
-    scores: dict[int, float] = {}
-    holds: dict[int, int] = {}
-    average = m.average
-    for term in m.terms:  # query order, as the sums of the full read are taken
-        postings = found.get(term)
-        if not postings:
-            continue
-        idf = m.weights[term]
-        for number, tf, length in postings:
-            scores[number] = scores.get(number, 0.0) + _bm25(idf, tf, length, average)
-            holds[number] = holds.get(number, 0) + 1
-    if len(scores) <= depth:
-        return set(scores)
-    cut = heapq.nlargest(depth, scores.values())[-1]
-    picked = {number for number, score in scores.items() if score >= cut}
-    known = [t for t in m.terms if t in m.weights]  # what `_stated_candidates` will ask for
-    if _may_be_stated(m.terms, known):
-        picked.update(heapq.nsmallest(_PHRASE_RECORDS + 1, (n for n, held in holds.items() if held == len(known))))
-    return picked
 
 
 def _idf(documents: int, df: int) -> float:
     return math.log(1.0 + (documents - df + 0.5) / (df + 0.5))
-
-
-def _names(author: str, known: dict[str, frozenset[str]]) -> frozenset[str]:
-    """An author's name as query terms (`Bob Smith` -> {bob, smith}), memoised per call."""
-    terms = known.get(author)
-    if terms is None:
-        terms = known[author] = frozenset(query_terms(author))
-    return terms
-
-
-def _may_be_stated(terms: Sequence[str], known: Sequence[str]) -> bool:
-    """Whether a question may be a stated fact asked back: the terms the store knows (`known`) are
-    two or more and most of the question, so a long prompt does not pass on two of its words.
-    """
-    wanted = set(known)
-    return len(wanted) >= 2 and 2 * len(wanted) > len(set(terms))
-
-
-def _stated_candidates(terms: Sequence[str], known: Sequence[str], matched: dict[str, list[str]]) -> frozenset[str]:
-    """The records holding every `known` term of a question, when few do (`_PHRASE_RECORDS`).
-
-    `known` are the question's terms the store holds at all: a word no memory has ("remind me,
-    what does the build use?") asks nothing of them, but the known ones must be two or more and
-    most of the question, so a long prompt does not pass on two of its words.
-    """
-    if not _may_be_stated(terms, known):
-        return frozenset()
-    wanted = set(known)
-    holding = [rid for rid, found in matched.items() if wanted <= set(found)]
-    return frozenset(holding) if len(holding) <= _PHRASE_RECORDS else frozenset()
-
-
-def _states(text: str, terms: Sequence[str]) -> bool:
-    """Whether `text` holds `terms` as one phrase: all of them within a run of words where at most
-    `_PHRASE_SLACK` other words stand between each two (any order: "the build uses" and "uses for
-    the build" state the same thing).
-    """
-    wanted = set(terms)
-    span = len(wanted) + _PHRASE_SLACK * (len(wanted) - 1)
-    recent: dict[str, int] = {}
-    for position, (_, _, found) in enumerate(term_spans(text)):
-        for term in found:
-            if term in wanted:
-                recent[term] = position
-        if len(recent) == len(wanted) and position - min(recent.values()) < span:
-            return True
-    return False
 
 
 def _df_cut(dfs: dict[str, int], budget: int) -> int:
@@ -352,18 +201,73 @@ def _df_cut(dfs: dict[str, int], budget: int) -> int:
     return cut
 
 
+def _embedded_text(query: str, unseen: set[str]) -> str:
+    """The prompt without its unseen tokens that carry a digit (ids, hashes, codes)."""
+    if not unseen:
+        return query
+    kept, at = [], 0
+    for start, end, terms in term_spans(query):
+        token = query[start:end]
+        # The token as written (a compound's whole-identifier term is its last) is new to the store.
+        if terms and terms[-1] in unseen and any(c.isdigit() for c in token):
+            kept.append(query[at:start].rstrip(" \t"))
+            at = end
+    if not kept:
+        return query
+    kept.append(query[at:])
+    # The prompt as it would read without the tokens: "...port? m1-4ce67b" -> "...port?".
+    return "".join(kept).strip()
+
+
+@dataclass
+class _Lexical:
+    """BM25 over one query: the matched records' scores and the terms each holds."""
+
+    weights: dict[str, float]
+    scores: dict[str, float] = field(default_factory=dict)
+    matched: dict[str, set[str]] = field(default_factory=dict)
+    unseen: set[str] = field(default_factory=set)
+    common: set[str] = field(default_factory=set)
+    """Terms held by more than half of the records (and more than one)."""
+    df: dict[str, int] = field(default_factory=dict)
+    """Each known term's document frequency in the scopes."""
+    asked: frozenset[str] = frozenset()
+    """Every term of the prompt."""
+    partial: tuple[Sequence[Scope], list[str], SummingPostings] | None = None
+    """Set when the store returned only the postings of the records that can rank: what reading
+    another record's postings takes (scopes, the terms read, the store)."""
+    average: float = 1.0
+
+    def add(self, term: str, postings: Sequence[Posting], average: float) -> None:
+        idf = self.weights[term]
+        for posting in postings:
+            rid = posting.record_id
+            self.scores[rid] = self.scores.get(rid, 0.0) + _bm25(idf, posting.tf, posting.length, average)
+            self.matched.setdefault(rid, set()).add(term)
+
+    def passes(self, rid: str) -> bool:
+        """Whether the record holds enough of the prompt's known words (`_BM25_COVER`)."""
+        held = sum(self.weights[t] for t in self.matched.get(rid, ()) if t not in self.common)
+        return held > 0 and held >= _BM25_COVER * sum(self.weights.values())
+
+
 class Retriever:
-    """Ranks a store's records for a query. Holds no state beyond the store; cheap to build.
+    """Ranks a store's records for a query. Holds no state beyond its store, embedder and bank.
 
     Args:
-        store: Where the records and postings are.
-        author_boost: Lift the records of an author the query names (on by default; benches
-            turn it off to show what it adds, docs/retrieval.md).
+        store: Where the records, postings and (when it keeps them) vectors are.
+        embedder: The sentence-embedding model; None ranks by BM25 alone.
+        bank: The generic prompts' vectors for `embedder` (`decision.Bank`); built when None.
     """
 
-    def __init__(self, store: Store, *, author_boost: bool = True) -> None:
+    def __init__(self, store: Store, *, embedder: Embedder | None = None, bank: Bank | None = None) -> None:
         self.store = store
-        self.author_boost = author_boost
+        self.embedder = embedder
+        if embedder is not None and bank is None:
+            from memory_core.retrieval.decision import Bank
+
+            bank = Bank(embedder)
+        self.bank = bank
 
     def rank(
         self,
@@ -396,225 +300,264 @@ class Retriever:
             limit: Hits returned at most.
             exclude: Records for which this returns True are skipped (already injected,
                 still in the live context).
-            floor: Apply the relevance floor (recall); False for deliberate search and benches.
+            floor: Decide whether to inject (recall); False for deliberate search and benches.
             author: Only records by this author.
         """
         terms = query_terms(query)
-        if not terms or not scopes or limit <= 0:
+        if not scopes or limit <= 0 or not query.strip():
             return Ranking([], NO_TERMS)
-        stats = self.store.index_stats(scopes)
-        documents = stats.documents
-        if documents == 0:
-            return Ranking([], NO_MATCH)
-        average = stats.average_length or 1.0
-        # First the document frequencies alone (max_df=0 reads no postings), then the postings
-        # of the terms the budget admits: every backend makes the same cut from the same counts.
-        probe = self.store.postings(scopes, terms, max_df=0)
-        max_df = _df_cut({t: e.df for t, e in probe.items()}, _RECALL_POSTINGS if floor else _SEARCH_POSTINGS)
-        admitted = [t for t in terms if 0 < probe[t].df <= max_df]
-        top_idf = _idf(documents, 1)
-        # With the floor on, a matched word is evidence by its rarity in the store times its
-        # strength in general language (`evidence`): in a young store every word is rare.
-        strengths = term_strengths(query) if floor else {}
-        information = sum(max(strengths.get(t, 1.0), _LEAST_INFORMATION) for t in terms)
-        m = _Matches(terms, query_dates(query), information, asks_current(query), average)
-        strongest = 0.0
-        for term in terms:
-            df = probe[term].df
-            if df == 0:
-                continue
-            strength = strengths.get(term, 1.0)
-            rare = (_idf(documents, df) / top_idf if top_idf > 0 else 0.0) * strength
-            m.weights[term] = _idf(documents, df) * (_EVERYDAY_WEIGHT + (1.0 - _EVERYDAY_WEIGHT) * strength)
-            m.term_rarity[term] = rare
-            # A word most memories share covers little of what was asked, however strong it is.
-            m.evidence[term] = strength * min(1.0, _COVER_RARITY * rare / strength) if strength > 0 else 0.0
-            strongest = max(strongest, rare)
+        lexical = self._lexical(query, terms, scopes, floor=floor)
+        lexical.asked = frozenset(terms)
+        near: dict[str, float] = {}
+        decision: dict[str, float | str] = {"mode": "bm25"}
+        embedder, store = self.embedder, self.store
+        if embedder is not None and self.bank is not None and isinstance(store, Vectors):
+            import numpy as np
+
+            vector = embedder.embed_query(_embedded_text(query, lexical.unseen))
+            found = store.nearest(scopes, embedder.model_id, np.asarray(vector, dtype="<f4").tobytes(), k=_DEPTH)
+            near = dict(found)
+            if near:
+                similarity = max(near.values())
+                generic = self.bank.generic(vector)
+                decision = {
+                    "mode": "vectors",
+                    "similarity": round(similarity, 4),
+                    "generic": round(generic, 4),
+                    "support": round(similarity - generic, 4),
+                    "margin": MARGIN,
+                }
         pool = max(_POOL_LEAST, limit * _POOL_PER_ITEM)
-        depth = pool << (_POOL_ROUNDS - 1)
-        found = dict(probe)
-        if admitted:
-            found.update(self._postings(scopes, admitted, probe, max_df, m, depth=depth, floor=floor))
-        for term in terms:
-            entry = found[term]
-            if entry.postings:
-                _add_postings(m, term, entry.postings)
-        scores = m.scores
-        if not scores:
-            return Ranking([], NOT_RARE if m.weights else NO_MATCH)
-        if floor:
-            m.stated_terms = [t for t in terms if t in m.weights]
-            m.stated = _stated_candidates(terms, m.stated_terms, m.matched)
-            if strongest < _WORD_FLOOR and not m.stated:
-                return Ranking([], NOT_RARE)
-        # Only the deepest pool we may look at is ordered, not every record that matched a word.
-        ordered = heapq.nsmallest(depth, scores, key=lambda rid: (-scores[rid], rid))
+        # One read of the records the pool will most likely hold and of the BM25 lenders; their
+        # replies come from `session_records` (a server store has them prefetched by that read).
+        records = self._replies(lexical, _fuse(lexical.scores, near)[:pool])
+        fused = dict(zip(*_fused_scores(lexical.scores, near), strict=True))
+        ordered = sorted(fused, key=lambda rid: (-fused[rid], rid))
+        if not floor and near:
+            # A deliberate search shows a record that shares no word with the query only when it
+            # is nearer than generic prompts are: every store has a nearest record to anything.
+            least = float(decision["generic"]) + MARGIN
+            ordered = [rid for rid in ordered if rid in lexical.scores or near[rid] > least]
+        candidates = tuple(Candidate(rid, fused[rid], near.get(rid), lexical.scores.get(rid)) for rid in ordered)
+        if not ordered:
+            return Ranking([], NO_TERMS if not terms and not near else NO_MATCH, candidates, decision)
+        admit = self._admission(lexical, near, decision) if floor else None
+        if admit is not None and isinstance(admit, str):
+            return Ranking([], admit, candidates, decision)
+        eligible = [rid for rid in ordered if admit is None or rid in admit]
         for _ in range(_POOL_ROUNDS):
-            hits, filtered = self._select(ordered[:pool], m, limit, exclude, floor, author)
-            # A bigger pool can only help when filters (not the floor) left too few hits.
-            if len(hits) >= limit or not filtered or pool >= len(ordered):
+            hits, filtered = self._select(eligible[:pool], records, fused, near, lexical, limit, exclude, author, floor)
+            if len(hits) >= limit or not filtered or pool >= len(eligible):
                 break
             pool *= 2
         if hits:
-            return Ranking(hits, FOUND)
-        return Ranking(hits, ALL_FILTERED if filtered else BELOW_FLOOR)
+            return Ranking(hits, FOUND, candidates, decision)
+        return Ranking(hits, ALL_FILTERED if filtered else BELOW_FLOOR, candidates, decision)
 
-    def _postings(
-        self,
-        scopes: Sequence[Scope],
-        admitted: list[str],
-        probe: dict[str, TermPostings],
-        max_df: int,
-        m: _Matches,
-        *,
-        depth: int,
-        floor: bool,
-    ) -> dict[str, TermPostings]:
-        """The admitted terms' postings: all of them, or only those of the records that can rank.
-
-        A record left out cannot be among the `depth` best by BM25; `_select` completes it when
-        it reads it as a neighbour. Narrowed:
-
-        - deliberate search with many postings, on a store that sums them (`SummingPostings`):
-          the store picks them by its own sums;
-        - otherwise, past `_PICK_FROM` times the depth, on a store that numbers its records
-          (`PickedPostings`): `_pick` chooses them by number, stated-phrase holders included.
-        """
+    def _lexical(self, query: str, terms: Sequence[str], scopes: Sequence[Scope], *, floor: bool) -> _Lexical:
+        """BM25 scores of the records that can be among the `_DEPTH` best."""
         store = self.store
+        if not terms:
+            return _Lexical({})
+        stats = store.index_stats(scopes)
+        documents = stats.documents
+        if documents == 0:
+            return _Lexical({}, unseen=set(terms))
+        average = stats.average_length or 1.0
+        # First the document frequencies alone (max_df=0 reads no postings), then the postings
+        # of the terms the budget admits: every backend makes the same cut from the same counts.
+        probe = store.postings(scopes, terms, max_df=0)
+        unseen = {t for t in terms if probe[t].df == 0}
+        if unseen:
+            # The pieces of a new id ("m1-4ce67b": m1, 4, ce67) must not match either.
+            kept = set(query_terms(_embedded_text(query, unseen)))
+            terms = [t for t in terms if t in kept]
+        max_df = _df_cut({t: e.df for t, e in probe.items()}, _RECALL_POSTINGS if floor else _SEARCH_POSTINGS)
+        admitted = [t for t in terms if 0 < probe[t].df <= max_df]
+        lexical = _Lexical(
+            {t: _idf(documents, probe[t].df) for t in terms if probe[t].df > 0},
+            unseen=unseen,
+            df={t: probe[t].df for t in terms if probe[t].df > 0},
+            common={t for t in terms if probe[t].df > max(1, documents // 2)},
+        )
+        if not admitted:
+            return lexical
+        weights = {t: lexical.weights[t] for t in admitted}
+        lexical.average = average
         postings = sum(probe[t].df for t in admitted)
+        found: Mapping[str, Sequence[Posting]]
         if not floor and isinstance(store, SummingPostings) and postings >= _STORE_SUMS_FROM:
-            weights = {t: m.weights[t] for t in admitted}
-            top = store.top_postings(scopes, weights, depth=depth, average=m.average, k1=BM25_K1, b=BM25_B)
-            m.summed = _Summed(scopes, admitted, store, {p.record_id for entry in top.values() for p in entry})
-            return {t: TermPostings(probe[t].df, top.get(t, ())) for t in admitted}
-        if postings > _PICK_FROM * depth and isinstance(store, PickedPostings) and isinstance(store, SummingPostings):
-            picked = store.picked_postings(scopes, admitted, max_df=max_df, pick=lambda found: _pick(m, found, depth))
-            ids = {p.record_id for entry in picked.values() for p in entry.postings}
-            m.summed = _Summed(scopes, admitted, store, ids)
-            return picked
-        return store.postings(scopes, admitted, max_df=max_df)
+            found = store.top_postings(scopes, weights, depth=_DEPTH, average=average, k1=BM25_K1, b=BM25_B)
+            lexical.partial = (scopes, admitted, store)
+        elif (
+            postings > _PICK_FROM * _DEPTH and isinstance(store, PickedPostings) and isinstance(store, SummingPostings)
+        ):
+            picked = store.picked_postings(
+                scopes, admitted, max_df=max_df, pick=lambda numbered: _pick(numbered, weights, average)
+            )
+            found = {t: e.postings for t, e in picked.items()}
+            lexical.partial = (scopes, admitted, store)
+        else:
+            read: dict[str, TermPostings] = store.postings(scopes, admitted, max_df=max_df)
+            found = {t: e.postings for t, e in read.items()}
+        for term in terms:  # query order: the same float sums on every backend
+            if found.get(term):
+                lexical.add(term, found[term], average)
+        return lexical
+
+    def _replies(self, lexical: _Lexical, wanted: Sequence[str]) -> dict[str, Record]:
+        """Give the turn after each of the `_LENDERS` best a share of its score (`_REPLY_SHARE`);
+        the records read on the way (the lenders, `wanted`, the followers), by id.
+        """
+        scores = lexical.scores
+        lenders = heapq.nsmallest(_LENDERS, scores, key=lambda rid: (-scores[rid], rid))
+        ids = sorted(set(lenders) | set(wanted))
+        records = {r.id: r for r in self.store.get(ids)} if ids else {}
+        gains: dict[str, float] = {}
+        followers: list[Record] = []
+        for rid in lenders:
+            record = records.get(rid)
+            if record is None or record.session_id is None:
+                continue
+            for follower in self.store.session_records(record.scope, record.session_id, [record.seq + _REPLY_OFFSET]):
+                gains[follower.id] = gains.get(follower.id, 0.0) + _REPLY_SHARE * scores[record.id]
+                followers.append(follower)
+                records.setdefault(follower.id, follower)
+        if lexical.partial is not None:
+            # A follower the store left out of its answer scores its own words first: the same
+            # sums a full read gives.
+            scopes, admitted, store = lexical.partial
+            missing = sorted({f.id for f in followers} - scores.keys())
+            if missing:
+                found = store.record_postings(scopes, admitted, missing)
+                for term in admitted:
+                    if found.get(term):
+                        lexical.add(term, found[term], lexical.average)
+        for rid in sorted(gains):
+            scores[rid] = scores.get(rid, 0.0) + gains[rid]
+        return records
+
+    def _admission(self, lexical: _Lexical, near: dict[str, float], decision: dict[str, float | str]) -> set[str] | str:
+        """The records recall may inject, or why none: the calibrated decision (docs/retrieval.md)."""
+        named = {
+            rid
+            for rid, held in lexical.matched.items()
+            if any(lexical.df.get(t, 0) <= _IDENTIFIER_RECORDS and _IDENTIFIER.search(t) for t in held)
+        }
+        if decision["mode"] == "vectors":
+            similarity, generic = float(decision["similarity"]), float(decision["generic"])
+            # Fewer neighbours than asked means every record with a vector is among them: the
+            # others have none yet (captured a moment ago) and are judged by BM25 alone.
+            waiting = {rid for rid in lexical.scores if rid not in near} if len(near) < _DEPTH else set()
+            named |= {rid for rid in waiting if lexical.passes(rid)}
+            if similarity - generic <= MARGIN:
+                return named or GENERIC
+            # Each record passes the same bar as the prompt: fewer items when support is weak.
+            return named | {rid for rid, cosine in near.items() if cosine - generic > MARGIN - _ITEM_SLACK}
+        admitted = named | {rid for rid in lexical.scores if lexical.passes(rid)}
+        return admitted or BELOW_FLOOR
 
     def _select(
         self,
         pool_ids: Sequence[str],
-        m: _Matches,
+        records: dict[str, Record],
+        fused: dict[str, float],
+        near: dict[str, float],
+        lexical: _Lexical,
         limit: int,
         exclude: Callable[[Record], bool] | None,
-        floor: bool,
         author: str | None,
+        floor: bool,
     ) -> tuple[list[Hit], int]:
-        """Hits from the pool and its session neighbours, and how many the filters (not the floor) removed."""
-        scores, rarity, matched, weights, dates = m.scores, m.rarity, m.matched, m.weights, m.dates
-        records = {r.id: r for r in self.store.get(pool_ids)}
-        # Each session's fetched turns by position: (scope, session id) -> {seq: record}.
-        sessions: dict[tuple[str, str], dict[int, Record]] = {}
-        for record in records.values():
-            if record.session_id is not None:
-                sessions.setdefault((str(record.scope), record.session_id), {})[record.seq] = record
-        # With the floor on, a turn lends context only if its share could lift a neighbour past the
-        # floor; reading the neighbours of weaker turns would cost a query each and change nothing.
-        best_own = scores[pool_ids[0]] if pool_ids else 0.0
-        lend_from = _LEND_SHARE * best_own / max(w for _, w in _CONTEXT) if floor else 0.0
-        lenders = set(pool_ids[: max(_LENDERS_LEAST, int(limit * _LENDERS_PER_ITEM))])
-        wanted: dict[tuple[str, str], tuple[Scope, set[int]]] = {}
-        for record in list(records.values()):
-            if record.session_id is None or record.id not in lenders or scores.get(record.id, 0.0) < lend_from:
+        """Hits from the pool, and how many the filters removed."""
+        missing = [rid for rid in pool_ids if rid not in records]
+        if missing:
+            records.update((r.id, r) for r in self.store.get(missing))
+        names: dict[str, frozenset[str]] = {}
+        scored: list[tuple[Record, float]] = []
+        for rid in pool_ids:
+            record = records.get(rid)
+            if record is None or not record.searchable or record.standing < 0:
                 continue
-            place = (str(record.scope), record.session_id)
-            known = sessions[place]
-            for offset in _FETCH_OFFSETS:
-                seq = record.seq + offset
-                if seq >= 0 and seq not in known:
-                    wanted.setdefault(place, (record.scope, set()))[1].add(seq)
-        for place in sorted(wanted):
-            scope, seqs = wanted[place]
-            known = sessions[place]
-            for neighbour in self.store.session_records(scope, place[1], sorted(seqs)):
-                known.setdefault(neighbour.seq, neighbour)
-                records.setdefault(neighbour.id, neighbour)
-        if m.summed is not None:
-            _complete(m, list(records))
-        session_best = {place: max(scores.get(r.id, 0.0) for r in turns.values()) for place, turns in sessions.items()}
-
-        # (record, score, support, cover): support is the rarity of the query terms it matches, with
-        # context; cover the share of the query's information its window holds.
-        candidates: list[tuple[Record, float, float, float]] = []
-        asked = frozenset(m.terms)
-        # The prompt's words the store knows, when there are two or more (see `_COVER_ALONE`).
-        whole = frozenset(m.stated_terms) if len(m.stated_terms) >= 2 else frozenset()
-        author_terms: dict[str, frozenset[str]] = {}
-        for record in records.values():
-            if not record.searchable or record.standing < 0:
-                continue
-            score = scores.get(record.id, 0.0)
-            support = rarity.get(record.id, 0.0)
-            window = set(matched.get(record.id, ()))
-            if record.session_id is not None:
-                place = (str(record.scope), record.session_id)
-                turns = sessions[place]
-                for offset, weight in _CONTEXT:
-                    other = turns.get(record.seq + offset)
-                    if other is not None and other.id != record.id:
-                        score += weight * scores.get(other.id, 0.0)
-                        support += weight * rarity.get(other.id, 0.0)
-                for offset in _COVER_OFFSETS:
-                    other = turns.get(record.seq + offset)
-                    if other is not None:
-                        window.update(matched.get(other.id, ()))
-                score += _SESSION_WEIGHT * session_best[place]
-                score += _WINDOW_COVER * sum(weights[t] for t in window)
-            if score <= 0.0:
-                continue
-            if self.author_boost and record.author and _names(record.author, author_terms) & asked:
+            score = fused[rid] * (1.0 + _STANDING_STEP * min(record.standing, _STANDING_CAP))
+            if record.author and _names(record.author, names) & lexical.asked:
                 score *= 1.0 + _AUTHOR_BOOST
-            score *= 1.0 + _STANDING_STEP * min(record.standing, _STANDING_CAP)
-            if dates:
-                score *= 1.0 + _DATE_BOOSTS.get(date_match(record.created_at, dates), 0.0)
-            held = [m.evidence[t] for t in window if m.evidence[t] > 0.0]
-            # One weak word ("cause", "curl") is what any turn shares with a prompt by chance; a
-            # turn holding every word of the prompt the store knows ("run the tests before I
-            # push") is not.
-            alone = (
-                len(held) == 1 and held[0] < _COVER_ALONE and not (whole and whole <= set(matched.get(record.id, ())))
-            )
-            cover = 0.0 if alone else sum(held) / (m.information or 1.0)
-            candidates.append((record, score, support, cover))
-        # A query that names a date asks about that time, not about the current state of things.
-        if _NEWEST_FIRST and floor and not dates:
-            lifted = prefer_newer(
-                [(r.id, sc, r.created_at, r.text) for r, sc, _, _ in candidates], matched, weights, current=m.current
-            )
-            candidates = [(r, lifted[r.id], support, cover) for r, _, support, cover in candidates]
-        candidates.sort(key=lambda c: (-round(c[1], 9), -c[0].created_at, c[0].id))
-
-        best = candidates[0][1] if candidates else 0.0
-        hits: list[Hit] = []
+            scored.append((record, score))
+        scored.sort(key=lambda c: (-round(c[1], 12), -c[0].created_at, c[0].id))
+        kept: list[tuple[Record, float]] = []
         signatures: list[frozenset[str]] = []
         filtered = 0
-        first_relevance = 0.0
-        for record, score, support, cover in candidates:
-            if len(hits) >= limit:
+        for record, score in scored:
+            if len(kept) >= limit:
                 break
-            relevance = support + _COVER_WEIGHT * cover
-            stated = record.id in m.stated and _states(record.text, m.stated_terms)
-            if (
-                floor
-                and not stated
-                and (
-                    relevance < max(_FLOOR_RELEVANCE, _RELEVANCE_SHARE * first_relevance) or score < _FLOOR_SHARE * best
-                )
-            ):
-                continue
             if (author is not None and record.author != author) or (exclude is not None and exclude(record)):
                 filtered += 1
                 continue
-            record_words = signature(record.text)
-            if any(near_duplicate(record_words, seen) for seen in signatures):
+            words = signature(record.text)
+            if any(near_duplicate(words, seen) for seen in signatures):
                 filtered += 1
                 continue
-            signatures.append(record_words)
-            first_relevance = first_relevance or relevance
-            # The best hit shows a full passage; the rest a shorter one (memory_expand opens the whole).
-            size = EXCERPT_CHARS if len(hits) < _FULL_EXCERPTS else int(EXCERPT_CHARS * _SHORT_EXCERPT_SHARE)
-            hits.append(Hit(record, score, excerpt(record.text, weights, size=size)))
+            signatures.append(words)
+            kept.append((record, score))
+        if floor:
+            kept = _newer_first(kept, near)
+        hits = []
+        for index, (record, score) in enumerate(kept):
+            # The first hit shows a full passage; the rest a shorter one (memory_expand opens the whole).
+            size = EXCERPT_CHARS if index < _FULL_EXCERPTS else int(EXCERPT_CHARS * _SHORT_EXCERPT_SHARE)
+            hits.append(Hit(record, score, excerpt(record.text, lexical.weights, size=size)))
         return hits, filtered
+
+
+def _fused_scores(scores: Mapping[str, float], near: Mapping[str, float]) -> tuple[list[str], list[float]]:
+    """Reciprocal-rank fusion of the BM25 list (its `_DEPTH` best) and the vector list: ids and scores."""
+    bm25_order = heapq.nsmallest(_DEPTH, scores, key=lambda rid: (-scores[rid], rid))
+    fused: dict[str, float] = {}
+    for order, weight in ((bm25_order, 1.0), (sorted(near, key=lambda rid: (-near[rid], rid)), _VECTOR_WEIGHT)):
+        for rank, rid in enumerate(order):
+            fused[rid] = fused.get(rid, 0.0) + weight / (_RRF_K + rank + 1)
+    return list(fused), list(fused.values())
+
+
+def _fuse(scores: Mapping[str, float], near: Mapping[str, float]) -> list[str]:
+    """The fused order, best first, ties to the smaller id."""
+    ids, values = _fused_scores(scores, near)
+    fused = dict(zip(ids, values, strict=True))
+    return sorted(fused, key=lambda rid: (-fused[rid], rid))
+
+
+def _newer_first(kept: list[tuple[Record, float]], near: dict[str, float]) -> list[tuple[Record, float]]:
+    """`kept` with each newer record moved above the older ones whose cosine is within `_NEWER_BAND`."""
+    out: list[tuple[Record, float]] = []
+    for item in kept:
+        record = item[0]
+        cosine = near.get(record.id)
+        place = len(out)
+        while place > 0 and cosine is not None:
+            above = out[place - 1][0]
+            above_cosine = near.get(above.id)
+            if above_cosine is None or record.created_at <= above.created_at or cosine < above_cosine - _NEWER_BAND:
+                break
+            place -= 1
+        out.insert(place, item)
+    return out
+
+
+def _names(author: str, known: dict[str, frozenset[str]]) -> frozenset[str]:
+    """An author's name as query terms (`Bob Smith` -> {bob, smith}), memoised per call."""
+    terms = known.get(author)
+    if terms is None:
+        terms = known[author] = frozenset(query_terms(author))
+    return terms
+
+
+def _pick(found: Mapping[str, Sequence[NumberedPosting]], weights: Mapping[str, float], average: float) -> set[int]:
+    """The records (by the store's number) that can be among the `_DEPTH` best by BM25, ties included."""
+    scores: dict[int, float] = {}
+    for term, idf in weights.items():  # query order, as `_Lexical.add` sums
+        for number, tf, length in found.get(term, ()):
+            scores[number] = scores.get(number, 0.0) + _bm25(idf, tf, length, average)
+    if len(scores) <= _DEPTH:
+        return set(scores)
+    cut = heapq.nlargest(_DEPTH, scores.values())[-1]
+    return {number for number, score in scores.items() if score >= cut}

