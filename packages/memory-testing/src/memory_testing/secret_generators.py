@@ -23,7 +23,7 @@ import json
 import random
 import string
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from memory_testing.secret_corpus import Sample
@@ -1052,7 +1052,7 @@ _FRESH4_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
-_FILLERS = {
+_FILLERS: dict[str, Callable[[random.Random], str]] = {
     # placeholder of a near-miss template -> what a turn holds there (drawn only when present)
     "{h7}": lambda rng: _chars(rng, _HEX, 7),
     "{h12}": lambda rng: _chars(rng, _HEX, 12),
@@ -1097,9 +1097,7 @@ def _round(
             for j in range(3):
                 rng = _rng(f"{tag}-benign/{variant}/{i}/{j}")
                 text = _frame(rng, _fill(rng, template))
-                benign.append(
-                    Generated(fold, Sample(f"benign/{variant}", f"gen-{tag}-benign-{variant}-{i}-{j}", text))
-                )
+                benign.append(Generated(fold, Sample(f"benign/{variant}", f"gen-{tag}-benign-{variant}-{i}-{j}", text)))
     return secrets, benign
 
 
@@ -1156,7 +1154,7 @@ _FRESH5_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
         "A",
         (
             'monkeypatch.setenv("STRIPE_WEBHOOK_SECRET", "{s}")',
-            'ENV REDIS_PASSWORD={s}\nEXPOSE 6379',
+            "ENV REDIS_PASSWORD={s}\nEXPOSE 6379",
             '    return {"username": "svc-billing", "password": "{s}"}',
         ),
     ),
@@ -1207,7 +1205,7 @@ _FRESH5_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
         "A",
         (
             "< HTTP/1.1 200 OK\n< x-amzn-RequestId: {u}\n< x-cache: Hit from cloudfront\n< via: 1.1 {h32}.cloudfront.net (CloudFront)",
-            "< HTTP/2 403\n< cf-ray: {h16}-FRA\n< content-type: application/json\n{\"error\":\"invalid_token\"}",
+            '< HTTP/2 403\n< cf-ray: {h16}-FRA\n< content-type: application/json\n{"error":"invalid_token"}',
             "< HTTP/1.1 302 Found\n< Location: https://app.example.com/login?next=%2Fsettings%2Ftokens&nonce={b64u}",
         ),
     ),
@@ -1216,7 +1214,7 @@ _FRESH5_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
         (
             "Fixed in {h} (backported to 2.x as {h7}); the token refresh no longer races.",
             "git bisect says {h} is the first bad commit",
-            "The JWT header eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9 just decodes to {\"alg\":\"RS256\",\"typ\":\"JWT\"}.",
+            'The JWT header eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9 just decodes to {"alg":"RS256","typ":"JWT"}.',
         ),
     ),
     "assets-5": (
@@ -1240,7 +1238,7 @@ _FRESH5_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
         (
             '{"id": "{u}", "username": "jdoe", "api_key_id": "{u}", "created": "2024-01-01"}',
             "user = UserFactory(email='jane@example.com', password=factory.Faker('password'))",
-            "docker ps\nCONTAINER ID   IMAGE         COMMAND\n{h12}   postgres:16   \"docker-entrypoint.s…\"",
+            'docker ps\nCONTAINER ID   IMAGE         COMMAND\n{h12}   postgres:16   "docker-entrypoint.s…"',
         ),
     ),
 }

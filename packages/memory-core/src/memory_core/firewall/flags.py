@@ -25,8 +25,7 @@ from __future__ import annotations
 
 import re
 
-from memory_core.firewall.assign import is_placeholder
-from memory_core.firewall.values import looks_like_secret
+from memory_core.firewall.values import is_placeholder, looks_like_secret
 from memory_core.lazyre import lazy
 
 __all__ = ["find_flag_passwords", "FLAG_TRIGGERS"]

@@ -31,24 +31,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from memory_core.firewall.assign import (
-    ASSIGNMENT_KINDS,
-    ASSIGNMENT_TRIGGERS,
-    find_assignments,
-    is_placeholder,
-    line_prefix,
-    looks_like_code,
-)
 from memory_core.firewall.files import find_pgpass_passwords
 from memory_core.firewall.flags import FLAG_TRIGGERS, find_flag_passwords
 from memory_core.firewall.judge import JUDGED_TRIGGERS, find_judged
-from memory_core.firewall.keyvalue import NAMED_TRIGGERS, find_named_secrets
+from memory_core.firewall.values import is_placeholder, line_prefix, looks_like_code
 from memory_core.lazyre import lazy
 from memory_core.urls import MAX_URL, URL_END, find_userinfo
 
 __all__ = ["Rule", "RULES", "RULES_VERSION", "MARKER_PREFIX", "marker", "Edit"]
 
-RULES_VERSION = 3
+RULES_VERSION = 4
 """The rule set's version: raise it whenever a change makes the rules catch something they
 did not (1: vendor prefixes, assignments and entropy; 2: the RFC 3986 userinfo parser,
 password flags, named keys, stated passwords, `.pgpass`; 3: the judgement of a name and a
@@ -464,9 +456,7 @@ _HEADER_RULES = [
 
 _ASSIGNMENT_RULES = [
     Rule("password-flag", FLAG_TRIGGERS, find=find_flag_passwords),
-    Rule("password-assignment", ASSIGNMENT_TRIGGERS, fold=True, kinds=ASSIGNMENT_KINDS, find=find_assignments),
-    Rule("secret-assignment", NAMED_TRIGGERS, fold=True, kinds=ASSIGNMENT_KINDS[:4], find=find_named_secrets),
-    Rule("password-assignment", (":",), find=find_pgpass_passwords),
+    Rule("credential", (":",), find=find_pgpass_passwords),
     Rule("credential", JUDGED_TRIGGERS, find=find_judged),
 ]
 
@@ -506,10 +496,12 @@ def _encodes_plain_text(token: str) -> bool:
         decoded = raw.decode("utf-8")
     except (binascii.Error, ValueError):
         return False
-    if not decoded or not any(c.isspace() for c in decoded):
+    if decoded.startswith("{") and decoded.endswith("}"):
+        pass  # a JSON object (a JWT's header, a config): read like text below, by what it holds
+    elif not decoded or not any(c.isspace() for c in decoded):
         return False
     printable = sum(c.isprintable() or c in "\n\t" for c in decoded)
-    letters = sum(c.isalpha() or c == " " for c in decoded)
+    letters = sum(c.isalpha() or c in ' "{}:,' for c in decoded)
     if printable < _MIN_TEXT_SHARE * len(decoded) or letters < _MIN_LETTER_SHARE * len(decoded):
         return False
     from memory_core.firewall import Firewall
@@ -568,6 +560,7 @@ _RANDOM_RUN = (
     # must be judged alike, or a second scrub would find what the first did not.
     r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{20,}={0,2}(?![A-Za-z0-9+/_\-=]|\[REDACTED:)"
 )
+_RANDOM_RUN_AFTER_ESCAPE = lazy(r"[A-Za-z0-9+/_\-]{20,}={0,2}(?![A-Za-z0-9+/_\-=]|\[REDACTED:)")
 _PUBLIC_BLOCK = (
     r"-----BEGIN ((?:X509 |TRUSTED |RSA )?(?:CERTIFICATE(?: REQUEST)?|PUBLIC KEY|X509 CRL)"
     r"|PGP (?:PUBLIC KEY BLOCK|SIGNATURE))-----"
@@ -589,8 +582,13 @@ def _public_blocks(text: str) -> list[tuple[int, int]]:
 def _find_high_entropy(text: str, folded: str) -> list[Edit]:
     public = _public_blocks(text) if "-----BEGIN" in text else []
     edits: list[Edit] = []
-    for found in re.finditer(_RANDOM_RUN, text):
-        if public and any(start <= found.start() < end for start, end in public):
+    for run in re.finditer(_RANDOM_RUN, text):
+        if public and any(start <= run.start() < end for start, end in public):
+            continue
+        found: re.Match[str] | None = run
+        if text[run.start() - 1 : run.start()] == "\\" and run.group()[0] in "nrt":
+            found = _RANDOM_RUN_AFTER_ESCAPE.match(text, run.start() + 1)  # `\n<sha>` in a repr
+        if found is None:
             continue
         edit = _judge_entropy(found)
         if edit is not None:
