@@ -267,7 +267,7 @@ def value_score(value: str, *, direct: bool = False) -> int:
         return 2  # a generated key full of symbols: WordPress's `AUTH_KEY` salts
     if (
         value.startswith("[REDACTED:")
-        or value[0] in "/<>@&?#~.=:-'\""
+        or value[0] in "/<>@&?#~.=:-'\"\\"
         or any(c in value for c in "<>,")
         or any(pair in value for pair in ("[]", "()", "{}"))
         or _USER_AT.fullmatch(value)
@@ -331,7 +331,12 @@ def _tokens(text: str, start: int, limit: int) -> list[tuple[int, int]]:
             position = member.end()  # Terraform's `variable "x" { default = ... }`
             continue
         if char == "\\":
-            position += 2  # an escape: `\t`, `\u00e9`'s head
+            if text[position + 1 : position + 2] == "u":  # `ung\u00fcltig`: the rest of a word
+                position += 6
+                while position < limit and text[position].isalnum():
+                    position += 1
+                continue
+            position += 2  # an escape: `\t`
             continue
         if char in _LINK_CHARS or (char in "'\"" and position > 0 and text[position - 1].isalnum()):
             position += 1
