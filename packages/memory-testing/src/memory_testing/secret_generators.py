@@ -1244,6 +1244,141 @@ _FRESH5_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
+_FRESH6_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "ops-6": (
+        "A",
+        (
+            "[Service]\nEnvironment=DATABASE_PASSWORD={s}\nExecStart=/usr/bin/api",
+            "redis-cli -h cache.internal\ncache.internal:6379> AUTH default {s}\nOK",
+            'db.createUser({ user: "reporting", pwd: "{s}", roles: ["read"] })',
+        ),
+    ),
+    "dotnet-6": (
+        "B",
+        (
+            '"ConnectionStrings": { "Main": "Server=sql01;Database=shop;User Id=sa;Password={s};" }',
+            '$secure = ConvertTo-SecureString "{s}" -AsPlainText -Force',
+            "keystore.password={s}\nkeystore.path=/etc/app/keystore.jks",
+        ),
+    ),
+    "code-6": (
+        "A",
+        (
+            'cfg := Config{Host: "db", User: "app", Password: "{s}"}',
+            'config :my_app, MyApp.Repo, username: "app", password: "{s}"',
+            "$config['smtp_pass'] = '{s}';",
+        ),
+    ),
+    "http-6": (
+        "B",
+        (
+            'curl -X POST https://api.example.com/login -d \'{"username":"ops","password":"{s}"}\'',
+            "> GET /v2/reports HTTP/1.1\n> Host: api.example.com\n> X-Auth-Key: {s}\n> Accept: */*",
+            "ldapsearch -x -D 'cn=admin,dc=corp' -w '{s}' -b 'dc=corp'",
+        ),
+    ),
+    "chat-6": (
+        "A",
+        (
+            "ang password ng wifi ay {s}",
+            "הסיסמה לשרת היא {s}",
+            "Le code d'accès du portail est {s}",
+        ),
+    ),
+    "chat-6b": (
+        "B",
+        (
+            "Zugangsdaten fürs Staging: admin / {s}",
+            "the new root creds → root:{s}",
+            "DM'd you the key but here it is again: {s}",
+        ),
+    ),
+    "ci-6": (
+        "A",
+        (
+            "env:\n  NPM_AUTH: {s}\n  NODE_ENV: production",
+            'variables:\n  DEPLOY_SECRET: "{s}"\n  STAGE: prod',
+            'gh secret set SLACK_TOKEN --body "{s}"',
+        ),
+    ),
+    "notebook-6": (
+        "B",
+        (
+            '{"cell_type": "code", "source": ["openai.api_key = \\"{s}\\"\\n", "resp = openai.Model.list()"]}',
+            "In [3]: client = Minio('s3.local:9000', access_key='minio', secret_key='{s}')",
+            ">>> conn = psycopg2.connect(dbname='app', user='app', password='{s}')",
+        ),
+    ),
+}
+
+_FRESH6_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "masked-6": (
+        "A",
+        (
+            "  # aws_db_instance.main will be updated in-place\n  ~ password = (sensitive value)",
+            'Run curl -H "Authorization: Bearer ***" https://api.example.com/deploy',
+            "Name:         db-creds\nType:  Opaque\n\nData\n====\npassword:  16 bytes\nusername:  3 bytes",
+        ),
+    ),
+    "oauth-6": (
+        "B",
+        (
+            '{"token_type": "Bearer", "expires_in": 3599, "scope": "repo read:org"}',
+            "Content-Security-Policy: script-src 'self' 'nonce-{b64u}'",
+            '<script src="/static/app.js" integrity="sha384-{i}" crossorigin="anonymous"></script>',
+        ),
+    ),
+    "hosts-6": (
+        "A",
+        (
+            "|1|{b64u}=|{b64u}= ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{b64u}",
+            "gpg --keyserver keys.openpgp.org --recv-keys {h}",
+            "$ANSIBLE_VAULT;1.1;AES256\n{h64}\n{h64}",
+        ),
+    ),
+    "runtime-6": (
+        "B",
+        (
+            "<app.db.Session object at 0x7f3a2c1d9e80>",
+            "goroutine 17 [running]:\nmain.handler(0xc000123456, 0x1f)\n\t/src/main.go:42 +0x1a5",
+            'metadata:\n  uid: {u}\n  resourceVersion: "48213077"',
+        ),
+    ),
+    "build-6": (
+        "A",
+        (
+            "dist/assets/index-{h16}.js   142.31 kB │ gzip: 45.87 kB",
+            "go: downloading golang.org/x/crypto v0.21.0\ngolang.org/x/crypto v0.21.0 h1:{i}",
+            "  Downloading cryptography-42.0.5-cp39-abi3-manylinux_2_28_x86_64.whl (4.6 MB)\n     --hash=sha256:{h64}",
+        ),
+    ),
+    "prose-6": (
+        "B",
+        (
+            "Passwordless sudo is configured for the deploy user via /etc/sudoers.d/deploy.",
+            "The API key must be sent in the X-Api-Key header; rotate it from the dashboard.",
+            "Token-based auth replaced sessions in v3 (see ADR-0012).",
+        ),
+    ),
+    "i18n-6": (
+        "A",
+        (
+            '<string name="password_hint">Passwort eingeben</string>',
+            "login.password.label=Palavra-passe\nlogin.password.error=Palavra-passe inválida",
+            '"reset_token_sent": "Мы отправили ссылку для сброса пароля на вашу почту"',
+        ),
+    ),
+    "ids-6": (
+        "B",
+        (
+            "Sentry event {h32} captured (release api@2.4.1)",
+            "Stripe webhook evt_{b64u} delivered in 212 ms",
+            "Uploaded blob {h64} (12.4 MB) to registry",
+        ),
+    ),
+}
+
+
 def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     """Every generated secret sample and every near-miss, each with its fold."""
     fresh_secrets, fresh_benign = _fresh()
@@ -1251,12 +1386,14 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     fresh3_secrets, fresh3_benign = _round("fresh3", _FRESH3_SECRETS, _FRESH3_BENIGN, 24)
     fresh4_secrets, fresh4_benign = _round("fresh4", _FRESH4_SECRETS, _FRESH4_BENIGN, 22)
     fresh5_secrets, fresh5_benign = _round("fresh5", _FRESH5_SECRETS, _FRESH5_BENIGN, 26)
+    fresh6_secrets, fresh6_benign = _round("fresh6", _FRESH6_SECRETS, _FRESH6_BENIGN, 30)
     secrets = (*_stated(), *_sql(), *_otp(), *_sdk(), *_code(), *fresh_secrets, *fresh2_secrets, *fresh3_secrets)
-    return (*secrets, *fresh4_secrets, *fresh5_secrets), (
+    return (*secrets, *fresh4_secrets, *fresh5_secrets, *fresh6_secrets), (
         *_benign(),
         *fresh_benign,
         *fresh2_benign,
         *fresh3_benign,
         *fresh4_benign,
         *fresh5_benign,
+        *fresh6_benign,
     )
