@@ -59,7 +59,7 @@ _STRONG_NAMES = (
     *("zugangsdaten", "identifiants", "credenciales", "credenciais", "credenziali", "inloggegevens"),
     *("учетные данные", "認証情報", "凭据", "憑證", "dane logowania", "kimlik bilgileri", "přihlašovací údaje"),
     *("contrasenya", "contrasinal", "pasahitza", "fjalëkalimi", "slaptažodis", "salasõna", "парола", "lykilorð"),
-    *("wagwoord", "συνθηματικό", "client-key-data", "client-certificate-data"),
+    *("wagwoord", "συνθηματικό", "client-key-data", "client-certificate-data", "convertto-securestring"),
     *("kata laluan", "รหัสผ่าน", "nenosiri", "পাসওয়ার্ড", "رمز عبور", "رمز", "پاس ورڈ", "கடவுச்சொல்", "పాస్‌వర్డ్"),
     # secret
     *("secret", "geheimnis", "secreto", "segredo", "segreto", "секрет", "シークレット", "秘密", "密钥", "비밀"),

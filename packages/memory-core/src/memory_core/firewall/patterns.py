@@ -464,13 +464,15 @@ _ASSIGNMENT_RULES = [
 
 _HARMLESS_LABEL = (
     r"(?:(?:sha\d{1,3}|md5|blake2[bs]?|blake3|h1|crc32c?|etag|integrity)[:=\-\"' ]+"
+    r"|\|1\|(?:[A-Za-z0-9+/_\-]+=*\|)?"
     r"|(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com) "
     r"|data:(?:image|font|audio|video)/[\w.+\-]+;base64,)$"
 )
-"""What may stand just before a random token that is not a secret: a digest's algorithm,
-an SSH public key's type, an embedded image's data URI."""
-_SRI_PREFIXES = ("sha1-", "sha256-", "sha384-", "sha512-")
-"""Subresource Integrity and npm lockfiles: `sha512-<base64>` is a digest."""
+"""What may stand just before a random token that is not a secret: a digest's algorithm, a
+hashed `known_hosts` entry (`|1|salt|hash`), an SSH public key's type, an embedded
+image's data URI."""
+_SRI_PREFIXES = ("sha1-", "sha256-", "sha384-", "sha512-", "nonce-")
+"""Subresource Integrity and npm lockfiles: `sha512-<base64>` is a digest; a CSP `nonce-` is sent to every client."""
 
 
 _MIN_TEXT_SHARE = 0.95
@@ -517,7 +519,7 @@ def _judge_entropy(match: re.Match[str]) -> Edit | None:
         return None
     if not looks_random(token) or is_placeholder(token) or _encodes_plain_text(token):
         return None
-    before = match.string[max(0, match.start() - 60) : match.start()]
+    before = match.string[max(0, match.start() - 100) : match.start()]  # a `|1|salt|` fits
     if re.search(_HARMLESS_LABEL, before, re.IGNORECASE):
         return None  # `sha256:<hex>`, an SSH public key, an embedded image
     if token.startswith(_PUBLIC_PREFIXES) or _HOST_LABEL.match(match.string, match.end()):
