@@ -6,7 +6,7 @@ number or `*`), as `credential`; the other four fields stay. A line is read wher
 it starts (after a real or an escaped newline, maybe indented or after a diff's `+`), so
 `/etc/passwd` lines (seven fields, the second `x`), times (`12:30:45`) and IPv6 addresses are
 not read. The other credential files (`.netrc`, `.npmrc`, `.pypirc`, `.env`, kubeconfig,
-Docker's `config.json`) name their secrets, and the assignment rules read them.
+Docker's `config.json`) name their secrets, and the judgement (`judge`) reads them.
 """
 
 from __future__ import annotations

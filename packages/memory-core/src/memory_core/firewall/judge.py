@@ -28,7 +28,10 @@ or bare, within six tokens; before it in "use X as the passphrase". A name follo
 `= (` holds a call or a tuple: its string literals after the first (the user or app id) are
 the values. A name inside a `cat`ted file name holds the next line. A code label ending its
 line with `:` holds the block of code lines below it. `id:secret` piped to `base64` holds its
-second half; a literal given to a hex decoder is the key.
+second half; a literal given to a hex decoder is the key. A URL's query parameter holds the
+value up to the next `&`; a strong name assigned a phrase of three to six words holds the
+whole line (`password: correct horse battery`); a name heading a table column (`| name | token
+|`, `SELECT name, token FROM`) holds the cells below it.
 
 Failure: none at run time; every search is bounded (a window of a few hundred characters
 after each name hit), so a turn costs time in proportion to its size and its name hits.

@@ -6,16 +6,16 @@ which it cannot match (its triggers), and a regular expression compiled on first
 turn pays only for the rules whose triggers it contains. A rule replaces the group named
 `s` when the pattern has one (keeping the label around it: `password=`, the URL's host),
 else the whole match. A rule's `judge` may veto a match or narrow it; an `anchored` rule is
-tried only where a trigger occurs; a rule with a `find` function (assignments, key blocks)
+tried only where a trigger occurs; a rule with a `find` function (the judgement, key blocks)
 reads the text itself.
 
 Order matters and is deliberate: whole blocks (private keys) first, then vendor tokens with
 an unambiguous prefix (specific before generic: `sk-ant-` before `sk-`; filler such as
 `xxxx` marks a documentation example and is kept), then JWTs, then shapes that need context:
 URL userinfo (read by `memory_core.urls.find_userinfo`, the parser `redact_url` uses), headers,
-command-line password flags (`flags`), names ending in a credential word (`assign`), names
-saying secret anywhere (`keyvalue`), `.pgpass` lines (`files`), a name and a value judged
-together in any language (`judge`: passwords stated in prose among them), and the entropy
+command-line password flags (`flags`), `.pgpass` lines (`files`), a name and a value judged
+together in any language and syntax (`judge`: assignments, calls, SQL, tables and passwords
+stated in prose alike), and the entropy
 test last (base64 that decodes to plain text is kept).
 `RULES_VERSION` names this rule set; raise it whenever a change makes it catch more.
 A later rule never re-redacts an earlier marker: every value pattern refuses to start with
@@ -44,7 +44,9 @@ RULES_VERSION = 4
 """The rule set's version: raise it whenever a change makes the rules catch something they
 did not (1: vendor prefixes, assignments and entropy; 2: the RFC 3986 userinfo parser,
 password flags, named keys, stated passwords, `.pgpass`; 3: the judgement of a name and a
-value together, in any language, `firewall.judge`). `memory scrub` records the version
+value together, in any language, `firewall.judge`; 4: the judgement alone reads named
+credentials, the per-syntax assignment rules are gone, kinds `*-assignment` become
+`credential`). `memory scrub` records the version
 it ran with, captures record the version that scrubbed them, and `doctor` says when stored
 records were last scrubbed by an older rule set."""
 
@@ -452,9 +454,9 @@ _HEADER_RULES = [
     ),
 ]
 
-# -- assignments -----------------------------------------------------------------------------
+# -- named credentials -----------------------------------------------------------------------------
 
-_ASSIGNMENT_RULES = [
+_NAMED_RULES = [
     Rule("password-flag", FLAG_TRIGGERS, find=find_flag_passwords),
     Rule("credential", (":",), find=find_pgpass_passwords),
     Rule("credential", JUDGED_TRIGGERS, find=find_judged),
@@ -608,7 +610,7 @@ RULES: tuple[Rule, ...] = (
     *_JWT_RULES,
     *_URL_RULES,
     *_HEADER_RULES,
-    *_ASSIGNMENT_RULES,
+    *_NAMED_RULES,
     *_ENTROPY_RULES,
 )
 """Every rule, in the order `scrub` applies them."""

@@ -8,10 +8,9 @@ versions, paths, URLs, ARNs, references (`settings.SECRET_KEY`, `$TOKEN`), and
 placeholders (`is_placeholder`). `strict=True` asks more of the value, for names that say
 secret only weakly (a bare `key`, a word glued to `pass`): a long random or hex run.
 
-It is used where the name or the sentence around a value says "secret" only loosely: a
-`key value` line without `=`, a name with the credential word in its middle
-(`SECRET_KEY_BASE`), a password flag, a sentence that states a password. Where the name
-says it outright (`password = ...`) the assignment rule needs no such judgement.
+It is used by the judgement (`judge.value_score`) and by the password-flag rule. It also holds
+what every rule asks of a value: `is_placeholder`, `looks_like_code`, and `line_prefix`
+(what precedes a position on its line, a real or an escaped one).
 
 Pure functions of their arguments; never raise for any `str`.
 """
