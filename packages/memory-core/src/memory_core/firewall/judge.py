@@ -161,6 +161,7 @@ _NOT_VALUE = lazy(
     r"|[\d:.]+(?:[ap]m)?|\d+(?:[.,]\d+)*[a-zA-Z%]{0,5}"  # a time, an address, a size
     r"|[a-z0-9\-]+(?:\.[a-z0-9\-]+)*\.[a-z][a-z0-9\-]*(?::\d+)?(?:/\S*)?"  # a host (last label: a letter first)
     r"|[A-Za-z][\w.]*(?:-[A-Za-z][\w.]*)*-[0-9a-f]{7,}"  # a labelled digest or id: `Linux-pip-<sha256>`
+    r"|[A-Za-z]*\d+(?:\.\d+)+"  # a name and its version: `email5.0.0`, `python3.12`
     r"|[\w.+\-]+@[\w\-]+\.[\w.\-]+"  # an e-mail address
     r"|[\w\-./]+\.(?:txt|json|ya?ml|py|js|ts|go|rb|sh|conf|cfg|ini|env|log|md|pem|crt|key|toml|xml|sql)(?:[#:]\S*)?"
     r"|[\w\-]+(?::[\w\-]+){2,}"  # a colon-joined key or id: `user:4412:profile:v3`
@@ -215,6 +216,10 @@ _STATED = lazy(
 _GLUABLE = frozenset({"password", "passwd", "pass", "auth", "token", "secret"})
 """Names a config glues to a prefix in one lower-case word: `requirepass`, `masterauth`, `rpcauth`."""
 _NOT_GLUED = frozenset({"bypass", "compass", "surpass", "trespass", "overpass", "underpass", "encompass", "oauth"})
+_VERBS = frozenset(
+    {"get", "set", "check", "split", "verify", "hash", "reset", "change", "update", "read", "write", "has", "is"}
+)
+"""A code verb glued to the name makes a function (`getpass`, `splitpasswd`), not a setting."""
 _SYMBOL_KEY = 32
 _SYMBOL_KINDS = 6
 _LOWER_RUN = lazy(r"[a-z]{6}")
@@ -502,7 +507,8 @@ def _held(text: str, end: int, limit: int, strength: int) -> list[tuple[int, int
         return []
     literals = _literals(text, position, limit)
     literals = literals[1:] if len(literals) > 1 else literals  # `Client::new("key")` has only the key
-    return [span for span in literals if value_score(text[span[0] : span[1]]) + strength >= 2]
+    scores = [(span, value_score(text[span[0] : span[1]])) for span in literals]
+    return [span for span, score in scores if score and score + strength >= _BAR]
 
 
 def _code_block(text: str, end: int, limit: int) -> list[tuple[int, int]]:
@@ -641,11 +647,17 @@ def _bounded(text: str, folded: str, at: int, word: str) -> bool:
     if not (before.isalpha() and ord(before) < _LATIN_END and word[0].isalpha() and ord(word[0]) < _LATIN_END):
         # other scripts glue articles and prefixes to the word: Hebrew `הסיסמה`, Arabic `الرمز`
         return True
-    if word in _GLUABLE and not text[end : end + 1].isalnum():
+    if word in _GLUABLE and not text[end : end + 1].isalnum() and text[end : end + 1] != "(":
         head = at
         while head > 0 and text[head - 1].islower() and text[head - 1].isascii() and at - head < 12:
             head -= 1
-        if head < at and not text[head - 1 : head].isalnum() and folded[head:end] not in _NOT_GLUED:
+        glued_to = folded[head:at]
+        if (
+            head < at
+            and not text[head - 1 : head].isalnum()
+            and glued_to not in _VERBS
+            and folded[head:end] not in _NOT_GLUED
+        ):
             return True  # `requirepass`, `masterauth`
     return text[at].isupper() and text[at - 1].islower()
 
