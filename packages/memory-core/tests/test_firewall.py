@@ -89,16 +89,16 @@ def test_every_shape_in_one_long_turn_is_caught_and_counted() -> None:
 
 
 CONTEXTS = {
-    "diff": ("+  password: {s}\n", "password-assignment"),
-    "numbered-listing": ("    12\t  api_key: {s}\n", "api-key-assignment"),
-    "grep-output": ("config/prod.yml:12:  secret: {s}\n", "secret-assignment"),
-    "odbc": ("Driver={{ODBC}};Server=db;Uid=sa;Pwd={s};", "password-assignment"),
-    "maven-xml": ("<server><id>nexus</id><password>{s}</password></server>", "password-assignment"),
-    "kubectl": ("kubectl create secret generic db --from-literal=password={s}", "password-assignment"),
-    "query-string": ("GET /v1/items?access_token={s}&page=2", "token-assignment"),
-    "terraform": ('  password = "{s}"\n', "password-assignment"),
-    "windows-yaml": ("db:\r\n  password: {s}\r\n  user: app\r\n", "password-assignment"),
-    "js-object": ("const config = {{ apiKey: '{s}', region: 'eu' }};", "api-key-assignment"),
+    "diff": ("+  password: {s}\n", "credential"),
+    "numbered-listing": ("    12\t  api_key: {s}\n", "credential"),
+    "grep-output": ("config/prod.yml:12:  secret: {s}\n", "credential"),
+    "odbc": ("Driver={{ODBC}};Server=db;Uid=sa;Pwd={s};", "credential"),
+    "maven-xml": ("<server><id>nexus</id><password>{s}</password></server>", "credential"),
+    "kubectl": ("kubectl create secret generic db --from-literal=password={s}", "credential"),
+    "query-string": ("GET /v1/items?access_token={s}&page=2", "credential"),
+    "terraform": ('  password = "{s}"\n', "credential"),
+    "windows-yaml": ("db:\r\n  password: {s}\r\n  user: app\r\n", "credential"),
+    "js-object": ("const config = {{ apiKey: '{s}', region: 'eu' }};", "credential"),
 }
 
 

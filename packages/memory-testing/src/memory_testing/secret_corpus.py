@@ -186,7 +186,7 @@ def _flag_samples() -> list[Sample]:
         'echo "{s}" | docker login -u ci --password-stdin registry.example.com',
         "rabbitmqctl add_user metrics {s} && rabbitmqctl set_user_tags metrics monitoring",
     )
-    kinds = {25: "password-assignment", 26: "password-assignment", 28: "password-assignment", 24: "password-assignment"}
+    kinds = {25: "credential", 26: "credential", 28: "credential", 24: "credential"}
     return [
         _sample("password flag", f"flag-{i}", kinds.get(i, "password-flag"), t, password(f"flag{i}", _SHELL_SAFE))
         for i, t in enumerate(templates)
@@ -198,56 +198,56 @@ def _flag_samples() -> list[Sample]:
 
 def _named_samples() -> list[Sample]:
     cases = (
-        ("secret-assignment", "SECRET_KEY_BASE={s}\nRAILS_ENV=production", _hex("n0", 128)),
-        ("secret-assignment", "production:\n  secret_key_base: {s}\n", _hex("n1", 96)),
-        ("secret-assignment", "DD_APP_KEY={s}\nDD_SITE=datadoghq.eu", _hex("n2", 40)),
-        ("secret-assignment", "export NEW_RELIC_LICENSE_KEY={s}", _hex("n3", 40)),
-        ("secret-assignment", "license_key: {s}\napp_name: shop", token("n4", 40)),
+        ("credential", "SECRET_KEY_BASE={s}\nRAILS_ENV=production", _hex("n0", 128)),
+        ("credential", "production:\n  secret_key_base: {s}\n", _hex("n1", 96)),
+        ("credential", "DD_APP_KEY={s}\nDD_SITE=datadoghq.eu", _hex("n2", 40)),
+        ("credential", "export NEW_RELIC_LICENSE_KEY={s}", _hex("n3", 40)),
+        ("credential", "license_key: {s}\napp_name: shop", token("n4", 40)),
         (
-            "secret-assignment",
+            "credential",
             'LICENSE_KEY = "{s}"',
             "-".join(token(f"n5{i}", 5, string.ascii_uppercase + string.digits) for i in range(4)),
         ),
         (
-            "password-assignment",
+            "credential",
             "signingConfigs {\n    release {\n        storeFile file('release.jks')\n        storePassword '{s}'\n        keyAlias 'release'\n    }\n}",
             password("n6"),
         ),
-        ("password-assignment", '        keyPassword "{s}"\n', password("n7")),
+        ("credential", '        keyPassword "{s}"\n', password("n7")),
         (
-            "password-assignment",
+            "credential",
             "# redis.conf\nbind 0.0.0.0\nrequirepass {s}\nappendonly yes",
             password("n8", _SHELL_SAFE),
         ),
-        ("token-assignment", "replicaof 10.0.0.1 6379\nmasterauth {s}\n", password("n9", _SHELL_SAFE)),
-        ("token-assignment", "define( 'AUTH_KEY', '{s}' );", token("n10", 64, _ALNUM + "!@#%^&*()-_[]{}<>~+=,.;:/?|")),
+        ("credential", "replicaof 10.0.0.1 6379\nmasterauth {s}\n", password("n9", _SHELL_SAFE)),
+        ("credential", "define( 'AUTH_KEY', '{s}' );", token("n10", 64, _ALNUM + "!@#%^&*()-_[]{}<>~+=,.;:/?|")),
         (
-            "token-assignment",
+            "credential",
             "define( 'SECURE_AUTH_SALT', '{s}' );",
             token("n11", 64, _ALNUM + "!@#%^&*()-_[]{}<>~+=,.;:/?|"),
         ),
         (
-            "secret-assignment",
+            "credential",
             'os.environ.setdefault("DJANGO_SECRET_KEY", "{s}")',
             token("n12", 50, _ALNUM + "!@#%^&*(-_=+)"),
         ),
-        ("secret-assignment", "JWT_SECRET_KEY: {s}", token("n13", 44, _B64)),
-        ("secret-assignment", "app_key={s}", "base64:" + token("n14", 44, _B64)),
-        ("secret-assignment", "APP_KEY={s}", "base64:" + token("n15", 43, _B64) + "="),
-        ("secret-assignment", "const signingKey = '{s}';", token("n16", 48)),
-        ("token-assignment", "config.set('apiToken', '{s}')", token("n17", 32)),
-        ("secret-assignment", "encryption_key_v2: {s}", _hex("n18", 64)),
-        ("secret-assignment", "    'consumer_key' => '{s}',", token("n19", 25)),
-        ("token-assignment", "rpcauth {s}", "user:" + _hex("n20a", 16) + "$" + _hex("n20b", 64)),
-        ("password-assignment", "wpa_passphrase={s}\nssid=office", password("n21")),
-        ("secret-assignment", "hmac_key = {s}", token("n22", 32, _B64)),
-        ("secret-assignment", '  "webhookSigningKey": "{s}",', token("n23", 40)),
-        ("secret-assignment", "Settings.access_token_secret = '{s}'", token("n24", 45)),
-        ("secret-assignment", "stripe_signing_secret_test: {s}", token("n25", 32)),
-        ("password-assignment", '<add key="DbPassword" value="{s}" />', password("n26")),
-        ("secret-assignment", "SECRET_KEY {s}", token("n27", 50, _ALNUM + "!@#%^&*(-_=+)")),
-        ("token-assignment", "[auth]\ntoken {s}", token("n28", 36)),
-        ("secret-assignment", "client_secret_b64: {s}", token("n29", 40, _B64)),
+        ("credential", "JWT_SECRET_KEY: {s}", token("n13", 44, _B64)),
+        ("credential", "app_key={s}", "base64:" + token("n14", 44, _B64)),
+        ("credential", "APP_KEY={s}", "base64:" + token("n15", 43, _B64) + "="),
+        ("credential", "const signingKey = '{s}';", token("n16", 48)),
+        ("credential", "config.set('apiToken', '{s}')", token("n17", 32)),
+        ("credential", "encryption_key_v2: {s}", _hex("n18", 64)),
+        ("credential", "    'consumer_key' => '{s}',", token("n19", 25)),
+        ("credential", "rpcauth {s}", "user:" + _hex("n20a", 16) + "$" + _hex("n20b", 64)),
+        ("credential", "wpa_passphrase={s}\nssid=office", password("n21")),
+        ("credential", "hmac_key = {s}", token("n22", 32, _B64)),
+        ("credential", '  "webhookSigningKey": "{s}",', token("n23", 40)),
+        ("credential", "Settings.access_token_secret = '{s}'", token("n24", 45)),
+        ("credential", "stripe_signing_secret_test: {s}", token("n25", 32)),
+        ("credential", '<add key="DbPassword" value="{s}" />', password("n26")),
+        ("credential", "SECRET_KEY {s}", token("n27", 50, _ALNUM + "!@#%^&*(-_=+)")),
+        ("credential", "[auth]\ntoken {s}", token("n28", 36)),
+        ("credential", "client_secret_b64: {s}", token("n29", 40, _B64)),
     )
     return [_sample("named key", f"named-{i}", kind, t, s) for i, (kind, t, s) in enumerate(cases)]
 
@@ -279,7 +279,7 @@ def _prose_samples() -> list[Sample]:
         "I think the pwd is {s}",
     )
     # `name = value` and `Name: value` at a line start are read as assignments, whatever the sentence.
-    assigned = {5: "password-assignment", 13: "password-assignment"}
+    assigned = {5: "credential", 13: "credential"}
     out = [
         _sample("prose", f"prose-{i}", assigned.get(i, "credential"), t, password(f"prose{i}"))
         for i, t in enumerate(templates)
@@ -306,15 +306,15 @@ def _prose_samples() -> list[Sample]:
 def _file_samples() -> list[Sample]:
     npm_token = "npm_" + token("f-npm", 36)
     cases = (
-        ("password-assignment", "$ cat ~/.pgpass\nlocalhost:5432:app:app:{s}\n", password("f0", _SHELL_SAFE)),
-        ("password-assignment", "db.example.com:5432:*:postgres:{s}", password("f1", _SHELL_SAFE)),
+        ("credential", "$ cat ~/.pgpass\nlocalhost:5432:app:app:{s}\n", password("f0", _SHELL_SAFE)),
+        ("credential", "db.example.com:5432:*:postgres:{s}", password("f1", _SHELL_SAFE)),
         (
-            "password-assignment",
+            "credential",
             "echo 'pg-primary:6432:billing:billing_rw:{s}' >> ~/.pgpass",
             password("f2", _SHELL_SAFE),
         ),
         (
-            "password-assignment",
+            "credential",
             "machine api.heroku.com\n  login me@example.com\n  password {s}\n",
             _hex("f3", 8)
             + "-"
@@ -326,76 +326,76 @@ def _file_samples() -> list[Sample]:
             + "-"
             + _hex("f3e", 12),
         ),
-        ("password-assignment", "machine git.example.org login ci password {s}", password("f4", _SHELL_SAFE)),
+        ("credential", "machine git.example.org login ci password {s}", password("f4", _SHELL_SAFE)),
         (
-            "token-assignment",
+            "credential",
             "@acme:registry=https://npm.pkg.github.com\n//npm.pkg.github.com/:_authToken={s}\n",
             token("f5", 40),
         ),
         (
-            "token-assignment",
+            "credential",
             "registry=https://nexus.example.com/repository/npm/\n_auth={s}\nalways-auth=true",
             base64.b64encode(f"ci:{password('f6')}".encode()).decode(),
         ),
         (
-            "password-assignment",
+            "credential",
             "//nexus.example.com/repository/npm/:_password={s}",
             base64.b64encode(password("f7").encode()).decode(),
         ),
         (
-            "password-assignment",
+            "credential",
             "[distutils]\nindex-servers = internal\n\n[internal]\nrepository = https://pypi.example.com/\nusername = ci\npassword = {s}\n",
             password("f8"),
         ),
-        ("password-assignment", "[pypi]\n  username = __token__\n  password = {s}", password("f9")),
+        ("credential", "[pypi]\n  username = __token__\n  password = {s}", password("f9")),
         (
-            "password-assignment",
+            "credential",
             "# .env\nPOSTGRES_USER=app\nPOSTGRES_PASSWORD={s}\nPOSTGRES_DB=app",
             password("f10", _SHELL_SAFE),
         ),
-        ("secret-assignment", "NEXTAUTH_URL=http://localhost:3000\nNEXTAUTH_SECRET={s}\n", token("f11", 44, _B64)),
-        ("token-assignment", "SLACK_SIGNING_SECRET=${SLACK_SIGNING_SECRET}\nAUTH0_CLIENT_TOKEN={s}", token("f12", 32)),
+        ("credential", "NEXTAUTH_URL=http://localhost:3000\nNEXTAUTH_SECRET={s}\n", token("f11", 44, _B64)),
+        ("credential", "SLACK_SIGNING_SECRET=${SLACK_SIGNING_SECRET}\nAUTH0_CLIENT_TOKEN={s}", token("f12", 32)),
         (
-            "token-assignment",
+            "credential",
             "users:\n- name: ci\n  user:\n    token: {s}\n",
             _chars(_rng("f13a"), "abcdefghijklmnopqrstuvwxyz0123456789", 6)
             + "."
             + _chars(_rng("f13b"), "abcdefghijklmnopqrstuvwxyz0123456789", 16),
         ),
         (
-            "secret-assignment",
+            "credential",
             "users:\n- name: admin\n  user:\n    client-key-data: {s}\n",
             base64.b64encode(b"-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA" + token("f14", 60).encode()).decode(),
         ),
         (
-            "secret-assignment",
+            "credential",
             "    client-certificate-data: {s}\n",
             base64.b64encode(b"-----BEGIN CERTIFICATE-----\nMIIDBTCCAe2gAwIBAgII" + token("f15", 60).encode()).decode(),
         ),
         (
-            "password-assignment",
+            "credential",
             "users:\n- name: basic\n  user:\n    username: admin\n    password: {s}\n",
             password("f16"),
         ),
         (
-            "token-assignment",
+            "credential",
             '{\n  "auths": {\n    "registry.example.com": {\n      "auth": "{s}"\n    }\n  }\n}',
             base64.b64encode(f"robot:{password('f17')}".encode()).decode(),
         ),
-        ("token-assignment", '{"auths": {"https://index.docker.io/v1/": {"identitytoken": "{s}"}}}', token("f18", 36)),
-        ("token-assignment", "    auth-provider:\n      config:\n        refresh-token: {s}\n", token("f19", 40)),
+        ("credential", '{"auths": {"https://index.docker.io/v1/": {"identitytoken": "{s}"}}}', token("f18", 36)),
+        ("credential", "    auth-provider:\n      config:\n        refresh-token: {s}\n", token("f19", 40)),
         (
-            "password-assignment",
+            "credential",
             "spring:\n  datasource:\n    url: jdbc:postgresql://db:5432/app\n    password: {s}\n",
             password("f20"),
         ),
         (
-            "password-assignment",
+            "credential",
             "<settings><servers><server><id>nexus</id><username>ci</username><password>{s}</password></server></servers></settings>",
             password("f21"),
         ),
-        ("token-assignment", "[credential]\n    helper = store\n[github]\n    token = {s}", token("f22", 40)),
-        ("password-assignment", "[client]\nuser=root\npassword={s}\nhost=127.0.0.1", password("f23", _SHELL_SAFE)),
+        ("credential", "[credential]\n    helper = store\n[github]\n    token = {s}", token("f22", 40)),
+        ("credential", "[client]\nuser=root\npassword={s}\nhost=127.0.0.1", password("f23", _SHELL_SAFE)),
         ("npm-token", "//registry.npmjs.org/:_authToken={s}", npm_token),
     )
     return [_sample("credential file", f"file-{i}", kind, t, s) for i, (kind, t, s) in enumerate(cases)]
@@ -409,7 +409,7 @@ def _vendor_samples() -> list[Sample]:
     b64url = _ALNUM + "-_"
     cases = (
         ("aws-access-key", "aws configure set aws_access_key_id {s}", "AKIA" + _chars(_rng("v0"), upper, 16)),
-        ("aws-secret-key", "[default]\naws_secret_access_key = {s}\n", _chars(_rng("v1"), _B64, 40)),
+        ("credential", "[default]\naws_secret_access_key = {s}\n", _chars(_rng("v1"), _B64, 40)),
         ("github-token", "remote: Invalid username or token. {s}", "ghp_" + _chars(_rng("v2"), _ALNUM, 36)),
         (
             "github-token",

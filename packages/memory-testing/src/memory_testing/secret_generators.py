@@ -23,7 +23,7 @@ import json
 import random
 import string
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from memory_testing.secret_corpus import Sample
@@ -981,30 +981,6 @@ _FRESH3_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
-def _fresh3() -> tuple[list[Generated], list[Generated]]:
-    secrets: list[Generated] = []
-    benign: list[Generated] = []
-    for variant, (fold, templates) in _FRESH3_SECRETS.items():
-        for i, template in enumerate(templates):
-            for j in range(3):
-                rng = _rng(f"fresh3/{variant}/{i}/{j}")
-                secret = _password(rng) if j < 2 else _token(rng, 24)
-                text = _frame(rng, template.replace("{s}", secret))
-                secrets.append(
-                    Generated(fold, Sample(f"fresh3/{variant}", f"gen-fresh3-{variant}-{i}-{j}", text, secret, "?"))
-                )
-    for variant, (fold, templates) in _FRESH3_BENIGN.items():
-        for i, template in enumerate(templates):
-            for j in range(3):
-                rng = _rng(f"fresh3-benign/{variant}/{i}/{j}")
-                benign.append(
-                    Generated(
-                        fold, Sample(f"benign/{variant}", f"gen-fresh3-benign-{variant}-{i}-{j}", _frame(rng, template))
-                    )
-                )
-    return secrets, benign
-
-
 _FRESH4_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
     "chat-4": (
         "A",
@@ -1076,35 +1052,348 @@ _FRESH4_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
-def _fresh4() -> tuple[list[Generated], list[Generated]]:
+_FILLERS: dict[str, Callable[[random.Random], str]] = {
+    # placeholder of a near-miss template -> what a turn holds there (drawn only when present)
+    "{h7}": lambda rng: _chars(rng, _HEX, 7),
+    "{h12}": lambda rng: _chars(rng, _HEX, 12),
+    "{h16}": lambda rng: _chars(rng, _HEX, 16),
+    "{h32}": lambda rng: _chars(rng, _HEX, 32),
+    "{h}": lambda rng: _chars(rng, _HEX, 40),
+    "{h64}": lambda rng: _chars(rng, _HEX, 64),
+    "{u}": _uuid,
+    "{i}": lambda rng: base64.b64encode(rng.randbytes(64)).decode(),
+    "{b64}": lambda rng: base64.b64encode(rng.randbytes(rng.randint(90, 300))).decode(),
+    "{b64u}": lambda rng: base64.urlsafe_b64encode(rng.randbytes(rng.randint(24, 48))).decode().rstrip("="),
+}
+
+
+def _fill(rng: random.Random, template: str) -> str:
+    for placeholder, draw in _FILLERS.items():
+        while placeholder in template:
+            template = template.replace(placeholder, draw(rng), 1)
+    return template
+
+
+def _round(
+    tag: str,
+    secret_table: dict[str, tuple[str, tuple[str, ...]]],
+    benign_table: dict[str, tuple[str, tuple[str, ...]]],
+    token_length: int,
+) -> tuple[list[Generated], list[Generated]]:
+    """One fresh round: each template three times (two human passwords, one token), each near-miss three times."""
     secrets: list[Generated] = []
     benign: list[Generated] = []
-    for variant, (fold, templates) in _FRESH4_SECRETS.items():
+    for variant, (fold, templates) in secret_table.items():
         for i, template in enumerate(templates):
             for j in range(3):
-                rng = _rng(f"fresh4/{variant}/{i}/{j}")
-                secret = _password(rng) if j < 2 else _token(rng, 22)
+                rng = _rng(f"{tag}/{variant}/{i}/{j}")
+                secret = _password(rng) if j < 2 else _token(rng, token_length)
                 text = _frame(rng, template.replace("{s}", secret))
                 secrets.append(
-                    Generated(fold, Sample(f"fresh4/{variant}", f"gen-fresh4-{variant}-{i}-{j}", text, secret, "?"))
+                    Generated(fold, Sample(f"{tag}/{variant}", f"gen-{tag}-{variant}-{i}-{j}", text, secret, "?"))
                 )
-    for variant, (fold, templates) in _FRESH4_BENIGN.items():
+    for variant, (fold, templates) in benign_table.items():
         for i, template in enumerate(templates):
             for j in range(3):
-                rng = _rng(f"fresh4-benign/{variant}/{i}/{j}")
-                benign.append(
-                    Generated(
-                        fold, Sample(f"benign/{variant}", f"gen-fresh4-benign-{variant}-{i}-{j}", _frame(rng, template))
-                    )
-                )
+                rng = _rng(f"{tag}-benign/{variant}/{i}/{j}")
+                text = _frame(rng, _fill(rng, template))
+                benign.append(Generated(fold, Sample(f"benign/{variant}", f"gen-{tag}-benign-{variant}-{i}-{j}", text)))
     return secrets, benign
+
+
+_FRESH5_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "compose-5": (
+        "A",
+        (
+            "services:\n  db:\n    image: postgres:16\n    environment:\n      POSTGRES_USER: app\n      POSTGRES_PASSWORD: {s}",
+            "  cache:\n    image: redis:7\n    command: redis-server --requirepass {s}",
+            "    environment:\n      - MINIO_ROOT_USER=admin\n      - MINIO_ROOT_PASSWORD={s}",
+        ),
+    ),
+    "infra-5": (
+        "B",
+        (
+            'resource "aws_db_instance" "main" {\n  engine   = "postgres"\n  username = "admin"\n  password = "{s}"\n}',
+            "kubectl create secret generic db-creds --from-literal=username=app --from-literal=password={s}",
+            "helm upgrade --install pg bitnami/postgresql --set auth.postgresPassword={s}",
+        ),
+    ),
+    "ci-5": (
+        "A",
+        (
+            "Run echo {s} | docker login ghcr.io -u deploy-bot --password-stdin",
+            "+ curl -fsS -H 'PRIVATE-TOKEN: {s}' https://gitlab.example.com/api/v4/projects",
+            "[2024-05-02T10:11:12Z] deploy: using SENTRY_AUTH_TOKEN={s}",
+        ),
+    ),
+    "trace-5": (
+        "B",
+        (
+            "sqlalchemy.exc.OperationalError: FATAL: password authentication failed for user \"app\"\n(connect args: host='db', user='app', password='{s}')",
+            "> POST /oauth/token HTTP/1.1\n> Content-Type: application/x-www-form-urlencoded\n>\ngrant_type=client_credentials&client_id=svc-reporting&client_secret={s}",
+            'Traceback (most recent call last):\n  File "deploy.py", line 12, in <module>\n    api = Client(api_key="{s}", region="eu")\nTypeError: unexpected keyword',
+        ),
+    ),
+    "sql-5": (
+        "A",
+        (
+            "INSERT INTO api_keys (name, secret) VALUES ('ci', '{s}');",
+            "UPDATE service_users SET password = '{s}' WHERE login = 'etl';",
+            "mysql> SELECT name, token FROM integrations;\n| slack | {s} |",
+        ),
+    ),
+    "chat-5": (
+        "B",
+        (
+            "nenosiri la seva ni {s}",
+            "ο κωδικός πρόσβασης του router είναι {s}",
+            "la contrasenya del servidor és {s}",
+        ),
+    ),
+    "fixture-5": (
+        "A",
+        (
+            'monkeypatch.setenv("STRIPE_WEBHOOK_SECRET", "{s}")',
+            "ENV REDIS_PASSWORD={s}\nEXPOSE 6379",
+            '    return {"username": "svc-billing", "password": "{s}"}',
+        ),
+    ),
+    "js-5": (
+        "B",
+        (
+            'const client = new OpenAI({ apiKey: "{s}" });',
+            "axios.defaults.headers.common['X-API-KEY'] = '{s}';",
+            'process.env.SESSION_SECRET ||= "{s}";',
+        ),
+    ),
+}
+
+_FRESH5_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "lockfile-5": (
+        "A",
+        (
+            'lodash@^4.17.21:\n  version "4.17.21"\n  resolved "https://registry.yarnpkg.com/lodash/-/lodash-4.17.21.tgz#{h}"\n  integrity sha512-{i}',
+            'files = [\n    {file = "requests-2.31.0-py3-none-any.whl", hash = "sha256:{h64}"},\n]',
+            '[[package]]\nname = "serde"\nversion = "1.0.197"\nsource = "registry+https://github.com/rust-lang/crates.io-index"\nchecksum = "{h64}"',
+        ),
+    ),
+    "ci-log-5": (
+        "B",
+        (
+            "Run actions/checkout@{h}\nSyncing repository: acme/api",
+            "Cache restored from key: Linux-pip-{h64}",
+            "Step 4/9 : COPY . .\n ---> {h12}\nSuccessfully built {h12}\nSuccessfully tagged api:latest",
+        ),
+    ),
+    "sql-dump-5": (
+        "A",
+        (
+            "INSERT INTO sessions (id, user_id, created_at) VALUES ('{u}', 42, '2024-05-01 10:00:00');",
+            "ALTER TABLE api_tokens ADD COLUMN token_hash char(64) NOT NULL; -- sha256 of the token, never the token",
+            "-- MySQL dump 10.13  Distrib 8.0.36\n-- Host: localhost    Database: app\n-- Dump completed on 2024-05-01 10:22:11",
+        ),
+    ),
+    "infra-5": (
+        "B",
+        (
+            "image: ghcr.io/acme/api@sha256:{h64}",
+            "env:\n  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef:\n        name: db-credentials\n        key: password",
+            'variable "db_password" {\n  type      = string\n  sensitive = true\n}',
+        ),
+    ),
+    "http-5": (
+        "A",
+        (
+            "< HTTP/1.1 200 OK\n< x-amzn-RequestId: {u}\n< x-cache: Hit from cloudfront\n< via: 1.1 {h32}.cloudfront.net (CloudFront)",
+            '< HTTP/2 403\n< cf-ray: {h16}-FRA\n< content-type: application/json\n{"error":"invalid_token"}',
+            "< HTTP/1.1 302 Found\n< Location: https://app.example.com/login?next=%2Fsettings%2Ftokens&nonce={b64u}",
+        ),
+    ),
+    "prose-5": (
+        "B",
+        (
+            "Fixed in {h} (backported to 2.x as {h7}); the token refresh no longer races.",
+            "git bisect says {h} is the first bad commit",
+            'The JWT header eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9 just decodes to {"alg":"RS256","typ":"JWT"}.',
+        ),
+    ),
+    "assets-5": (
+        "A",
+        (
+            "@font-face { font-family: Inter; src: url(data:font/woff2;base64,{b64}) format('woff2'); }",
+            '!function(e,t){"object"==typeof exports?module.exports=t():e.B64=t()}(this,function(){var n="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";return n});',
+            '<img alt="logo" src="data:image/webp;base64,{b64}">',
+        ),
+    ),
+    "i18n-5": (
+        "B",
+        (
+            'msgid "Password"\nmsgstr "Contraseña"\n\nmsgid "Forgot your password?"\nmsgstr "¿Olvidaste tu contraseña?"',
+            '"auth.token_expired": "Ihr Token ist abgelaufen. Bitte melden Sie sich erneut an.",',
+            "forgot_password: Mot de passe oublié ?\napi_key_label: Clé API",
+        ),
+    ),
+    "fixture-5": (
+        "A",
+        (
+            '{"id": "{u}", "username": "jdoe", "api_key_id": "{u}", "created": "2024-01-01"}',
+            "user = UserFactory(email='jane@example.com', password=factory.Faker('password'))",
+            'docker ps\nCONTAINER ID   IMAGE         COMMAND\n{h12}   postgres:16   "docker-entrypoint.s…"',
+        ),
+    ),
+}
+
+
+_FRESH6_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "ops-6": (
+        "A",
+        (
+            "[Service]\nEnvironment=DATABASE_PASSWORD={s}\nExecStart=/usr/bin/api",
+            "redis-cli -h cache.internal\ncache.internal:6379> AUTH default {s}\nOK",
+            'db.createUser({ user: "reporting", pwd: "{s}", roles: ["read"] })',
+        ),
+    ),
+    "dotnet-6": (
+        "B",
+        (
+            '"ConnectionStrings": { "Main": "Server=sql01;Database=shop;User Id=sa;Password={s};" }',
+            '$secure = ConvertTo-SecureString "{s}" -AsPlainText -Force',
+            "keystore.password={s}\nkeystore.path=/etc/app/keystore.jks",
+        ),
+    ),
+    "code-6": (
+        "A",
+        (
+            'cfg := Config{Host: "db", User: "app", Password: "{s}"}',
+            'config :my_app, MyApp.Repo, username: "app", password: "{s}"',
+            "$config['smtp_pass'] = '{s}';",
+        ),
+    ),
+    "http-6": (
+        "B",
+        (
+            'curl -X POST https://api.example.com/login -d \'{"username":"ops","password":"{s}"}\'',
+            "> GET /v2/reports HTTP/1.1\n> Host: api.example.com\n> X-Auth-Key: {s}\n> Accept: */*",
+            "ldapsearch -x -D 'cn=admin,dc=corp' -w '{s}' -b 'dc=corp'",
+        ),
+    ),
+    "chat-6": (
+        "A",
+        (
+            "ang password ng wifi ay {s}",
+            "הסיסמה לשרת היא {s}",
+            "Le code d'accès du portail est {s}",
+        ),
+    ),
+    "chat-6b": (
+        "B",
+        (
+            "Zugangsdaten fürs Staging: admin / {s}",
+            "the new root creds → root:{s}",
+            "DM'd you the key but here it is again: {s}",
+        ),
+    ),
+    "ci-6": (
+        "A",
+        (
+            "env:\n  NPM_AUTH: {s}\n  NODE_ENV: production",
+            'variables:\n  DEPLOY_SECRET: "{s}"\n  STAGE: prod',
+            'gh secret set SLACK_TOKEN --body "{s}"',
+        ),
+    ),
+    "notebook-6": (
+        "B",
+        (
+            '{"cell_type": "code", "source": ["openai.api_key = \\"{s}\\"\\n", "resp = openai.Model.list()"]}',
+            "In [3]: client = Minio('s3.local:9000', access_key='minio', secret_key='{s}')",
+            ">>> conn = psycopg2.connect(dbname='app', user='app', password='{s}')",
+        ),
+    ),
+}
+
+_FRESH6_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "masked-6": (
+        "A",
+        (
+            "  # aws_db_instance.main will be updated in-place\n  ~ password = (sensitive value)",
+            'Run curl -H "Authorization: Bearer ***" https://api.example.com/deploy',
+            "Name:         db-creds\nType:  Opaque\n\nData\n====\npassword:  16 bytes\nusername:  3 bytes",
+        ),
+    ),
+    "oauth-6": (
+        "B",
+        (
+            '{"token_type": "Bearer", "expires_in": 3599, "scope": "repo read:org"}',
+            "Content-Security-Policy: script-src 'self' 'nonce-{b64u}'",
+            '<script src="/static/app.js" integrity="sha384-{i}" crossorigin="anonymous"></script>',
+        ),
+    ),
+    "hosts-6": (
+        "A",
+        (
+            "|1|{b64u}=|{b64u}= ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{b64u}",
+            "gpg --keyserver keys.openpgp.org --recv-keys {h}",
+            "$ANSIBLE_VAULT;1.1;AES256\n{h64}\n{h64}",
+        ),
+    ),
+    "runtime-6": (
+        "B",
+        (
+            "<app.db.Session object at 0x7f3a2c1d9e80>",
+            "goroutine 17 [running]:\nmain.handler(0xc000123456, 0x1f)\n\t/src/main.go:42 +0x1a5",
+            'metadata:\n  uid: {u}\n  resourceVersion: "48213077"',
+        ),
+    ),
+    "build-6": (
+        "A",
+        (
+            "dist/assets/index-{h16}.js   142.31 kB │ gzip: 45.87 kB",
+            "go: downloading golang.org/x/crypto v0.21.0\ngolang.org/x/crypto v0.21.0 h1:{i}",
+            "  Downloading cryptography-42.0.5-cp39-abi3-manylinux_2_28_x86_64.whl (4.6 MB)\n     --hash=sha256:{h64}",
+        ),
+    ),
+    "prose-6": (
+        "B",
+        (
+            "Passwordless sudo is configured for the deploy user via /etc/sudoers.d/deploy.",
+            "The API key must be sent in the X-Api-Key header; rotate it from the dashboard.",
+            "Token-based auth replaced sessions in v3 (see ADR-0012).",
+        ),
+    ),
+    "i18n-6": (
+        "A",
+        (
+            '<string name="password_hint">Passwort eingeben</string>',
+            "login.password.label=Palavra-passe\nlogin.password.error=Palavra-passe inválida",
+            '"reset_token_sent": "Мы отправили ссылку для сброса пароля на вашу почту"',
+        ),
+    ),
+    "ids-6": (
+        "B",
+        (
+            "Sentry event {h32} captured (release api@2.4.1)",
+            "Stripe webhook evt_{b64u} delivered in 212 ms",
+            "Uploaded blob {h64} (12.4 MB) to registry",
+        ),
+    ),
+}
 
 
 def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     """Every generated secret sample and every near-miss, each with its fold."""
     fresh_secrets, fresh_benign = _fresh()
     fresh2_secrets, fresh2_benign = _fresh2()
-    fresh3_secrets, fresh3_benign = _fresh3()
-    fresh4_secrets, fresh4_benign = _fresh4()
+    fresh3_secrets, fresh3_benign = _round("fresh3", _FRESH3_SECRETS, _FRESH3_BENIGN, 24)
+    fresh4_secrets, fresh4_benign = _round("fresh4", _FRESH4_SECRETS, _FRESH4_BENIGN, 22)
+    fresh5_secrets, fresh5_benign = _round("fresh5", _FRESH5_SECRETS, _FRESH5_BENIGN, 26)
+    fresh6_secrets, fresh6_benign = _round("fresh6", _FRESH6_SECRETS, _FRESH6_BENIGN, 30)
     secrets = (*_stated(), *_sql(), *_otp(), *_sdk(), *_code(), *fresh_secrets, *fresh2_secrets, *fresh3_secrets)
-    return (*secrets, *fresh4_secrets), (*_benign(), *fresh_benign, *fresh2_benign, *fresh3_benign, *fresh4_benign)
+    return (*secrets, *fresh4_secrets, *fresh5_secrets, *fresh6_secrets), (
+        *_benign(),
+        *fresh_benign,
+        *fresh2_benign,
+        *fresh3_benign,
+        *fresh4_benign,
+        *fresh5_benign,
+        *fresh6_benign,
+    )

@@ -70,7 +70,7 @@ SHAPES: tuple[SecretShape, ...] = (
     _shape("aws-sts", "aws-access-key", "temporary key {s} expires in an hour", "ASIA" + fake(_UPPER, 16, "sts")),
     _shape(
         "aws-secret",
-        "aws-secret-key",
+        "credential",
         "[default]\naws_secret_access_key = {s}\nregion = eu-west-1",
         fake(_B64, 40, "aws-secret"),
     ),
@@ -164,19 +164,17 @@ SHAPES: tuple[SecretShape, ...] = (
     _shape("redis-password", "url-password", "redis://:{s}@cache:6379/2", "r3d1s" + fake(_ALNUM, 6, "redis")),
     _shape(
         "env-password",
-        "password-assignment",
+        "credential",
         "POSTGRES_PASSWORD={s} docker compose up",
         "hunter2-" + fake(_ALNUM, 4, "e"),
     ),
-    _shape("yaml-password", "password-assignment", "db:\n  password: {s}\n  user: app", "correct horse battery"),
-    _shape("json-password", "password-assignment", '{"user": "bob", "password": "{s}"}', "P@ssw0rd!2024"),
-    _shape("cli-password", "password-assignment", "mysql --password {s} -h db", "s3cr3t-" + fake(_ALNUM, 4, "cli")),
-    _shape(
-        "netrc", "password-assignment", "machine api.acme.dev login bob password {s}", "n3trc" + fake(_ALNUM, 5, "n")
-    ),
-    _shape("client-secret", "secret-assignment", "client_secret: '{s}'", "cs-" + fake(_ALNUM, 12, "cs")),
-    _shape("token-json", "token-assignment", '{"refresh_token": "{s}"}', "rt." + fake(_ALNUM, 10, "rt")),
-    _shape("api-key", "api-key-assignment", "API_KEY={s} ./run.sh", "k3y" + fake(_ALNUM, 9, "ak")),
+    _shape("yaml-password", "credential", "db:\n  password: {s}\n  user: app", "correct horse battery"),
+    _shape("json-password", "credential", '{"user": "bob", "password": "{s}"}', "P@ssw0rd!2024"),
+    _shape("cli-password", "credential", "mysql --password {s} -h db", "s3cr3t-" + fake(_ALNUM, 4, "cli")),
+    _shape("netrc", "credential", "machine api.acme.dev login bob password {s}", "n3trc" + fake(_ALNUM, 5, "n")),
+    _shape("client-secret", "credential", "client_secret: '{s}'", "cs-" + fake(_ALNUM, 12, "cs")),
+    _shape("token-json", "credential", '{"refresh_token": "{s}"}', "rt." + fake(_ALNUM, 10, "rt")),
+    _shape("api-key", "credential", "API_KEY={s} ./run.sh", "k3y" + fake(_ALNUM, 9, "ak")),
     _shape(
         "bearer",
         "bearer-token",

@@ -2,8 +2,8 @@
 anything is stored, indexed or logged.
 
 `engine` applies the rules to a turn; `patterns` holds them, `entropy` judges values that look
-random, `assign` finds `key = value` assignments whose key names a secret, and `judge` weighs
-what names a value (in any language) and what the value looks like together. The public names
+random, and `judge` weighs what names a value (in any language and syntax) and what the value
+looks like together: the one mechanism for credentials that a name marks. The public names
 are re-exported here.
 """
 

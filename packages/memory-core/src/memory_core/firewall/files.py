@@ -2,16 +2,16 @@
 
 Promise: `find_pgpass_passwords(text, folded)` returns the password field of each line in
 PostgreSQL's password file format, `hostname:port:database:username:password` (the port a
-number or `*`), as `password-assignment`; the other four fields stay. A line is read where
+number or `*`), as `credential`; the other four fields stay. A line is read where
 it starts (after a real or an escaped newline, maybe indented or after a diff's `+`), so
 `/etc/passwd` lines (seven fields, the second `x`), times (`12:30:45`) and IPv6 addresses are
 not read. The other credential files (`.netrc`, `.npmrc`, `.pypirc`, `.env`, kubeconfig,
-Docker's `config.json`) name their secrets, and the assignment rules read them.
+Docker's `config.json`) name their secrets, and the judgement (`judge`) reads them.
 """
 
 from __future__ import annotations
 
-from memory_core.firewall.assign import is_placeholder
+from memory_core.firewall.values import is_placeholder
 from memory_core.lazyre import lazy
 
 __all__ = ["find_pgpass_passwords"]
@@ -30,7 +30,7 @@ _LINE_PREFIX = lazy(r"(?:^|(?<=\n)|(?<=\\n)|(?<=[\"']))[ \t]*(?:[+\-][ \t]*)?(?:
 
 
 def find_pgpass_passwords(text: str, folded: str) -> list[tuple[int, int, str]]:
-    """The password of every `.pgpass` line, as `(start, end, "password-assignment")`."""
+    """The password of every `.pgpass` line, as `(start, end, "credential")`."""
     edits: list[tuple[int, int, str]] = []
     for port in _PORT.finditer(text):
         host = port.start()
@@ -51,5 +51,5 @@ def find_pgpass_passwords(text: str, folded: str) -> list[tuple[int, int, str]]:
         value = found.group("s")
         if value.startswith("[REDACTED:") or is_placeholder(value) or not value.strip("*"):
             continue
-        edits.append((found.start("s"), found.end("s"), "password-assignment"))
+        edits.append((found.start("s"), found.end("s"), "credential"))
     return edits

@@ -14,7 +14,7 @@ command-line program as a flag value, with kind `password-flag`:
   `change_password`); and what `echo` or `printf` pipes into a `--password-stdin`;
 - anywhere else, the `-p<password>` convention when what is glued to `-p` looks like a
   password rather than an option cluster or a port (`-pv`, `-p8080:80` stay).
-Long flags (`--password x`, `--db-password=x`) are read by the assignment rule.
+Long flags (`--password x`, `--db-password=x`) are names, read by the judgement (`judge`).
 
 A value that is a placeholder or a reference (`$PASS`, `"$(pass show db)"`, `-` for stdin)
 is left alone. A program's flags are read only in its own command: up to the end of the
@@ -25,8 +25,7 @@ from __future__ import annotations
 
 import re
 
-from memory_core.firewall.assign import is_placeholder
-from memory_core.firewall.values import looks_like_secret
+from memory_core.firewall.values import is_placeholder, looks_like_secret
 from memory_core.lazyre import lazy
 
 __all__ = ["find_flag_passwords", "FLAG_TRIGGERS"]

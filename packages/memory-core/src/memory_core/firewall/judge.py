@@ -28,7 +28,10 @@ or bare, within six tokens; before it in "use X as the passphrase". A name follo
 `= (` holds a call or a tuple: its string literals after the first (the user or app id) are
 the values. A name inside a `cat`ted file name holds the next line. A code label ending its
 line with `:` holds the block of code lines below it. `id:secret` piped to `base64` holds its
-second half; a literal given to a hex decoder is the key.
+second half; a literal given to a hex decoder is the key. A URL's query parameter holds the
+value up to the next `&`; a strong name assigned a phrase of three to six words holds the
+whole line (`password: correct horse battery`); a name heading a table column (`| name | token
+|`, `SELECT name, token FROM`) holds the cells below it.
 
 Failure: none at run time; every search is bounded (a window of a few hundred characters
 after each name hit), so a turn costs time in proportion to its size and its name hits.
@@ -39,9 +42,7 @@ from __future__ import annotations
 import itertools
 import re
 
-from memory_core.firewall.keyvalue import NOT_SECRET_TAIL as _NOT_SECRET_TAIL
-from memory_core.firewall.keyvalue import NOT_SECRET_WORDS as _NOT_SECRET_WORDS
-from memory_core.firewall.values import is_ordinary, looks_like_secret
+from memory_core.firewall.values import is_ordinary, is_placeholder, looks_like_secret
 from memory_core.lazyre import lazy
 
 __all__ = ["find_judged", "JUDGED_TRIGGERS", "KIND"]
@@ -60,6 +61,8 @@ _STRONG_NAMES = (
     *("salasana", "passord", "adgangskode", "jelszó", "κωδικός", "סיסמה", "geslo", "lozinka", "лозинка"),
     *("zugangsdaten", "identifiants", "credenciales", "credenciais", "credenziali", "inloggegevens"),
     *("учетные данные", "認証情報", "凭据", "憑證", "dane logowania", "kimlik bilgileri", "přihlašovací údaje"),
+    *("contrasenya", "contrasinal", "pasahitza", "fjalëkalimi", "slaptažodis", "salasõna", "парола", "lykilorð"),
+    *("wagwoord", "συνθηματικό", "client-key-data", "client-certificate-data", "convertto-securestring"),
     *("kata laluan", "รหัสผ่าน", "nenosiri", "পাসওয়ার্ড", "رمز عبور", "رمز", "پاس ورڈ", "கடவுச்சொல்", "పాస్‌వర్డ్"),
     # secret
     *("secret", "geheimnis", "secreto", "segredo", "segreto", "секрет", "シークレット", "秘密", "密钥", "비밀"),
@@ -126,6 +129,27 @@ JUDGED_TRIGGERS = ("",)
 _PUBLIC_WORDS = ("public", "pub", "publickey", "recipient", "fingerprint", "kid", "client_id", "clientid")
 """A name that also says one of these names something public: `PublicKey`, `public_key`."""
 
+_NOT_SECRET_TAIL = frozenset(  # a last word that says what else the value is: `token_url`
+    {
+        *("id", "ids", "name", "names", "url", "uri", "urls", "endpoint", "host", "hostname", "port", "type"),
+        *("path", "file", "filename", "dir", "directory", "ttl", "expiry", "expires", "expiration", "timeout"),
+        *("length", "len", "size", "count", "min", "max", "limit", "enabled", "enable", "disabled", "mode"),
+        *("method", "methods", "provider", "header", "prefix", "suffix", "algorithm", "alg", "version"),
+        *("format", "scope", "scopes", "user", "username", "email", "region", "issuer", "audience", "hash"),
+        *("fingerprint", "field", "column", "label", "env", "var", "variable", "ref", "arn", "location"),
+        *("policy", "rotation", "manager", "store", "vault", "backend", "strategy", "kind", "class", "at"),
+        *("required", "identifier", "server", "text", "hint", "prompt", "placeholder", "regex", "pattern"),
+        *("reset", "changed", "updated"),
+    }
+)
+_NOT_SECRET_WORDS = frozenset(
+    {
+        *("public", "primary", "foreign", "sort", "partition", "cache", "idempotency", "dedup", "row"),
+        *("lookup", "routing", "shard", "sharding", "composite", "unique", "index", "map", "dict", "hotkey"),
+        *("keyboard", "keys", "keyword", "keywords", "monkey", "turkey", "hockey", "whiskey", "donkey", "jockey"),
+        *("max", "min", "num", "count", "csrf", "next", "page", "pagination", "cursor", "continuation"),
+    }
+)
 # -- values ------------------------------------------------------------------------------------
 
 _MAX_TOKENS = 6
@@ -135,7 +159,9 @@ _LINK_CHARS = " \t:=>-–—,;]})*»」』：，、。(（"
 _NOT_VALUE = lazy(
     r"\d{1,4}(?:[-/.]\d{1,2}){2}(?:[T ][\d:.]+Z?)?"  # a date, maybe a time
     r"|[\d:.]+(?:[ap]m)?|\d+(?:[.,]\d+)*[a-zA-Z%]{0,5}"  # a time, an address, a size
-    r"|[a-z0-9\-]+(?:\.[a-z0-9\-]+)+(?::\d+)?(?:/\S*)?"  # a host, maybe a port and a path
+    r"|[a-z0-9\-]+(?:\.[a-z0-9\-]+)*\.[a-z][a-z0-9\-]*(?::\d+)?(?:/\S*)?"  # a host (last label: a letter first)
+    r"|[A-Za-z][\w.]*(?:-[A-Za-z][\w.]*)*-[0-9a-f]{7,}"  # a labelled digest or id: `Linux-pip-<sha256>`
+    r"|[A-Za-z]*\d+(?:\.\d+)+"  # a name and its version: `email5.0.0`, `python3.12`
     r"|[\w.+\-]+@[\w\-]+\.[\w.\-]+"  # an e-mail address
     r"|[\w\-./]+\.(?:txt|json|ya?ml|py|js|ts|go|rb|sh|conf|cfg|ini|env|log|md|pem|crt|key|toml|xml|sql)(?:[#:]\S*)?"
     r"|[\w\-]+(?::[\w\-]+){2,}"  # a colon-joined key or id: `user:4412:profile:v3`
@@ -187,7 +213,23 @@ _STATED = lazy(
     re.IGNORECASE,
 )
 """A link that states the value: "is", ":", "est", "ist", "は", "是", maybe after what it is for."""
+_GLUABLE = frozenset({"password", "passwd", "pass", "auth", "token", "secret"})
+"""Names a config glues to a prefix in one lower-case word: `requirepass`, `masterauth`, `rpcauth`."""
+_NOT_GLUED = frozenset({"bypass", "compass", "surpass", "trespass", "overpass", "underpass", "encompass", "oauth"})
+_VERBS = frozenset(
+    {"get", "set", "check", "split", "verify", "hash", "reset", "change", "update", "read", "write", "has", "is"}
+)
+"""A code verb glued to the name makes a function (`getpass`, `splitpasswd`), not a setting."""
+_SYMBOL_KEY = 32
+_SYMBOL_KINDS = 6
+_LOWER_RUN = lazy(r"[a-z]{6}")
+_MAX_VALUE = 512
+_SELECT = lazy(r"\bselect\b", re.IGNORECASE)
+_ROW = lazy(r"(?:\r?\n)(?:\+[-+]*\r?\n)?\|[^\n]*\|[ \t]*(?=\r?\n|$)")
+"""A row of a table a database client printed, maybe after its border line."""
 _MAX_PHRASE_WORDS = 6
+_PHRASE = lazy(r"[a-z]+(?:[ ][a-z]+){2,5}(?=[ \t]*(?:\r?\n|\\[nr]|$))")
+"""A passphrase of three to six lower-case words that is all a key's line holds."""
 _MIN_STATED = 6
 _SHORT_NAME = 5
 _LATIN_END = 0x250
@@ -201,9 +243,26 @@ def _case_switches(value: str) -> int:
     return sum(1 for a, b in itertools.pairwise(value) if a.isupper() != b.isupper() and a.isalpha() and b.isalpha())
 
 
-def value_score(value: str) -> int:
-    """0: not a credential; 1: could be one; 2: is one by its look alone."""
-    from memory_core.firewall.assign import is_placeholder
+def _random_symbols(value: str) -> bool:
+    """At least 32 characters of every class, six or more distinct symbols making a fifth of it,
+    and no run of six lower-case letters (minified code has its keywords).
+    """
+    if len(value) < _SYMBOL_KEY or any(c.isspace() for c in value):
+        return False
+    symbols = [c for c in value if not c.isalnum()]
+    return (
+        len(set(symbols)) >= _SYMBOL_KINDS
+        and len(symbols) * 5 >= len(value)
+        and any(c.isupper() for c in value)
+        and any(c.isdigit() for c in value)
+        and _LOWER_RUN.search(value) is None
+    )
+
+
+def value_score(value: str, *, direct: bool = False) -> int:
+    """0: not a credential; 1: could be one; 2: is one by its look alone. `direct`: the value
+    is the one a name assigns (`password = a=b`), so a `name=` inside it is not another name's.
+    """
     from memory_core.firewall.entropy import looks_random
 
     if not value or len(value) > 400 or (value.isalpha() and value[1:].islower()) or not value.isascii():
@@ -212,13 +271,15 @@ def value_score(value: str) -> int:
         return 1 if _OTP_DIGITS[0] <= len(value) <= _OTP_DIGITS[1] else 0
     if _B32_GROUPS.fullmatch(value):
         return 2
+    if _random_symbols(value):
+        return 2  # a generated key full of symbols: WordPress's `AUTH_KEY` salts
     if (
         value.startswith("[REDACTED:")
-        or value[0] in "/<>@&?#~.=:-'\""
+        or value[0] in "/<>@&?#~.=:-'\"\\"
         or any(c in value for c in "<>,")
         or any(pair in value for pair in ("[]", "()", "{}"))
         or _USER_AT.fullmatch(value)
-        or _ASSIGNED.match(value)
+        or (not direct and _ASSIGNED.match(value))
     ):
         return 0  # a path, a tag, a flag, another assignment, a list, `bob@corp`
     if " " in value.strip() or is_placeholder(value) or _NOT_VALUE.fullmatch(value) or is_ordinary(value):
@@ -278,7 +339,12 @@ def _tokens(text: str, start: int, limit: int) -> list[tuple[int, int]]:
             position = member.end()  # Terraform's `variable "x" { default = ... }`
             continue
         if char == "\\":
-            position += 2  # an escape: `\t`, `\u00e9`'s head
+            if text[position + 1 : position + 2] == "u":  # `ung\u00fcltig`: the rest of a word
+                position += 6
+                while position < limit and text[position].isalnum():
+                    position += 1
+                continue
+            position += 2  # an escape: `\t`
             continue
         if char in _LINK_CHARS or (char in "'\"" and position > 0 and text[position - 1].isalnum()):
             position += 1
@@ -290,7 +356,7 @@ def _tokens(text: str, start: int, limit: int) -> list[tuple[int, int]]:
         ):
             position += 1  # SQL's `N'...'`, Python's `b"..."`: a prefix of the literal
             char = text[position]
-        quoted = _read_quoted(text, position, limit) if char in _QUOTES else None
+        quoted = _read_quoted(text, position, min(len(text), position + _MAX_VALUE)) if char in _QUOTES else None
         if quoted is not None:
             inner_start, inner_end = quoted
             while inner_start < inner_end and text[inner_start].isspace():
@@ -301,10 +367,11 @@ def _tokens(text: str, start: int, limit: int) -> list[tuple[int, int]]:
             position = quoted[1] + 1
             continue
         end = position
+        stop = min(len(text), position + _MAX_VALUE)  # a value that starts in the window is read whole
         while (
-            end < limit
+            end < stop
             and not text[end].isspace()
-            and text[end] not in '"`«»「」“”，。、（）([{\\'
+            and text[end] not in '"`«»「」“”，。、（）([{\\<'
             and not (text[end] in "'" and end > position and not text[end - 1].isalnum())
         ):
             end += 1
@@ -333,18 +400,32 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def _after_name(text: str, start: int, end: int, strength: int, limit: int) -> list[tuple[int, int]]:
-    """The value a name at `text[start:end]` gives, by reading the tokens after it."""
-    for token_start, token_end in _tokens(text, end, limit):
+def _after_name(
+    text: str, start: int, end: int, strength: int, limit: int, *, query: bool = False
+) -> list[tuple[int, int]]:
+    """The value a name at `text[start:end]` gives, by reading the tokens after it (a URL's
+    query parameter, `query`, runs to the next `&`).
+    """
+    for index, (token_start, token_end) in enumerate(_tokens(text, end, limit)):
         if _CODE_LABEL.fullmatch(text, token_start, token_end):
             return []
         token_start, token_end = _trim(text, token_start, token_end)
+        if query:
+            cut = text.find("&", token_start, token_end)
+            token_end = cut if cut >= 0 else token_end
         value = text[token_start:token_end]
-        score = value_score(value)
+        direct = index == 0 and text[end:token_start].strip(" \t\"'`") in ("=", ":", ":=")
+        score = value_score(value, direct=direct)
+        if direct and not score and strength > 1:
+            phrase = _PHRASE.match(text, token_start)
+            if phrase is not None and not names_a_credential(phrase.group()):
+                return [phrase.span()]  # `password: correct horse battery`: a passphrase is the rest of the line
         if value.isdigit() and strength < 2:
             score = 0  # digits are a code only where a code, PIN or password is named: `tokens: 200000` is a count
         if not score and strength > 1 and _STATED.fullmatch(text, end, token_start):
             score = _stated_score(text, token_start, token_end)
+        if text.startswith("[REDACTED:", token_end):
+            return []  # the rest of this token was already removed: judged as one, it was not this name's
         if value.startswith(("[REDACTED:", "$", "{")) or (not score and text[token_end : token_end + 1] in ("(", "[")):
             return []  # a marker, a variable, a call or a subscript: the name holds nothing literal here
         second = _SECOND_HALF.match(text, token_end)
@@ -426,7 +507,8 @@ def _held(text: str, end: int, limit: int, strength: int) -> list[tuple[int, int
         return []
     literals = _literals(text, position, limit)
     literals = literals[1:] if len(literals) > 1 else literals  # `Client::new("key")` has only the key
-    return [span for span in literals if value_score(text[span[0] : span[1]]) + strength >= 2]
+    scores = [(span, value_score(text[span[0] : span[1]])) for span in literals]
+    return [span for span, score in scores if score and score + strength >= _BAR]
 
 
 def _code_block(text: str, end: int, limit: int) -> list[tuple[int, int]]:
@@ -471,6 +553,36 @@ def _cat_output(text: str, start: int, end: int) -> list[tuple[int, int]]:
     ):
         return []
     return [(newline + 1, newline + 1 + len(line))]
+
+
+def _column(text: str, at: int, end: int, strength: int) -> list[tuple[int, int]]:
+    """The cells below a column the name heads: a table's header (`| name | token |`) or a
+    `SELECT name, token FROM` whose rows a client printed (`| slack | <value> |`).
+    """
+    line_start = text.rfind("\n", max(0, at - _WINDOW), at) + 1
+    line_end = text.find("\n", end, end + _WINDOW)
+    head = text[line_start:at]
+    if line_end < 0 or ("|" not in head and "elect" not in head.lower()):
+        return []  # a header is a short line with rows below it
+    if "|" in head and "|" in text[end:line_end]:
+        index = head.count("|")
+    else:
+        select = _SELECT.search(head)
+        if select is None or not text[end:line_end].lstrip().lower().startswith(("from", ",")):
+            return []
+        index = head[select.end() :].count(",") + 1  # a row's first cell follows its opening `|`
+    spans: list[tuple[int, int]] = []
+    for row in _ROW.finditer(text, line_end, min(len(text), line_end + 20 * _WINDOW)):
+        cells = row.group().split("|")
+        if len(cells) <= index + 1:
+            break
+        offset = row.start() + sum(len(c) + 1 for c in cells[:index])
+        cell = cells[index]
+        value = cell.strip()
+        start = offset + len(cell) - len(cell.lstrip())
+        if value and value_score(value) and value_score(value) + strength >= _BAR:
+            spans.append((start, start + len(value)))
+    return spans
 
 
 def _encoded(text: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -535,6 +647,18 @@ def _bounded(text: str, folded: str, at: int, word: str) -> bool:
     if not (before.isalpha() and ord(before) < _LATIN_END and word[0].isalpha() and ord(word[0]) < _LATIN_END):
         # other scripts glue articles and prefixes to the word: Hebrew `הסיסמה`, Arabic `الرمز`
         return True
+    if word in _GLUABLE and not text[end : end + 1].isalnum() and text[end : end + 1] != "(":
+        head = at
+        while head > 0 and text[head - 1].islower() and text[head - 1].isascii() and at - head < 12:
+            head -= 1
+        glued_to = folded[head:at]
+        if (
+            head < at
+            and not text[head - 1 : head].isalnum()
+            and glued_to not in _VERBS
+            and folded[head:end] not in _NOT_GLUED
+        ):
+            return True  # `requirepass`, `masterauth`
     return text[at].isupper() and text[at - 1].islower()
 
 
@@ -566,7 +690,7 @@ def _public(text: str, folded: str, start: int, end: int) -> bool:
     ):
         return True  # `password_min_length`, `token_url`: the last word says what the value is
     blank = max(folded.rfind(" ", max(0, start - 200), start), folded.rfind("\n", max(0, start - 200), start))
-    if "://" in folded[blank + 1 : start]:
+    if "://" in folded[blank + 1 : start] and folded[left - 1 : left] not in ("?", "&"):
         return True  # inside a URL: its userinfo is the URL rule's to judge
     marker = folded.rfind("[redacted:", max(0, start - 40), start)
     if marker >= 0 and "]" not in folded[marker:start]:
@@ -620,9 +744,18 @@ def _spans(
     catted = _cat_output(text, at, end)
     if catted:
         return catted
+    column = _column(text, at, end, strength)
+    if column:
+        return column
     groups = _B32_GROUPS.search(text, end, limit) if word in _B32_NAMES else None
     if groups is not None and not text[end : groups.start()].strip(" \t:=-–—()'\"`").replace("(", ""):
         return [groups.span()]
     if groups is not None and "\n" not in text[end : groups.start()] and groups.start() - end < 40:
         return [groups.span()]
-    return _after_name(text, at, end, strength, limit) or (_before_name(text, at, strength) if strength > 1 else [])
+    left = at
+    while left > 0 and (text[left - 1].isalnum() or text[left - 1] in "_-") and at - left < 80:
+        left -= 1
+    query = text[left - 1 : left] in ("?", "&")
+    return _after_name(text, at, end, strength, limit, query=query) or (
+        _before_name(text, at, strength) if strength > 1 else []
+    )

@@ -6,16 +6,16 @@ which it cannot match (its triggers), and a regular expression compiled on first
 turn pays only for the rules whose triggers it contains. A rule replaces the group named
 `s` when the pattern has one (keeping the label around it: `password=`, the URL's host),
 else the whole match. A rule's `judge` may veto a match or narrow it; an `anchored` rule is
-tried only where a trigger occurs; a rule with a `find` function (assignments, key blocks)
+tried only where a trigger occurs; a rule with a `find` function (the judgement, key blocks)
 reads the text itself.
 
 Order matters and is deliberate: whole blocks (private keys) first, then vendor tokens with
 an unambiguous prefix (specific before generic: `sk-ant-` before `sk-`; filler such as
 `xxxx` marks a documentation example and is kept), then JWTs, then shapes that need context:
 URL userinfo (read by `memory_core.urls.find_userinfo`, the parser `redact_url` uses), headers,
-command-line password flags (`flags`), names ending in a credential word (`assign`), names
-saying secret anywhere (`keyvalue`), `.pgpass` lines (`files`), a name and a value judged
-together in any language (`judge`: passwords stated in prose among them), and the entropy
+command-line password flags (`flags`), `.pgpass` lines (`files`), a name and a value judged
+together in any language and syntax (`judge`: assignments, calls, SQL, tables and passwords
+stated in prose alike), and the entropy
 test last (base64 that decodes to plain text is kept).
 `RULES_VERSION` names this rule set; raise it whenever a change makes it catch more.
 A later rule never re-redacts an earlier marker: every value pattern refuses to start with
@@ -31,28 +31,22 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from memory_core.firewall.assign import (
-    ASSIGNMENT_KINDS,
-    ASSIGNMENT_TRIGGERS,
-    find_assignments,
-    is_placeholder,
-    line_prefix,
-    looks_like_code,
-)
 from memory_core.firewall.files import find_pgpass_passwords
 from memory_core.firewall.flags import FLAG_TRIGGERS, find_flag_passwords
 from memory_core.firewall.judge import JUDGED_TRIGGERS, find_judged
-from memory_core.firewall.keyvalue import NAMED_TRIGGERS, find_named_secrets
+from memory_core.firewall.values import is_placeholder, line_prefix, looks_like_code
 from memory_core.lazyre import lazy
 from memory_core.urls import MAX_URL, URL_END, find_userinfo
 
 __all__ = ["Rule", "RULES", "RULES_VERSION", "MARKER_PREFIX", "marker", "Edit"]
 
-RULES_VERSION = 3
+RULES_VERSION = 4
 """The rule set's version: raise it whenever a change makes the rules catch something they
 did not (1: vendor prefixes, assignments and entropy; 2: the RFC 3986 userinfo parser,
 password flags, named keys, stated passwords, `.pgpass`; 3: the judgement of a name and a
-value together, in any language, `firewall.judge`). `memory scrub` records the version
+value together, in any language, `firewall.judge`; 4: the judgement alone reads named
+credentials, the per-syntax assignment rules are gone, kinds `*-assignment` become
+`credential`). `memory scrub` records the version
 it ran with, captures record the version that scrubbed them, and `doctor` says when stored
 records were last scrubbed by an older rule set."""
 
@@ -460,13 +454,11 @@ _HEADER_RULES = [
     ),
 ]
 
-# -- assignments -----------------------------------------------------------------------------
+# -- named credentials -----------------------------------------------------------------------------
 
-_ASSIGNMENT_RULES = [
+_NAMED_RULES = [
     Rule("password-flag", FLAG_TRIGGERS, find=find_flag_passwords),
-    Rule("password-assignment", ASSIGNMENT_TRIGGERS, fold=True, kinds=ASSIGNMENT_KINDS, find=find_assignments),
-    Rule("secret-assignment", NAMED_TRIGGERS, fold=True, kinds=ASSIGNMENT_KINDS[:4], find=find_named_secrets),
-    Rule("password-assignment", (":",), find=find_pgpass_passwords),
+    Rule("credential", (":",), find=find_pgpass_passwords),
     Rule("credential", JUDGED_TRIGGERS, find=find_judged),
 ]
 
@@ -474,13 +466,15 @@ _ASSIGNMENT_RULES = [
 
 _HARMLESS_LABEL = (
     r"(?:(?:sha\d{1,3}|md5|blake2[bs]?|blake3|h1|crc32c?|etag|integrity)[:=\-\"' ]+"
+    r"|\|1\|(?:[A-Za-z0-9+/_\-]+=*\|)?"
     r"|(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com) "
     r"|data:(?:image|font|audio|video)/[\w.+\-]+;base64,)$"
 )
-"""What may stand just before a random token that is not a secret: a digest's algorithm,
-an SSH public key's type, an embedded image's data URI."""
-_SRI_PREFIXES = ("sha1-", "sha256-", "sha384-", "sha512-")
-"""Subresource Integrity and npm lockfiles: `sha512-<base64>` is a digest."""
+"""What may stand just before a random token that is not a secret: a digest's algorithm, a
+hashed `known_hosts` entry (`|1|salt|hash`), an SSH public key's type, an embedded
+image's data URI."""
+_SRI_PREFIXES = ("sha1-", "sha256-", "sha384-", "sha512-", "nonce-")
+"""Subresource Integrity and npm lockfiles: `sha512-<base64>` is a digest; a CSP `nonce-` is sent to every client."""
 
 
 _MIN_TEXT_SHARE = 0.95
@@ -506,10 +500,12 @@ def _encodes_plain_text(token: str) -> bool:
         decoded = raw.decode("utf-8")
     except (binascii.Error, ValueError):
         return False
-    if not decoded or not any(c.isspace() for c in decoded):
+    if decoded.startswith("{") and decoded.endswith("}"):
+        pass  # a JSON object (a JWT's header, a config): read like text below, by what it holds
+    elif not decoded or not any(c.isspace() for c in decoded):
         return False
     printable = sum(c.isprintable() or c in "\n\t" for c in decoded)
-    letters = sum(c.isalpha() or c == " " for c in decoded)
+    letters = sum(c.isalpha() or c in ' "{}:,' for c in decoded)
     if printable < _MIN_TEXT_SHARE * len(decoded) or letters < _MIN_LETTER_SHARE * len(decoded):
         return False
     from memory_core.firewall import Firewall
@@ -525,7 +521,7 @@ def _judge_entropy(match: re.Match[str]) -> Edit | None:
         return None
     if not looks_random(token) or is_placeholder(token) or _encodes_plain_text(token):
         return None
-    before = match.string[max(0, match.start() - 60) : match.start()]
+    before = match.string[max(0, match.start() - 100) : match.start()]  # a `|1|salt|` fits
     if re.search(_HARMLESS_LABEL, before, re.IGNORECASE):
         return None  # `sha256:<hex>`, an SSH public key, an embedded image
     if token.startswith(_PUBLIC_PREFIXES) or _HOST_LABEL.match(match.string, match.end()):
@@ -568,6 +564,7 @@ _RANDOM_RUN = (
     # must be judged alike, or a second scrub would find what the first did not.
     r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/_\-]{20,}={0,2}(?![A-Za-z0-9+/_\-=]|\[REDACTED:)"
 )
+_RANDOM_RUN_AFTER_ESCAPE = lazy(r"[A-Za-z0-9+/_\-]{20,}={0,2}(?![A-Za-z0-9+/_\-=]|\[REDACTED:)")
 _PUBLIC_BLOCK = (
     r"-----BEGIN ((?:X509 |TRUSTED |RSA )?(?:CERTIFICATE(?: REQUEST)?|PUBLIC KEY|X509 CRL)"
     r"|PGP (?:PUBLIC KEY BLOCK|SIGNATURE))-----"
@@ -589,8 +586,13 @@ def _public_blocks(text: str) -> list[tuple[int, int]]:
 def _find_high_entropy(text: str, folded: str) -> list[Edit]:
     public = _public_blocks(text) if "-----BEGIN" in text else []
     edits: list[Edit] = []
-    for found in re.finditer(_RANDOM_RUN, text):
-        if public and any(start <= found.start() < end for start, end in public):
+    for run in re.finditer(_RANDOM_RUN, text):
+        if public and any(start <= run.start() < end for start, end in public):
+            continue
+        found: re.Match[str] | None = run
+        if text[run.start() - 1 : run.start()] == "\\" and run.group()[0] in "nrt":
+            found = _RANDOM_RUN_AFTER_ESCAPE.match(text, run.start() + 1)  # `\n<sha>` in a repr
+        if found is None:
             continue
         edit = _judge_entropy(found)
         if edit is not None:
@@ -608,7 +610,7 @@ RULES: tuple[Rule, ...] = (
     *_JWT_RULES,
     *_URL_RULES,
     *_HEADER_RULES,
-    *_ASSIGNMENT_RULES,
+    *_NAMED_RULES,
     *_ENTROPY_RULES,
 )
 """Every rule, in the order `scrub` applies them."""

@@ -8,10 +8,9 @@ versions, paths, URLs, ARNs, references (`settings.SECRET_KEY`, `$TOKEN`), and
 placeholders (`is_placeholder`). `strict=True` asks more of the value, for names that say
 secret only weakly (a bare `key`, a word glued to `pass`): a long random or hex run.
 
-It is used where the name or the sentence around a value says "secret" only loosely: a
-`key value` line without `=`, a name with the credential word in its middle
-(`SECRET_KEY_BASE`), a password flag, a sentence that states a password. Where the name
-says it outright (`password = ...`) the assignment rule needs no such judgement.
+It is used by the judgement (`judge.value_score`) and by the password-flag rule. It also holds
+what every rule asks of a value: `is_placeholder`, `looks_like_code`, and `line_prefix`
+(what precedes a position on its line, a real or an escaped one).
 
 Pure functions of their arguments; never raise for any `str`.
 """
@@ -20,10 +19,9 @@ from __future__ import annotations
 
 import re
 
-from memory_core.firewall.assign import is_placeholder
 from memory_core.lazyre import lazy
 
-__all__ = ["looks_like_secret", "is_ordinary", "trim_value"]
+__all__ = ["looks_like_secret", "is_ordinary", "trim_value", "is_placeholder", "looks_like_code", "line_prefix"]
 
 _TRAILING = ")]},.:;!?"
 
@@ -112,3 +110,62 @@ def trim_value(value: str) -> str:
             break
         value = value[:-1]
     return value
+
+
+_PLACEHOLDER_STARTS = ("$", "{{", "%", "[redacted:", "your", "<")
+_PLACEHOLDER_WORDS = frozenset({"changeme", "redacted", "example", "none", "null"})
+_FILLER = frozenset("*xX.…")
+_PLACEHOLDER_PARTS = (
+    "example",
+    "your_",
+    "your-",
+    "yourapi",
+    "placeholder",
+    "replace_",
+    "replace-",
+    "changeme",
+    "xxxxx",
+)
+"""Documentation writes these into the value it shows: vendors' example keys end in `EXAMPLE`."""
+_CODE_REFERENCE = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
+_MAX_LINE_PREFIX = 64
+
+
+def is_placeholder(value: str) -> bool:
+    """Whether `value` stands in for a secret or is empty: `${TOKEN}`, `$(pass show x)`,
+    `{{ secret }}`, `%s`, `<password>`, `***`, `xxxx`, `...`, `your_api_key`, `changeme`.
+    """
+    if len(value) < 3:
+        return not value.strip()
+    lowered = value.lower()
+    if lowered.startswith(_PLACEHOLDER_STARTS) and (not lowered.startswith("<") or lowered.endswith(">")):
+        return True
+    if lowered.endswith(("...", "…")):
+        return True  # `sk-...`: an example cut short
+    if any(word in lowered for word in _PLACEHOLDER_PARTS):
+        return True  # `AKIAIOSFODNN7EXAMPLE`, `YOUR_API_KEY`, `replace-with-your-token`
+    return lowered in _PLACEHOLDER_WORDS or set(value.strip(":@ ")) <= _FILLER
+
+
+def looks_like_code(value: str) -> bool:
+    """A call, a subscript, or a dotted name without digits: a reference to a secret, not one."""
+    if "(" in value or "[" in value or value[:1] in "{[(":
+        return True
+    return re.fullmatch(_CODE_REFERENCE, value) is not None and not any(c.isdigit() for c in value)
+
+
+def line_prefix(text: str, start: int) -> str | None:
+    r"""What precedes `start` on its line, or None when that is longer than a line prefix can be.
+
+    A line also starts after an escaped newline (`\n` in JSON, a repr or a log line), since
+    config files reach us quoted as often as raw. The look back is bounded so that a long
+    line does not make every name on it cost the line's length.
+    """
+    window = max(0, start - _MAX_LINE_PREFIX)
+    newline = text.rfind("\n", window, start)
+    escaped = text.rfind("\\n", window, start)
+    if escaped >= 0 and escaped + 1 > newline:
+        return text[escaped + 2 : start]
+    if newline < 0:
+        return text[:start] if window == 0 else None
+    return text[newline + 1 : start]
