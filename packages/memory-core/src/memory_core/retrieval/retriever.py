@@ -117,8 +117,8 @@ fold A coding 0.878 / 0.902 / 0.902 / 0.902 / 0.878 / 0.659, LoCoMo 0.540 / 0.65
 crowd coding's five items with the neighbours of its best turn. Lenders 5 / 10 / 20 at 0.05: fold
 A 0.878 / 0.902 / 0.878 coding, fold B the same coding and R@5 0.506 / 0.509 / 0.515: A chose 10,
 B 20 (by 0.004), each better than none on the other fold. Two or three turns either side (shares
-0.1 to 0.3) raised LoCoMo R@5 to 0.57-0.59 (A) and 0.53-0.56 (B) but cost coding 7 to 29 points. The neighbours are within
-`NEIGHBOUR_SPAN` of records the pool read, so a server store has them prefetched."""
+0.1 to 0.3) raised LoCoMo R@5 to 0.57-0.59 (A) and 0.53-0.56 (B) but cost coding 7 to 29 points.
+The neighbours are within `NEIGHBOUR_SPAN` of records the pool read: a server store prefetched them."""
 _POOL_LEAST = 12
 _POOL_PER_ITEM = 2
 _POOL_ROUNDS = 4
