@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
 import pytest
 from memory_core.models import Record
 from memory_core.retrieval import retriever as retriever_module
@@ -239,3 +241,42 @@ def test_a_new_id_in_the_prompt_changes_nothing_even_where_its_pieces_are_words(
     assert _ids(store, "what is the deploy port? m1-4ce67b", floor=False) == _ids(
         store, "what is the deploy port?", floor=False
     )
+
+
+class _TopicEmbedder:
+    """Vectors by topic word, so each turn's closeness to the question is known exactly: a turn
+    about pottery is the question's match (1.0), the painting turns come next (0.6, 0.5), the
+    reply about the bowl last (0.3); anything else (the bank of generic prompts) is orthogonal."""
+
+    model_id = "topics-1"
+    dim = 3
+    _TOPICS = {"pottery": (0.0, 1.0, 0.0), "ceramics": (0.0, 1.0, 0.0), "sunset": (0.0, 0.6, 0.8)}
+    _TOPICS |= {"landscapes": (0.0, 0.5, 0.866), "bowl": (0.0, 0.3, 0.954)}
+
+    def _one(self, text: str) -> npt.NDArray[np.float32]:
+        found = [v for word, v in self._TOPICS.items() if word in text.lower()]
+        return np.asarray(found[0] if found else (1.0, 0.0, 0.0), dtype=np.float32)
+
+    def embed_query(self, text: str) -> npt.NDArray[np.float32]:
+        return self._one(text)
+
+    def embed_passages(self, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        return np.stack([self._one(t) for t in texts]) if texts else np.empty((0, 3), np.float32)
+
+
+def test_the_reply_to_the_turn_a_question_matches_is_recalled_with_it(store: SQLiteStore) -> None:
+    # "How did the ceramics lesson go?" shares no word with any turn; it matches the question
+    # about the pottery workshop by meaning, and the answer is the reply to that question. Two
+    # turns about painting are nearer the question than the reply is, on their own.
+    embedder = _TopicEmbedder()
+    turns = [
+        make_record("chat-3", "Melanie: Was the pottery workshop fun?", session_id="chat", seq=3),
+        make_record("chat-4", "Caroline: I shaped a blue bowl and glazed it!", session_id="chat", seq=4),
+        make_record("paint-0", "Caroline: My painting of a sunset is finished.", session_id="paint", seq=0),
+        make_record("calm-0", "Melanie: Painting landscapes calms me.", session_id="calm", seq=0),
+    ]
+    _put(store, *turns)
+    for record in turns:
+        store.put_vectors(record.id, embedder.model_id, [embedder.embed_passages([record.text])[0].tobytes()])
+    hits = Retriever(store, embedder=embedder).rank("How did the ceramics lesson go?", [PROJECT], limit=2, floor=False)
+    assert [h.record.id for h in hits] == ["chat-3", "chat-4"]

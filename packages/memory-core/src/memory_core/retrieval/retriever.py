@@ -102,6 +102,23 @@ LoCoMo 0.596 / 0.669 -> 0.639 / 0.732 and 0.568 / 0.636 -> 0.591 / 0.662; coding
 `assemble` (bench/recall.py --vectors), answered at 0 / 0.15 / 0.3: coding fold A 0.902 / 0.902 /
 0.878, fold B 0.816 / 0.790 / 0.816; LoCoMo fold A 0.599 / 0.619 / 0.642, fold B 0.570 / 0.579 /
 0.583. Fold A's sum chose 0.15 (by 0.001 over 0.3), fold B's 0.3."""
+_CONTEXT_SHARE = 0.05
+_CONTEXT_LENDERS = 10
+_CONTEXT_SPAN = 1
+"""After fusion, the turns just before and after each of the `_CONTEXT_LENDERS` best fused records
+gain `_CONTEXT_SHARE` of its fused score: an answer is often split over a turn and its neighbour
+(a chat reply, the turn that states what the matching one asked), whichever list found the match.
+Chosen out of fold (bench/recall.py --vectors --replay and bench/locomo.py --vectors, 2026-12-05),
+coding answered and LoCoMo R@5 / R@10 at share 0 / 0.025 / 0.05 / 0.075 / 0.1 / 0.2 (10 lenders):
+fold A coding 0.878 / 0.902 / 0.902 / 0.902 / 0.878 / 0.659, LoCoMo 0.540 / 0.652, 0.550 / 0.662,
+0.560 / 0.659, 0.556 / 0.659, 0.563 / 0.659, 0.563 / 0.656; fold B coding 0.816 / 0.816 / 0.816 /
+0.790 / 0.790 / 0.790, LoCoMo 0.502 / 0.581, 0.504 / 0.581, 0.509 / 0.589, 0.517 / 0.589, 0.523 /
+0.594, 0.540 / 0.615. Both folds chose 0.05 (coding answered plus mean R@5/R@10); larger shares
+crowd coding's five items with the neighbours of its best turn. Lenders 5 / 10 / 20 at 0.05: fold
+A 0.878 / 0.902 / 0.878 coding, fold B the same coding and R@5 0.506 / 0.509 / 0.515: A chose 10,
+B 20 (by 0.004), each better than none on the other fold. Two or three turns either side (shares
+0.1 to 0.3) raised LoCoMo R@5 to 0.57-0.59 (A) and 0.53-0.56 (B) but cost coding 7 to 29 points.
+The neighbours are within `NEIGHBOUR_SPAN` of records the pool read: a server store prefetched them."""
 _POOL_LEAST = 12
 _POOL_PER_ITEM = 2
 _POOL_ROUNDS = 4
@@ -332,12 +349,14 @@ class Retriever:
         # replies come from `session_records` (a server store has them prefetched by that read).
         records = self._replies(lexical, _fuse(lexical.scores, near)[:pool])
         fused = dict(zip(*_fused_scores(lexical.scores, near), strict=True))
+        context = self._context(fused, records)
         ordered = sorted(fused, key=lambda rid: (-fused[rid], rid))
         if not floor and near:
             # A deliberate search shows a record that shares no word with the query only when it
-            # is nearer than generic prompts are: every store has a nearest record to anything.
+            # is nearer than generic prompts are (every store has a nearest record to anything),
+            # or when it is the neighbour of a good hit.
             least = float(decision["generic"]) + MARGIN
-            ordered = [rid for rid in ordered if rid in lexical.scores or near[rid] > least]
+            ordered = [rid for rid in ordered if rid in lexical.scores or rid in context or near[rid] > least]
         candidates = tuple(Candidate(rid, fused[rid], near.get(rid), lexical.scores.get(rid)) for rid in ordered)
         if not ordered:
             return Ranking([], NO_TERMS if not terms and not near else NO_MATCH, candidates, decision)
@@ -436,6 +455,28 @@ class Retriever:
         for rid in sorted(gains):
             scores[rid] = scores.get(rid, 0.0) + gains[rid]
         return records
+
+    def _context(self, fused: dict[str, float], records: dict[str, Record]) -> set[str]:
+        """Give the turns either side of each of the `_CONTEXT_LENDERS` best fused records a share of
+        its fused score (`_CONTEXT_SHARE`), in place; the ids that gained.
+        """
+        lenders = heapq.nsmallest(_CONTEXT_LENDERS, fused, key=lambda rid: (-fused[rid], rid))
+        missing = [rid for rid in lenders if rid not in records]
+        if missing:
+            records.update((r.id, r) for r in self.store.get(missing))
+        gains: dict[str, float] = {}
+        for rid in lenders:
+            record = records.get(rid)
+            if record is None or record.session_id is None:
+                continue
+            seqs = [record.seq - _CONTEXT_SPAN, record.seq + _CONTEXT_SPAN]
+            for neighbour in self.store.session_records(record.scope, record.session_id, seqs):
+                # Shares of the scores before any gain: the same sums whatever the lenders' order.
+                gains[neighbour.id] = gains.get(neighbour.id, 0.0) + _CONTEXT_SHARE * fused[rid]
+                records.setdefault(neighbour.id, neighbour)
+        for rid in sorted(gains):
+            fused[rid] = fused.get(rid, 0.0) + gains[rid]
+        return set(gains)
 
     def _admission(self, lexical: _Lexical, near: dict[str, float], decision: dict[str, float | str]) -> set[str] | str:
         """The records recall may inject, or why none: the calibrated decision (docs/retrieval.md)."""
