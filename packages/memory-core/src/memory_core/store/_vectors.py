@@ -5,31 +5,47 @@ Reading every vector of a project from a store on each prompt costs hundreds of 
 the scope's passage vectors in memory (`VectorCache`), brought up to date before each query by
 what the store reports as changed since (`VectorSource`):
 
-- vectors added since the cache's last look are appended (one indexed read of the new rows; a
-  store's change sequence grows in commit order within a scope);
+- vectors added since the cache's last look are appended (indexed reads of the new rows, `_BATCH`
+  at a time; a store's change sequence grows in commit order within a scope);
 - a removal anywhere (a record deleted or rewritten, vectors replaced or dropped) reloads the
   scope's entry whole, since which rows went is not recorded.
 
-Scoring is the same on every backend: a float32 product of the cached rows with the query picks
-candidates, whose scores are then computed again in float64 from the same float32 values and
-rounded to 1e-6, the best passage per record, ties to the smaller id. (A BLAS kernel's summation
-order can depend on the rows around a row; the exact second pass makes the answer depend on the
-content only.) Candidates the store says are not in the index (not searchable, negative
-standing, gone) are skipped and more are taken.
+Two forms, by the scope's size:
 
-Bounds: a scope entry holds at most `MAX_ROWS` passages (~1.5 KB each); a scope beyond it
-answers no neighbours (recall ranks it by BM25 alone; `docs/performance.md`). numpy is imported
-on the first query, never when a store is imported (the hook client imports stores without it).
+- **exact** (up to `EXACT_ROWS` passages): float32 rows in memory; a float32 product with the
+  query picks candidates, and the answer is provably exact (the k-th record beats every row
+  left out);
+- **compact** (beyond): each passage is kept as its sign bits around the mean of the scope's
+  first `EXACT_ROWS` passages (48 bytes for 384 values) and its float32 values go to an unlinked
+  temporary file. A Hamming scan picks a pool of `POOL` times k passages (ties to the earlier
+  passage), whose float32 values are read back from the file and scored exactly. The answer is
+  exact whenever the true neighbours are in the pool (recall@10 against exact on the
+  development sessions' real embeddings: `docs/performance.md`).
 
-Failure: a vector of another size than the query raises `StoreError`; what the source raises
-propagates.
+Scoring is the same on every backend: candidates' scores are computed in float64 from the stored
+float32 values and rounded to 1e-6, the best passage per record, ties to the smaller id. (A BLAS
+kernel's summation order can depend on the rows around a row; the exact second pass makes the
+answer depend on the content only; the compact form's mean and bits depend on the passages and
+their order only, which is the same on every store.) Candidates the store says are not in the
+index (not searchable, negative standing, gone) are skipped and more are taken.
+
+Bounds: a scope entry holds at most `MAX_ROWS` passages (~80 bytes each in memory in the compact
+form, 1.5 KB each on disk); a scope beyond it answers no neighbours (recall ranks it by BM25
+alone). numpy is imported on the first query, never when a store is imported (the hook client
+imports stores without it).
+
+Failure: a vector of another size than the query raises `StoreError`; what the source raises,
+and an `OSError` of the temporary file, propagate.
 """
 
 from __future__ import annotations
 
+import os
+import tempfile
 import threading
+import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from memory_core._numpy import one_blas_thread
@@ -40,11 +56,26 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["VectorCache", "VectorSource", "check_vectors", "MAX_ROWS"]
+__all__ = ["VectorCache", "VectorSource", "check_vectors", "EXACT_ROWS", "MAX_ROWS", "POOL"]
 
-MAX_ROWS = 120_000
-"""Passages one scope entry holds at most: ~180 MB of float32, about 80,000 records of the
-development sessions' ~1.5 passages each; beyond it the worker would pass the 300 MB goal."""
+EXACT_ROWS = 60_000
+"""Passages a scope keeps as float32 in memory and scans exactly (~90 MB; ~40,000 records of the
+development sessions' ~1.5 passages each). Measured: the exact scan of 75,000 passages costs
+0.82x the floor at p95, the compact scan of 150,000 far less (`docs/performance.md`)."""
+MAX_ROWS = 3_000_000
+"""Passages one scope entry holds at most: in the compact form ~80 bytes each in memory (48 of
+bits, the record id, 8 of bookkeeping), 240 MB at this bound, so the worker stays under its
+300 MB goal with the model up to ~1,500,000 passages (1,000,000 records) and past it beyond;
+beyond this bound a scope answers no neighbours."""
+POOL = 20
+"""The compact scan's pool, in passages per neighbour asked for: recall@10 against exact on the
+development sessions' real embeddings (`bench/vectors.py --recall`) was chosen on one half of
+the projects and reported on the other (`docs/performance.md`)."""
+_BATCH = 20_000
+"""Passages read from a store at once: a whole 1,000,000-record scope at once would hold ~2.5 GB
+of Python objects."""
+_CHUNK = 65_536
+"""Rows the Hamming scan takes at once, so its temporaries stay ~3 MB."""
 _DIGITS = 6
 """Cosines are compared to 1e-6: finer than any difference ranking can use."""
 _SLACK = 1e-5
@@ -70,39 +101,171 @@ class VectorSource(Protocol):
         """(the highest change sequence of the scope's vectors, a counter every removal bumps)."""
         ...
 
-    def rows_after(self, sequence: int) -> list[Row]:
-        """The scope's passages whose change sequence is above `sequence` (0: all of them)."""
+    def rows_after(self, sequence: int, limit: int) -> list[Row]:
+        """The scope's passages whose change sequence is above `sequence` (0: from the first), in
+        change order, about `limit` of them (whole records: a few more, never fewer unless the
+        scope has no more).
+        """
         ...
+
+
+def _grown(array: Any, need: int, like: Any, cap: int | None = None) -> Any:
+    """`array` with room for `need` rows (doubling, not past `cap` unless `need` is), of `like`'s
+    row shape and dtype (a wider byte string widens the array).
+    """
+    import numpy as np
+
+    count = 0 if array is None else array.shape[0]
+    dtype = like.dtype if array is None or like.dtype.itemsize > array.dtype.itemsize else array.dtype
+    if array is not None and count >= need and dtype == array.dtype:
+        return array
+    size = max(need, 2 * count, 64)
+    if cap is not None:
+        size = max(need, min(size, cap))
+    grown = np.empty((size, *like.shape[1:]), dtype=dtype)
+    return grown
 
 
 @dataclass
 class _Entry:
     removed: int
     seen: int = 0
-    ids: list[str] = field(default_factory=list)
-    sequences: set[int] = field(default_factory=set)
+    count: int = 0
+    ids: Any = None
+    """(capacity,) byte strings: the record id of each passage, in change order."""
     matrix: Any = None
-    """(capacity, dim) float32; the first len(ids) rows are the passages. Grown by doubling, so
-    a capture's append costs its own rows, not the scope's."""
+    """Exact form: (capacity, dim) float32, the first `count` rows the passages."""
+    bits: Any = None
+    """Compact form: (capacity, words) uint64, each passage's signs around `centre`."""
+    centre: Any = None
+    file: _Spill | None = None
+    """Compact form: the passages' float32 values, one after another."""
     overflow: bool = False
 
     def append(self, rows: Sequence[Row], size: int) -> None:
-        one_blas_thread()
         import numpy as np
 
         if any(len(blob) != size for _, _, blob in rows):
             raise StoreError(f"a stored vector's size differs from the query's {size} bytes")
         dim = size // 4
-        count, need = len(self.ids), len(self.ids) + len(rows)
-        if self.matrix is None or self.matrix.shape[0] < need or self.matrix.shape[1] != dim:
-            grown = np.empty((max(need, 2 * count, 64), dim), dtype=np.float32)
-            if self.matrix is not None and count:
-                grown[:count] = self.matrix[:count]
-            self.matrix = grown
-        self.matrix[count:need] = np.frombuffer(b"".join(blob for _, _, blob in rows), dtype="<f4").reshape(-1, dim)
-        for record_id, sequence, _ in rows:
-            self.ids.append(record_id)
-            self.sequences.add(sequence)
+        if self.matrix is not None and self.matrix.shape[1] != dim:
+            raise StoreError(f"a stored vector's size differs from the query's {size} bytes")
+        block = np.frombuffer(b"".join(blob for _, _, blob in rows), dtype="<f4").reshape(-1, dim)
+        names = np.array([record_id.encode() for record_id, _, _ in rows])
+        count, need = self.count, self.count + len(rows)
+        grown = _grown(self.ids, need, names)
+        if grown is not self.ids:
+            if count:
+                grown[:count] = self.ids[:count]
+            self.ids = grown
+        self.ids[count:need] = names
+        if self.bits is None:
+            grown = _grown(self.matrix, need, block, cap=EXACT_ROWS)
+            if grown is not self.matrix:
+                if count:
+                    grown[:count] = self.matrix[:count]
+                self.matrix = grown
+            self.matrix[count:need] = block
+            self.count = need
+            if need > EXACT_ROWS:
+                self._compact()
+            return
+        assert self.file is not None
+        self.file.append(block)
+        grown = _grown(self.bits, need, self.bits)
+        if grown is not self.bits:
+            grown[:count] = self.bits[:count]
+            self.bits = grown
+        self.bits[count:need] = _signs(block, self.centre)
+        self.count = need
+
+    def _compact(self) -> None:
+        """Move the float32 rows to the file and keep their signs: the scope passed `EXACT_ROWS`."""
+        import numpy as np
+
+        rows = self.matrix[: self.count]
+        # The first EXACT_ROWS passages in change order, summed in one pass: the same centre
+        # whatever batches the rows came in, so the same content gives the same bits.
+        self.centre = np.mean(rows[:EXACT_ROWS], axis=0, dtype=np.float64).astype(np.float32)
+        self.file = _Spill()
+        self.bits = np.empty((self.count, _words(rows.shape[1])), dtype=np.uint64)
+        for start in range(0, self.count, _CHUNK):
+            part = rows[start : start + _CHUNK]
+            self.file.append(part)
+            self.bits[start : start + len(part)] = _signs(part, self.centre)
+        self.matrix = None
+
+
+class _Spill:
+    """An unlinked temporary file of float32 rows: nothing is left behind whatever stops the
+    process, and its descriptor closes when the last entry or query holding it is gone.
+    """
+
+    def __init__(self) -> None:
+        fd, path = tempfile.mkstemp(prefix="memory-vectors-")
+        os.unlink(path)
+        self.fd, self.size = fd, 0
+        weakref.finalize(self, os.close, fd)
+
+    def append(self, rows: npt.NDArray[np.float32]) -> None:
+        import numpy as np
+
+        data = memoryview(np.ascontiguousarray(rows, dtype="<f4").tobytes())
+        while data:
+            written = os.pwrite(self.fd, data, self.size)
+            data, self.size = data[written:], self.size + written
+
+    def rows(self, picked: npt.NDArray[np.intp], dim: int) -> npt.NDArray[np.float32]:
+        """The rows `picked`, read without mapping the file (a mapping's touched pages would
+        count against the process's resident memory).
+        """
+        import numpy as np
+
+        width = 4 * dim
+        data = b"".join(os.pread(self.fd, width, int(i) * width) for i in picked.tolist())
+        return np.frombuffer(data, dtype="<f4").reshape(-1, dim)
+
+
+def _words(dim: int) -> int:
+    return (dim + 63) // 64
+
+
+def _signs(rows: npt.NDArray[np.float32], centre: npt.NDArray[np.float32]) -> npt.NDArray[np.uint64]:
+    """Each row's signs around `centre`, packed 64 to a word."""
+    import numpy as np
+
+    packed = np.packbits(rows > centre, axis=1)
+    padded = np.zeros((len(rows), _words(rows.shape[1]) * 8), dtype=np.uint8)
+    padded[:, : packed.shape[1]] = packed
+    return padded.view(np.uint64)
+
+
+def _pool(bits: npt.NDArray[np.uint64], query: npt.NDArray[np.uint64], take: int) -> npt.NDArray[np.intp]:
+    """The `take` rows nearest `query` in Hamming distance, ties to the earlier row, in row order."""
+    import numpy as np
+
+    distance = np.empty(len(bits), dtype=np.uint16)
+    for start in range(0, len(bits), _CHUNK):
+        part = bits[start : start + _CHUNK]
+        distance[start : start + len(part)] = np.bitwise_count(part ^ query).sum(axis=1, dtype=np.uint16)
+    # The distance at which `take` rows are reached: every row nearer, then the earliest at it.
+    counts = np.cumsum(np.bincount(distance))
+    cut = int(np.searchsorted(counts, take))
+    nearer = np.flatnonzero(distance < cut)
+    at = np.flatnonzero(distance == cut)[: take - len(nearer)]
+    return np.sort(np.concatenate([nearer, at]))
+
+
+@dataclass
+class _View:
+    """What a query reads of one entry, taken under the lock (appends write past it only)."""
+
+    count: int
+    ids: Any
+    matrix: Any
+    bits: Any
+    centre: Any
+    file: _Spill | None
 
 
 class VectorCache:
@@ -123,20 +286,23 @@ class VectorCache:
         if entry is None or entry.removed != removed:
             entry = _Entry(removed=removed)
             self._entries[key] = entry
-            rows = source.rows_after(0)
-        elif latest > entry.seen:
-            rows = source.rows_after(entry.seen)
-        else:
+        elif latest <= entry.seen:
             return entry
-        fresh = [row for row in rows if row[1] not in entry.sequences]
-        entry.seen = max([latest, entry.seen, *(row[1] for row in fresh)])
-        if not fresh or entry.overflow:
-            return entry
-        if len(entry.ids) + len(fresh) > MAX_ROWS:
-            entry.overflow = True
-            entry.ids, entry.sequences, entry.matrix = [], set(), None
-            return entry
-        entry.append(fresh, size)
+        while not entry.overflow:
+            read = source.rows_after(entry.seen, _BATCH)
+            rows = [row for row in read if row[1] > entry.seen]
+            if not rows:
+                break
+            entry.seen = max(entry.seen, max(row[1] for row in rows))
+            if entry.count + len(rows) > MAX_ROWS:
+                entry.overflow = True
+                entry.ids = entry.matrix = entry.bits = entry.file = None
+                entry.count = 0
+                break
+            entry.append(rows, size)
+            if len(read) < _BATCH:
+                break
+        entry.seen = max(entry.seen, latest)
         return entry
 
     def nearest(
@@ -155,39 +321,55 @@ class VectorCache:
         if k <= 0 or not sources:
             return []
         with self._lock:
-            entries = [self._refresh(key, source, len(query)) for key, source in sources]
-            parts = [e for e in entries if e.ids and not e.overflow]
-            if not parts:
-                return []
-            # Snapshots: an append after the lock is released writes past these lengths only.
-            matrices = [e.matrix[: len(e.ids)] for e in parts]
-            names = [e.ids for e in parts]  # only ever appended to: indexes below the snapshot hold
+            views = []
+            for key, source in sources:
+                e = self._refresh(key, source, len(query))
+                if e.count and not e.overflow:
+                    views.append(_View(e.count, e.ids[: e.count], e.matrix, e.bits, e.centre, e.file))
+        if not views:
+            return []
         q32 = np.frombuffer(query, dtype="<f4")
-        rough = np.concatenate([m @ q32 for m in matrices]) if len(matrices) > 1 else matrices[0] @ q32
-        starts = np.cumsum([0, *(len(m) for m in matrices)])
-        total = int(starts[-1])
-
-        def gather(picked: Any) -> tuple[Any, list[str]]:
-            # The picked rows and their ids without copying whole matrices: each from its own.
-            part = np.searchsorted(starts, picked, side="right") - 1
-            local = [(p, i - int(starts[p])) for p, i in zip(part.tolist(), picked.tolist(), strict=True)]
-            return np.stack([matrices[p][i] for p, i in local]), [names[p][i] for p, i in local]
-
+        dim = len(q32)
+        # Per view: the rows' order of preference and, in the exact form, their float32 scores.
+        plans: list[tuple[_View, Any, Any]] = []
+        for view in views:
+            if view.bits is None:
+                rough = view.matrix[: view.count] @ q32
+                plans.append((view, rough, None))
+            else:
+                plans.append((view, None, _signs(q32.reshape(1, -1), view.centre)[0]))
         want = k * _PER_RECORD
         while True:
-            take = min(want, total)
-            if take < total:
-                order = np.argpartition(-rough, take)
-                top, boundary = order[:take], float(rough[order[take]])
-            else:
-                top, boundary = np.arange(total), -2.0
-            best = _exact(*gather(top), q32)
+            best: dict[str, float] = {}
+            settled = True  # every view either taken whole or its left-out rows provably beaten
+            bounds: list[float] = []
+            for view, rough, qbits in plans:
+                if rough is not None:
+                    take = min(want, view.count)
+                    if take < view.count:
+                        order = np.argpartition(-rough, take)
+                        top = np.sort(order[:take])
+                        bounds.append(float(rough[order[take]]))
+                    else:
+                        top = np.arange(view.count)
+                    chosen = view.matrix[top]
+                else:
+                    take = min(max(want, POOL * k), view.count)
+                    top = _pool(view.bits[: view.count], qbits, take)
+                    assert view.file is not None
+                    chosen = view.file.rows(top, dim)
+                settled = settled and take == view.count
+                for record_id, score in _exact(chosen, [i.decode() for i in view.ids[top].tolist()], q32).items():
+                    if score > best.get(record_id, -2.0):
+                        best[record_id] = score
             keep = ranked(sorted(best))
-            chosen = sorted(((rid, s) for rid, s in best.items() if rid in keep), key=lambda item: (-item[1], item[0]))
-            # Exact once the k-th record beats every row left out: none of them can rank, and no
-            # chosen record's best passage was left out.
-            if take == total or (len(chosen) >= k and chosen[k - 1][1] > boundary + _SLACK):
-                return chosen[:k]
+            chosen_ids = sorted(
+                ((rid, s) for rid, s in best.items() if rid in keep), key=lambda item: (-item[1], item[0])
+            )
+            # Exact once the k-th record beats every row left out of an exact view (none of them can
+            # rank); a compact view stops once k records are kept (its pool is the approximation).
+            if settled or (len(chosen_ids) >= k and all(chosen_ids[k - 1][1] > b + _SLACK for b in bounds)):
+                return chosen_ids[:k]
             want *= 4
 
 
