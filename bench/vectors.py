@@ -31,6 +31,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -78,9 +79,7 @@ class _Source:
         end = min(self.rows, sequence + limit)
         block = np.random.default_rng(sequence).standard_normal((end - sequence, _DIM)).astype(np.float32)
         block /= np.linalg.norm(block, axis=1, keepdims=True)
-        return [
-            (f"speed-{int(self.owner[n]):07d}", n + 1, block[n - sequence].tobytes()) for n in range(sequence, end)
-        ]
+        return [(f"speed-{int(self.owner[n]):07d}", n + 1, block[n - sequence].tobytes()) for n in range(sequence, end)]
 
     def query(self, n: int) -> bytes:
         import numpy as np
@@ -110,10 +109,18 @@ def direct(records: int, passages: float, runs: int) -> dict[str, object]:
     return {"passages": source.rows, "first_ms": first, "timings": timings, "before": before, "after": _memory()}
 
 
+def _top10(picked: Any, scores: Any, owner: Any) -> set[int]:
+    """The 10 records whose best passage among `picked` scores highest, ties to the smaller."""
+    best: dict[int, float] = {}
+    for i in picked:
+        record = int(owner[i])
+        best[record] = max(best.get(record, -2.0), float(scores[i]))
+    return set(sorted(best, key=lambda r: (-best[r], r))[:10])
+
+
 def recall(folder: str) -> list[dict[str, object]]:
     """Recall@10 of the compact scan + rerank against exact, per half of the projects in `folder`."""
     import numpy as np
-
     from memory_core.store._vectors import _pool, _signs
 
     files = sorted(Path(folder).glob("*.npz"))
@@ -127,20 +134,13 @@ def recall(folder: str) -> list[dict[str, object]]:
         bits = np.ascontiguousarray(_signs(rows, centre).T)
         exact_scores = rows.astype(np.float64) @ queries.astype(np.float64).T
 
-        def top10(picked: object, scores: object) -> set[int]:
-            best: dict[int, float] = {}
-            for i in picked:  # type: ignore[attr-defined]
-                record = int(owner[i])
-                best[record] = max(best.get(record, -2.0), float(scores[i]))  # type: ignore[index]
-            return set(sorted(best, key=lambda r: (-best[r], r))[:10])
-
         found: dict[str, float] = {}
         for pool in (20, 50, 100, 200, 400, 800):
             hits = 0
             for q in range(len(queries)):
                 scores = exact_scores[:, q]
-                truth = top10(range(len(rows)), scores)
-                hits += len(truth & top10(_pool(bits, _signs(queries[q : q + 1], centre)[0], pool), scores))
+                truth = _top10(range(len(rows)), scores, owner)
+                hits += len(truth & _top10(_pool(bits, _signs(queries[q : q + 1], centre)[0], pool), scores, owner))
             found[f"pool {pool} ({pool / len(rows):.1%})"] = round(hits / (10 * len(queries)), 3)
         report.append({"projects": len(half), "passages": len(rows), "queries": len(queries), "recall@10": found})
     return report
@@ -168,8 +168,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.direct:
         measured = direct(args.records, args.passages, args.runs)
         timings, first = measured["timings"], measured["first_ms"]
-        assert isinstance(timings, list) and isinstance(first, float)
-        extra = {"passages": measured["passages"], "memory_before": measured["before"], "memory_after": measured["after"]}
+        assert isinstance(timings, list)
+        assert isinstance(first, float)
+        extra = {
+            "passages": measured["passages"],
+            "memory_before": measured["before"],
+            "memory_after": measured["after"],
+        }
     else:
         timings, first, extra = _through_store(args)
     floor = []

@@ -6,6 +6,8 @@ the bound that used to answer no neighbours (120,000), costs seconds rather than
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pytest
 from memory_core.store import _vectors
@@ -31,8 +33,8 @@ class _Source:
         return [(f"r{n // 2:07d}", n + 1, self.rows[n].tobytes()) for n in range(sequence, end)]
 
 
-def _everyone(ids: object) -> set[str]:
-    return set(ids)  # type: ignore[call-overload]
+def _everyone(ids: Sequence[str]) -> set[str]:
+    return set(ids)
 
 
 def _exact(source: _Source, query: np.ndarray) -> dict[str, float]:

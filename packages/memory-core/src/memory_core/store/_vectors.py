@@ -210,7 +210,7 @@ class _Spill:
     def append(self, rows: npt.NDArray[np.float32]) -> None:
         import numpy as np
 
-        data = memoryview(np.ascontiguousarray(rows, dtype="<f4")).cast("B")  # no copy of a contiguous block
+        data = memoryview(np.ascontiguousarray(rows, dtype="<f4").data).cast("B")  # no copy of a contiguous block
         while data:
             written = os.pwrite(self.fd, data, self.size)
             data, self.size = data[written:], self.size + written
@@ -274,7 +274,8 @@ def _pool(bits: npt.NDArray[np.uint64], query: npt.NDArray[np.uint64], take: int
 
 def _grown_columns(bits: Any, count: int, need: int) -> Any:
     """`bits` (its first `count` columns kept) with room for `need` columns: a quarter more, so
-    at most a quarter of a large scope's bits is spare room."""
+    at most a quarter of a large scope's bits is spare room.
+    """
     import numpy as np
 
     if bits.shape[1] >= need:
