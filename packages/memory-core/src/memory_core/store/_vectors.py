@@ -40,7 +40,6 @@ and an `OSError` of the temporary file, propagate.
 
 from __future__ import annotations
 
-import mmap
 import os
 import tempfile
 import threading
@@ -72,7 +71,7 @@ POOL = 100
 """The compact scan's pool, in passages per neighbour asked for (2,000 at k = 20). Recall@10
 against exact on the development sessions' real embeddings depends on the pool's share of the
 scope (`bench/vectors.py --recall`, per half of the projects: 0.66-0.68 at a 1% share, 0.85-0.87
-at 3%, 0.94-0.96 at 5-7%, 0.985 at 10-13%); the rerank costs ~1 ms per 1,000 passages, so this
+at 3%, 0.94-0.96 at 5-7%, 0.985 at 10-13%); the rerank costs ~4 ms per 1,000 passages (a read each), so this
 is the largest pool that keeps `nearest` at 100,000 records within its share of the 1.5x
 budget. It is a cost choice, not a recall one: `docs/performance.md`."""
 _BATCH = 5_000
@@ -215,21 +214,16 @@ class _Spill:
             written = os.pwrite(self.fd, data, self.size)
             data, self.size = data[written:], self.size + written
 
-    def rows(self, picked: npt.NDArray[np.intp], dim: int, count: int) -> npt.NDArray[np.float32]:
-        """The rows `picked` of the first `count`, copied out of a mapping made for this read
-        alone: 6x faster than a read per row (0.6 against 3.9 ms for 1,000 rows), and unmapped
-        at once, so the pages it touched never accumulate in the process's resident memory.
+    def rows(self, picked: npt.NDArray[np.intp], dim: int) -> npt.NDArray[np.float32]:
+        """The rows `picked`, a read each. Not through a mapping: one made per query read 2,000
+        rows 2-7x faster, but the process's peak resident memory (VmHWM) rose to 1.9 GB over a
+        2.3 GB file (the mapped pages count), past the worker's 300 MB goal.
         """
         import numpy as np
 
-        mapped = mmap.mmap(self.fd, count * 4 * dim, prot=mmap.PROT_READ)
-        try:
-            table = np.frombuffer(mapped, dtype="<f4").reshape(count, dim)
-            chosen = table[picked]
-            del table
-        finally:
-            mapped.close()
-        return chosen
+        width = 4 * dim
+        data = b"".join(os.pread(self.fd, width, int(i) * width) for i in picked.tolist())
+        return np.frombuffer(data, dtype="<f4").reshape(-1, dim)
 
 
 def _words(dim: int) -> int:
@@ -386,7 +380,7 @@ class VectorCache:
                     take = min(max(want, POOL * k), view.count)
                     top = _pool(view.bits[:, : view.count], qbits, take)
                     assert view.file is not None
-                    chosen = view.file.rows(top, dim, view.count)
+                    chosen = view.file.rows(top, dim)
                 settled = settled and take == view.count
                 for record_id, score in _exact(chosen, [i.decode() for i in view.ids[top].tolist()], q32).items():
                     if score > best.get(record_id, -2.0):
