@@ -385,15 +385,29 @@ class VectorCache:
                 for record_id, score in _exact(chosen, [i.decode() for i in view.ids[top].tolist()], q32).items():
                     if score > best.get(record_id, -2.0):
                         best[record_id] = score
-            keep = ranked(sorted(best))
-            chosen_ids = sorted(
-                ((rid, s) for rid, s in best.items() if rid in keep), key=lambda item: (-item[1], item[0])
-            )
+            chosen_ids = _kept(sorted(best.items(), key=lambda item: (-item[1], item[0])), k, ranked)
             # Exact once the k-th record beats every row left out of an exact view (none of them can
             # rank); a compact view stops once k records are kept (its pool is the approximation).
             if settled or (len(chosen_ids) >= k and all(chosen_ids[k - 1][1] > b + _SLACK for b in bounds)):
                 return chosen_ids[:k]
             want *= 4
+
+
+def _kept(
+    ordered: Sequence[tuple[str, float]], k: int, ranked: Callable[[Sequence[str]], set[str]]
+) -> list[tuple[str, float]]:
+    """The first `k` of `ordered` that `ranked` keeps, asking it about `2k` records at a time: a
+    compact pool holds ~1,300 records, and asking the store about all of them cost 40 ms at
+    100,000 records on SQLite.
+    """
+    kept: list[tuple[str, float]] = []
+    for start in range(0, len(ordered), 2 * k):
+        part = ordered[start : start + 2 * k]
+        keep = ranked(sorted(rid for rid, _ in part))
+        kept.extend(item for item in part if item[0] in keep)
+        if len(kept) >= k:
+            break
+    return kept
 
 
 def _exact(chosen: npt.NDArray[np.float32], ids: Sequence[str], query: npt.NDArray[np.float32]) -> dict[str, float]:
