@@ -24,13 +24,13 @@ Two forms, by the scope's size:
 
 Scoring is the same on every backend: candidates' scores are computed in float64 from the stored
 float32 values and rounded to 1e-6, the best passage per record, ties to the smaller id. (A BLAS
-kernel's summation order can depend on the rows around a row; the exact second pass makes the
-answer depend on the content only; the compact form's mean and bits depend on the passages and
+kernel's summation order can depend on the rows around a row; the second pass sums each row on
+its own, so the answer depends on the content only; the compact form's mean and bits depend on the passages and
 their order only, which is the same on every store.) Candidates the store says are not in the
 index (not searchable, negative standing, gone) are skipped and more are taken.
 
-Bounds: a scope entry holds at most `MAX_ROWS` passages (~80 bytes each in memory in the compact
-form, 1.5 KB each on disk); a scope beyond it answers no neighbours (recall ranks it by BM25
+Bounds: a scope entry holds at most `MAX_ROWS` passages (~110 bytes each in memory in the
+compact form, 1.5 KB each in the temporary file); a scope beyond it answers no neighbours (recall ranks it by BM25
 alone). numpy is imported on the first query, never when a store is imported (the hook client
 imports stores without it).
 
@@ -62,18 +62,18 @@ EXACT_ROWS = 60_000
 """Passages a scope keeps as float32 in memory and scans exactly (~90 MB; ~40,000 records of the
 development sessions' ~1.5 passages each). Measured: the exact scan of 75,000 passages costs
 0.82x the floor at p95, the compact scan of 150,000 far less (`docs/performance.md`)."""
-MAX_ROWS = 3_000_000
-"""Passages one scope entry holds at most: in the compact form ~80 bytes each in memory (48 of
-bits, the record id, 8 of bookkeeping), 240 MB at this bound, so the worker stays under its
-300 MB goal with the model up to ~1,500,000 passages (1,000,000 records) and past it beyond;
-beyond this bound a scope answers no neighbours."""
+MAX_ROWS = 2_000_000
+"""Passages one scope entry holds at most (~1,300,000 records), where memory is the bound: the
+compact form measured 167 MB resident for 1,500,000 passages (48 bytes of bits, ~13 of record
+id, spare room and the allocator's leftovers), so ~220 MB here, and the worker with the model
+(75 MB) reaches its 300 MB goal. A scope beyond it answers no neighbours (BM25 alone)."""
 POOL = 100
 """The compact scan's pool, in passages per neighbour asked for (2,000 at k = 20). Recall@10
 against exact on the development sessions' real embeddings depends on the pool's share of the
 scope (`bench/vectors.py --recall`, per half of the projects: 0.66-0.68 at a 1% share, 0.85-0.87
-at 3%, 0.94-0.96 at 5-7%, 0.985 at 10-13%); the rerank costs ~4 ms per 1,000 passages (a read each), so this
-is the largest pool that keeps `nearest` at 100,000 records within its share of the 1.5x
-budget. It is a cost choice, not a recall one: `docs/performance.md`."""
+at 3%, 0.94-0.96 at 5-7%, 0.985 at 10-13%). The rerank costs ~4 ms per 1,000 passages (a read
+each): 2,000 kept `nearest` at 100,000 records at 0.42x the floor on SQLite, inside its share
+of the 1.5x budget. A cost choice, not a recall one: `docs/performance.md`."""
 _BATCH = 5_000
 """Passages read from a store at once (~9 MB of Python objects): a whole 1,000,000-record scope at
 once would hold ~2.5 GB."""
