@@ -67,3 +67,20 @@ def test_a_scope_past_the_bound_answers_none(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(_vectors, "MAX_ROWS", 1_000)
     source = _Source(1_001)
     assert VectorCache().nearest([(("project", "m"), source)], source.rows[0].tobytes(), 5, _everyone) == []
+
+
+def test_a_compact_scope_takes_more_when_the_pool_is_mostly_out_of_the_index(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_vectors, "EXACT_ROWS", 1_000)
+    source = _Source(20_000)
+    query = source.rows[10_001]
+    exact = _exact(source, query)
+    ordered = sorted(exact, key=lambda r: (-exact[r], r))
+    hidden = set(ordered[: _vectors.POOL * 3])  # more records than the first pool holds
+
+    def in_index(ids: Sequence[str]) -> set[str]:
+        return {rid for rid in ids if rid not in hidden}
+
+    found = VectorCache().nearest([(("project", "m"), source)], query.tobytes(), 3, in_index)
+    assert len(found) == 3
+    assert not hidden & {rid for rid, _ in found}
+    assert all(exact[rid] == score for rid, score in found)

@@ -377,7 +377,7 @@ class VectorCache:
                         top = np.arange(view.count)
                     chosen = view.matrix[top]
                 else:
-                    take = min(max(want, POOL * k), view.count)
+                    take = min(POOL * (want // _PER_RECORD), view.count)  # POOL * k, then 4x each round
                     top = _pool(view.bits[:, : view.count], qbits, take)
                     assert view.file is not None
                     chosen = view.file.rows(top, dim)
