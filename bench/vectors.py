@@ -2,6 +2,7 @@
 
     python bench/vectors.py --records 100000 [--store URL] [--passages 1.5] [--runs 50] [--json]
     python bench/vectors.py --records 1000000 --direct     # the cache alone, fed without a store
+    python bench/vectors.py --embed DIR D/coding-dev/coding-dev.json D/locomo-dev/locomo-dev.json  # D=../shared/data
     python bench/vectors.py --recall DIR                    # the compact scan's recall@10, real vectors
 
 `--direct` feeds `VectorCache` from an in-memory source (the same rows a store would hand it), for
@@ -9,6 +10,8 @@ sizes a store takes too long to seed here; it also prints the process's resident
 before and after. `--recall` reads `*.npz` files (`passages`, `owner`, `queries`: one per project,
 made by embedding the development sessions with the product's model) and prints, for each half of
 the projects, recall@10 of the compact scan's pool + exact rerank against the exact answer.
+`--embed DIR FILE...` makes those files from LoCoMo-shaped data sets (each turn "speaker: text",
+cut into passages as capture cuts them; the questions embedded as prompts), once: ~10 minutes.
 
 Records are the `retrieval_speed` seed (synthetic coding turns); each gets `--passages` random
 unit vectors on average (the development sessions' turns average ~1.5 passages of 600
@@ -118,6 +121,35 @@ def _top10(picked: Any, scores: Any, owner: Any) -> set[int]:
     return set(sorted(best, key=lambda r: (-best[r], r))[:10])
 
 
+def embed(folder: str, datasets: Sequence[str]) -> None:
+    """Embed every turn and question of `datasets` with the product's model into `folder`, one
+    `.npz` per project (sample)."""
+    import numpy as np
+    from memory_core.embedding import load_embedder, passages
+
+    embedder, why = load_embedder()
+    if embedder is None:
+        raise SystemExit(f"no model: {why}")
+    Path(folder).mkdir(parents=True, exist_ok=True)
+    for path in datasets:
+        for sample in json.loads(Path(path).read_text()):
+            turns = [
+                f"{turn['speaker']}: {turn['text']}"
+                for key, session in sample["conversation"].items()
+                if key.startswith("session_") and isinstance(session, list)
+                for turn in session
+            ]
+            cut = [(n, part) for n, text in enumerate(turns) for part in passages(text)]
+            texts = [part for _, part in cut]
+            vectors = np.concatenate([embedder.embed_passages(texts[i : i + 32]) for i in range(0, len(texts), 32)])
+            questions = np.stack([embedder.embed_query(qa["question"]) for qa in sample["qa"]])
+            name = f"{Path(path).stem}-{sample['sample_id']}"
+            np.savez(
+                Path(folder) / f"{name}.npz", passages=vectors, owner=np.array([n for n, _ in cut]), queries=questions
+            )
+            sys.stderr.write(f"{name}: {len(turns)} turns, {len(texts)} passages, {len(questions)} questions\n")
+
+
 def recall(folder: str) -> list[dict[str, object]]:
     """Recall@10 of the compact scan + rerank against exact, per half of the projects in `folder`."""
     import numpy as np
@@ -160,7 +192,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--direct", action="store_true")
     parser.add_argument("--recall")
+    parser.add_argument("--embed", nargs="+", metavar=("DIR", "FILE"))
     args = parser.parse_args(argv)
+    if args.embed:
+        embed(args.embed[0], args.embed[1:])
+        return 0
     if args.recall:
         for line in recall(args.recall):
             print(json.dumps(line))
