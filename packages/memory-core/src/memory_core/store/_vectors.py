@@ -61,19 +61,20 @@ __all__ = ["VectorCache", "VectorSource", "check_vectors", "EXACT_ROWS", "MAX_RO
 EXACT_ROWS = 60_000
 """Passages a scope keeps as float32 in memory and scans exactly (~90 MB; ~40,000 records of the
 development sessions' ~1.5 passages each). Measured: the exact scan of 75,000 passages costs
-0.82x the floor at p95, the compact scan of 150,000 far less (`docs/performance.md`)."""
-MAX_ROWS = 2_000_000
-"""Passages one scope entry holds at most (~1,300,000 records), where memory is the bound: the
-compact form measured 167 MB resident for 1,500,000 passages (48 bytes of bits, ~13 of record
-id, spare room and the allocator's leftovers), so ~220 MB here, and the worker with the model
-(75 MB) reaches its 300 MB goal. A scope beyond it answers no neighbours (BM25 alone)."""
+0.82x the floor at p95, the compact form over 150,000 0.42-0.57x (`docs/performance.md`)."""
+MAX_ROWS = 1_600_000
+"""Passages one scope entry holds at most (~1,070,000 records), where memory is the bound: the
+compact form measured 188 MB more resident after loading 1,500,000 passages (48 bytes of bits,
+~13 of record id, spare room and the allocator's leftovers) and 255 MB more at the load's peak,
+so with the worker and its model (75 MB) this is about where the 300 MB goal is reached. A
+scope beyond it answers no neighbours (BM25 alone)."""
 POOL = 100
 """The compact scan's pool, in passages per neighbour asked for (2,000 at k = 20). Recall@10
 against exact on the development sessions' real embeddings depends on the pool's share of the
 scope (`bench/vectors.py --recall`, per half of the projects: 0.66-0.68 at a 1% share, 0.85-0.87
 at 3%, 0.94-0.96 at 5-7%, 0.985 at 10-13%). The rerank costs ~4 ms per 1,000 passages (a read
-each): 2,000 kept `nearest` at 100,000 records at 0.42x the floor on SQLite, inside its share
-of the 1.5x budget. A cost choice, not a recall one: `docs/performance.md`."""
+each): at 2,000, `nearest` at 100,000 records measured 0.42-0.57x the floor on SQLite. A cost
+choice, not a recall one: `docs/performance.md`."""
 _BATCH = 5_000
 """Passages read from a store at once (~9 MB of Python objects): a whole 1,000,000-record scope at
 once would hold ~2.5 GB."""
