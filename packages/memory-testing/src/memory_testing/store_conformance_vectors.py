@@ -8,7 +8,9 @@ that lets a backfill resume and a model change re-embed.
 from __future__ import annotations
 
 import math
+import random
 import struct
+from typing import Any
 
 from memory_core.models import Record
 from memory_core.retrieval.tokenizer import index_terms
@@ -18,6 +20,11 @@ __all__ = ["VectorConformance", "vector"]
 
 _T0 = 1_760_000_000.0
 _MODEL = "model-a"
+_DIM = 16
+
+
+def _random_vector(rng: random.Random) -> bytes:
+    return vector(*(rng.gauss(0.0, 1.0) for _ in range(_DIM)))
 
 
 def vector(*values: float) -> bytes:
@@ -78,6 +85,48 @@ class VectorConformance:
         assert [rid for rid, _ in vs.nearest([PROJECT], _MODEL, vector(1, 0), k=5)] == ["keep"]
         store.adjust_standing("down", 1)
         assert [rid for rid, _ in vs.nearest([PROJECT], _MODEL, vector(1, 0), k=5)] == ["down", "keep"]
+
+    def test_a_large_scope_answers_exactly_from_its_compact_form(self, store: Store, monkeypatch: Any) -> None:
+        """Past `EXACT_ROWS` passages a scope keeps sign bits and reranks a pool exactly: on this
+        corpus (made small by lowering the bounds) every answer is the exact one, as brute force
+        computes it, on every store, including passages added after the scope turned compact.
+        """
+        from memory_core.store import _vectors as cache
+
+        from memory_testing.store_conformance import PROJECT, make_record
+
+        monkeypatch.setattr(cache, "EXACT_ROWS", 40)
+        monkeypatch.setattr(cache, "_BATCH", 25)
+        vs = _vectors(store)
+        rng = random.Random(3)
+        kept: dict[str, list[bytes]] = {}
+
+        def add(first: int, count: int) -> None:
+            records = [make_record(f"r{n:03d}", f"record {n}", created_at=_T0 + n) for n in range(first, first + count)]
+            _put(store, *records)
+            for record in records:
+                kept[record.id] = [_random_vector(rng) for _ in range(1 + (rng.random() < 0.5))]
+                assert vs.put_vectors(record.id, _MODEL, kept[record.id])
+
+        def exact(query: bytes, k: int) -> list[tuple[str, float]]:
+            q = struct.unpack(f"<{_DIM}f", query)
+            best = {
+                rid: max(
+                    round(sum(a * b for a, b in zip(struct.unpack(f"<{_DIM}f", v), q, strict=True)), 6) for v in vectors
+                )
+                for rid, vectors in kept.items()
+            }
+            return sorted(best.items(), key=lambda item: (-item[1], item[0]))[:k]
+
+        add(0, 120)
+        queries = [_random_vector(rng) for _ in range(5)] + [kept["r007"][0], kept["r100"][-1]]
+        for query in queries:
+            assert [rid for rid, _ in vs.nearest([PROJECT], _MODEL, query, k=3)] == [rid for rid, _ in exact(query, 3)]
+        add(120, 30)  # appended to the compact form
+        for query in [*queries, kept["r140"][0]]:
+            found = vs.nearest([PROJECT], _MODEL, query, k=3)
+            assert [rid for rid, _ in found] == [rid for rid, _ in exact(query, 3)]
+            assert all(math.isclose(a, b, abs_tol=2e-6) for (_, a), (_, b) in zip(found, exact(query, 3), strict=True))
 
     def test_vectors_are_replaced_never_doubled_and_go_with_their_record(self, store: Store) -> None:
         from memory_testing.store_conformance import PROJECT, make_record

@@ -361,9 +361,11 @@ return 1
 )
 
 VECTORS_AFTER = r"""
--- ARGV: P, model, sequence  -> flat {id, sequence, vectors (base64), ...} written after `sequence`
+-- ARGV: P, model, sequence, limit  -> flat {id, sequence, vectors (base64), ...} of the first
+-- `limit` records written after `sequence`
 local P, model = ARGV[1], ARGV[2]
-local log = redis.call('ZRANGE', P..'vlog:'..model, '('..ARGV[3], '+inf', 'BYSCORE', 'WITHSCORES')
+local log = redis.call('ZRANGE', P..'vlog:'..model, '('..ARGV[3], '+inf', 'BYSCORE',
+  'LIMIT', 0, tonumber(ARGV[4]), 'WITHSCORES')
 local out = {}
 for i = 1, #log, 2 do
   local blob = redis.call('HGET', P..'v:'..model, log[i])

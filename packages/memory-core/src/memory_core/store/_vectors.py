@@ -5,31 +5,47 @@ Reading every vector of a project from a store on each prompt costs hundreds of 
 the scope's passage vectors in memory (`VectorCache`), brought up to date before each query by
 what the store reports as changed since (`VectorSource`):
 
-- vectors added since the cache's last look are appended (one indexed read of the new rows; a
-  store's change sequence grows in commit order within a scope);
+- vectors added since the cache's last look are appended (indexed reads of the new rows, `_BATCH`
+  at a time; a store's change sequence grows in commit order within a scope);
 - a removal anywhere (a record deleted or rewritten, vectors replaced or dropped) reloads the
   scope's entry whole, since which rows went is not recorded.
 
-Scoring is the same on every backend: a float32 product of the cached rows with the query picks
-candidates, whose scores are then computed again in float64 from the same float32 values and
-rounded to 1e-6, the best passage per record, ties to the smaller id. (A BLAS kernel's summation
-order can depend on the rows around a row; the exact second pass makes the answer depend on the
-content only.) Candidates the store says are not in the index (not searchable, negative
-standing, gone) are skipped and more are taken.
+Two forms, by the scope's size:
 
-Bounds: a scope entry holds at most `MAX_ROWS` passages (~1.5 KB each); a scope beyond it
-answers no neighbours (recall ranks it by BM25 alone; `docs/performance.md`). numpy is imported
-on the first query, never when a store is imported (the hook client imports stores without it).
+- **exact** (up to `EXACT_ROWS` passages): float32 rows in memory; a float32 product with the
+  query picks candidates, and the answer is provably exact (the k-th record beats every row
+  left out);
+- **compact** (beyond): each passage is kept as its sign bits around the mean of the scope's
+  first `EXACT_ROWS` passages (48 bytes for 384 values) and its float32 values go to an unlinked
+  temporary file. A Hamming scan picks a pool of `POOL` times k passages (ties to the earlier
+  passage), whose float32 values are read back from the file and scored exactly. The answer is
+  exact whenever the true neighbours are in the pool (recall@10 against exact on the
+  development sessions' real embeddings: `docs/performance.md`).
 
-Failure: a vector of another size than the query raises `StoreError`; what the source raises
-propagates.
+Scoring is the same on every backend: candidates' scores are computed in float64 from the stored
+float32 values and rounded to 1e-6, the best passage per record, ties to the smaller id. (A BLAS
+kernel's summation order can depend on the rows around a row; the second pass sums each row on
+its own, so the answer depends on the content only; the compact form's mean and bits depend on the passages and
+their order only, which is the same on every store.) Candidates the store says are not in the
+index (not searchable, negative standing, gone) are skipped and more are taken.
+
+Bounds: a scope entry holds at most `MAX_ROWS` passages (~110 bytes each in memory in the
+compact form, 1.5 KB each in the temporary file); a scope beyond it answers no neighbours (recall ranks it by BM25
+alone). numpy is imported on the first query, never when a store is imported (the hook client
+imports stores without it).
+
+Failure: a vector of another size than the query raises `StoreError`; what the source raises,
+and an `OSError` of the temporary file, propagate.
 """
 
 from __future__ import annotations
 
+import os
+import tempfile
 import threading
+import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from memory_core._numpy import one_blas_thread
@@ -40,11 +56,30 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["VectorCache", "VectorSource", "check_vectors", "MAX_ROWS"]
+__all__ = ["VectorCache", "VectorSource", "check_vectors", "EXACT_ROWS", "MAX_ROWS", "POOL"]
 
-MAX_ROWS = 120_000
-"""Passages one scope entry holds at most: ~180 MB of float32, about 80,000 records of the
-development sessions' ~1.5 passages each; beyond it the worker would pass the 300 MB goal."""
+EXACT_ROWS = 60_000
+"""Passages a scope keeps as float32 in memory and scans exactly (~90 MB; ~40,000 records of the
+development sessions' ~1.5 passages each). Measured: the exact scan of 75,000 passages costs
+0.82x the floor at p95, the compact form over 150,000 0.42-0.57x (`docs/performance.md`)."""
+MAX_ROWS = 1_600_000
+"""Passages one scope entry holds at most (~1,070,000 records), where memory is the bound: the
+compact form measured 188 MB more resident after loading 1,500,000 passages (48 bytes of bits,
+~13 of record id, spare room and the allocator's leftovers) and 255 MB more at the load's peak,
+so with the worker and its model (75 MB) this is about where the 300 MB goal is reached. A
+scope beyond it answers no neighbours (BM25 alone)."""
+POOL = 100
+"""The compact scan's pool, in passages per neighbour asked for (2,000 at k = 20). Recall@10
+against exact on the development sessions' real embeddings depends on the pool's share of the
+scope (`bench/vectors.py --recall`, per half of the projects: 0.66-0.68 at a 1% share, 0.85-0.87
+at 3%, 0.94-0.96 at 5-7%, 0.985 at 10-13%). The rerank costs ~4 ms per 1,000 passages (a read
+each): at 2,000, `nearest` at 100,000 records measured 0.42-0.57x the floor on SQLite. A cost
+choice, not a recall one: `docs/performance.md`."""
+_BATCH = 5_000
+"""Passages read from a store at once (~9 MB of Python objects): a whole 1,000,000-record scope at
+once would hold ~2.5 GB."""
+_CHUNK = 32_768
+"""Passages the Hamming scan and the compaction take at once: temporaries under ~13 MB."""
 _DIGITS = 6
 """Cosines are compared to 1e-6: finer than any difference ranking can use."""
 _SLACK = 1e-5
@@ -70,39 +105,191 @@ class VectorSource(Protocol):
         """(the highest change sequence of the scope's vectors, a counter every removal bumps)."""
         ...
 
-    def rows_after(self, sequence: int) -> list[Row]:
-        """The scope's passages whose change sequence is above `sequence` (0: all of them)."""
+    def rows_after(self, sequence: int, limit: int) -> list[Row]:
+        """The scope's passages whose change sequence is above `sequence` (0: from the first), in
+        change order, about `limit` of them (whole records: a few more, never fewer unless the
+        scope has no more).
+        """
         ...
+
+
+def _grown(array: Any, count: int, need: int, like: Any, cap: int | None = None) -> Any:
+    """`array` (its first `count` rows kept) with room for `need` rows, of `like`'s row shape and
+    dtype (a wider byte string widens it): doubled (a quarter more past `EXACT_ROWS`), so a
+    capture's append costs its own rows, but not past `cap` unless `need` is.
+    """
+    import numpy as np
+
+    dtype = like.dtype if array is None or like.dtype.itemsize > array.dtype.itemsize else array.dtype
+    if array is not None and array.shape[0] >= need and dtype == array.dtype:
+        return array
+    size = max(need, 2 * count if count < EXACT_ROWS else count + count // 4, 64)
+    if cap is not None:
+        size = max(need, min(size, cap))
+    grown = np.empty((size, *like.shape[1:]), dtype=dtype)
+    if count:
+        grown[:count] = array[:count]
+    return grown
 
 
 @dataclass
 class _Entry:
     removed: int
     seen: int = 0
-    ids: list[str] = field(default_factory=list)
-    sequences: set[int] = field(default_factory=set)
+    count: int = 0
+    ids: Any = None
+    """(capacity,) byte strings: the record id of each passage, in change order."""
     matrix: Any = None
-    """(capacity, dim) float32; the first len(ids) rows are the passages. Grown by doubling, so
-    a capture's append costs its own rows, not the scope's."""
+    """Exact form: (capacity, dim) float32, the first `count` rows the passages."""
+    bits: Any = None
+    """Compact form: (words, capacity) uint64, each passage's signs around `centre`, a column per
+    passage (the scan runs word by word over contiguous rows: 4x faster than row by row)."""
+    centre: Any = None
+    file: _Spill | None = None
+    """Compact form: the passages' float32 values, one after another."""
+    dim: int = 0
     overflow: bool = False
 
     def append(self, rows: Sequence[Row], size: int) -> None:
-        one_blas_thread()
         import numpy as np
 
-        if any(len(blob) != size for _, _, blob in rows):
+        if any(len(blob) != size for _, _, blob in rows) or self.dim not in (0, size // 4):
             raise StoreError(f"a stored vector's size differs from the query's {size} bytes")
-        dim = size // 4
-        count, need = len(self.ids), len(self.ids) + len(rows)
-        if self.matrix is None or self.matrix.shape[0] < need or self.matrix.shape[1] != dim:
-            grown = np.empty((max(need, 2 * count, 64), dim), dtype=np.float32)
-            if self.matrix is not None and count:
-                grown[:count] = self.matrix[:count]
-            self.matrix = grown
-        self.matrix[count:need] = np.frombuffer(b"".join(blob for _, _, blob in rows), dtype="<f4").reshape(-1, dim)
-        for record_id, sequence, _ in rows:
-            self.ids.append(record_id)
-            self.sequences.add(sequence)
+        self.dim = size // 4
+        if self.bits is None and self.count + len(rows) > EXACT_ROWS:
+            # Fill the exact form to its bound, then turn compact: the float32 matrix never
+            # outgrows EXACT_ROWS rows, and the centre is the mean of exactly the first ones.
+            cut = EXACT_ROWS - self.count
+            if cut:
+                self.append(rows[:cut], size)
+            self._compact()
+            rows = rows[cut:]
+        block = np.frombuffer(b"".join(blob for _, _, blob in rows), dtype="<f4").reshape(-1, self.dim)
+        names = np.array([record_id.encode() for record_id, _, _ in rows])
+        count, need = self.count, self.count + len(rows)
+        self.ids = _grown(self.ids, count, need, names)
+        self.ids[count:need] = names
+        if self.bits is None:
+            self.matrix = _grown(self.matrix, count, need, block, cap=EXACT_ROWS)
+            self.matrix[count:need] = block
+        else:
+            assert self.file is not None
+            self.file.append(block)
+            self.bits = _grown_columns(self.bits, count, need)
+            self.bits[:, count:need] = _signs(block, self.centre).T
+        self.count = need
+
+    def _compact(self) -> None:
+        """Move the float32 rows to the file and keep their signs: the scope passed `EXACT_ROWS`."""
+        import numpy as np
+
+        rows = self.matrix[: self.count]
+        # The first EXACT_ROWS passages in change order, summed in one pass: the same centre
+        # whatever batches the rows came in, so the same content gives the same bits.
+        self.centre = np.mean(rows[:EXACT_ROWS], axis=0, dtype=np.float64).astype(np.float32)
+        self.file = _Spill()
+        self.bits = np.empty((_words(rows.shape[1]), self.count), dtype=np.uint64)
+        for start in range(0, self.count, _CHUNK):
+            part = rows[start : start + _CHUNK]
+            self.file.append(part)
+            self.bits[:, start : start + len(part)] = _signs(part, self.centre).T
+        self.matrix = None
+
+
+class _Spill:
+    """An unlinked temporary file of float32 rows: nothing is left behind whatever stops the
+    process, and its descriptor closes when the last entry or query holding it is gone.
+    """
+
+    def __init__(self) -> None:
+        fd, path = tempfile.mkstemp(prefix="memory-vectors-")
+        os.unlink(path)
+        self.fd, self.size = fd, 0
+        weakref.finalize(self, os.close, fd)
+
+    def append(self, rows: npt.NDArray[np.float32]) -> None:
+        import numpy as np
+
+        data = memoryview(np.ascontiguousarray(rows, dtype="<f4").data).cast("B")  # no copy of a contiguous block
+        while data:
+            written = os.pwrite(self.fd, data, self.size)
+            data, self.size = data[written:], self.size + written
+
+    def rows(self, picked: npt.NDArray[np.intp], dim: int) -> npt.NDArray[np.float32]:
+        """The rows `picked`, a read each. Not through a mapping: one made per query read 2,000
+        rows 2-7x faster, but the process's peak resident memory (VmHWM) rose to 1.9 GB over a
+        2.3 GB file (the mapped pages count), past the worker's 300 MB goal.
+        """
+        import numpy as np
+
+        width = 4 * dim
+        data = b"".join(os.pread(self.fd, width, int(i) * width) for i in picked.tolist())
+        return np.frombuffer(data, dtype="<f4").reshape(-1, dim)
+
+
+def _words(dim: int) -> int:
+    return (dim + 63) // 64
+
+
+def _signs(rows: npt.NDArray[np.float32], centre: npt.NDArray[np.float32]) -> npt.NDArray[np.uint64]:
+    """Each row's signs around `centre`, packed 64 to a word."""
+    import numpy as np
+
+    packed = np.packbits(rows > centre, axis=1)
+    padded = np.zeros((len(rows), _words(rows.shape[1]) * 8), dtype=np.uint8)
+    padded[:, : packed.shape[1]] = packed
+    return padded.view(np.uint64)
+
+
+def _pool(bits: npt.NDArray[np.uint64], query: npt.NDArray[np.uint64], take: int) -> npt.NDArray[np.intp]:
+    """The `take` passages (columns of `bits`) nearest `query` in Hamming distance, ties to the
+    earlier passage, in passage order.
+    """
+    import numpy as np
+
+    count = bits.shape[1]
+    distance = np.empty(count, dtype=np.uint16)
+    word, ones, total = np.empty(_CHUNK, np.uint64), np.empty(_CHUNK, np.uint8), np.empty(_CHUNK, np.uint16)
+    for start in range(0, count, _CHUNK):
+        end = min(count, start + _CHUNK)
+        size = end - start
+        total[:size] = 0
+        for w in range(bits.shape[0]):
+            np.bitwise_xor(bits[w, start:end], query[w], out=word[:size])
+            np.bitwise_count(word[:size], out=ones[:size])
+            np.add(total[:size], ones[:size], out=total[:size])
+        distance[start:end] = total[:size]
+    # The distance at which `take` passages are reached: every passage nearer, then the earliest at it.
+    counts = np.cumsum(np.bincount(distance))
+    cut = int(np.searchsorted(counts, take))
+    nearer = np.flatnonzero(distance < cut)
+    at = np.flatnonzero(distance == cut)[: take - len(nearer)]
+    return np.sort(np.concatenate([nearer, at]))
+
+
+def _grown_columns(bits: Any, count: int, need: int) -> Any:
+    """`bits` (its first `count` columns kept) with room for `need` columns: a quarter more, so
+    at most a quarter of a large scope's bits is spare room.
+    """
+    import numpy as np
+
+    if bits.shape[1] >= need:
+        return bits
+    grown = np.empty((bits.shape[0], max(need, count + count // 4)), dtype=bits.dtype)
+    grown[:, :count] = bits[:, :count]
+    return grown
+
+
+@dataclass
+class _View:
+    """What a query reads of one entry, taken under the lock (appends write past it only)."""
+
+    count: int
+    ids: Any
+    matrix: Any
+    bits: Any
+    centre: Any
+    file: _Spill | None
 
 
 class VectorCache:
@@ -123,20 +310,23 @@ class VectorCache:
         if entry is None or entry.removed != removed:
             entry = _Entry(removed=removed)
             self._entries[key] = entry
-            rows = source.rows_after(0)
-        elif latest > entry.seen:
-            rows = source.rows_after(entry.seen)
-        else:
+        elif latest <= entry.seen:
             return entry
-        fresh = [row for row in rows if row[1] not in entry.sequences]
-        entry.seen = max([latest, entry.seen, *(row[1] for row in fresh)])
-        if not fresh or entry.overflow:
-            return entry
-        if len(entry.ids) + len(fresh) > MAX_ROWS:
-            entry.overflow = True
-            entry.ids, entry.sequences, entry.matrix = [], set(), None
-            return entry
-        entry.append(fresh, size)
+        while not entry.overflow:
+            read = source.rows_after(entry.seen, _BATCH)
+            rows = [row for row in read if row[1] > entry.seen]
+            if not rows:
+                break
+            entry.seen = max(entry.seen, max(row[1] for row in rows))
+            if entry.count + len(rows) > MAX_ROWS:
+                entry.overflow = True
+                entry.ids = entry.matrix = entry.bits = entry.file = None
+                entry.count = 0
+                break
+            entry.append(rows, size)
+            if len(read) < _BATCH:
+                break
+        entry.seen = max(entry.seen, latest)
         return entry
 
     def nearest(
@@ -155,47 +345,79 @@ class VectorCache:
         if k <= 0 or not sources:
             return []
         with self._lock:
-            entries = [self._refresh(key, source, len(query)) for key, source in sources]
-            parts = [e for e in entries if e.ids and not e.overflow]
-            if not parts:
-                return []
-            # Snapshots: an append after the lock is released writes past these lengths only.
-            matrices = [e.matrix[: len(e.ids)] for e in parts]
-            names = [e.ids for e in parts]  # only ever appended to: indexes below the snapshot hold
+            views = []
+            for key, source in sources:
+                e = self._refresh(key, source, len(query))
+                if e.count and not e.overflow:
+                    views.append(_View(e.count, e.ids[: e.count], e.matrix, e.bits, e.centre, e.file))
+        if not views:
+            return []
         q32 = np.frombuffer(query, dtype="<f4")
-        rough = np.concatenate([m @ q32 for m in matrices]) if len(matrices) > 1 else matrices[0] @ q32
-        starts = np.cumsum([0, *(len(m) for m in matrices)])
-        total = int(starts[-1])
-
-        def gather(picked: Any) -> tuple[Any, list[str]]:
-            # The picked rows and their ids without copying whole matrices: each from its own.
-            part = np.searchsorted(starts, picked, side="right") - 1
-            local = [(p, i - int(starts[p])) for p, i in zip(part.tolist(), picked.tolist(), strict=True)]
-            return np.stack([matrices[p][i] for p, i in local]), [names[p][i] for p, i in local]
-
+        dim = len(q32)
+        # Per view: the rows' order of preference and, in the exact form, their float32 scores.
+        plans: list[tuple[_View, Any, Any]] = []
+        for view in views:
+            if view.bits is None:
+                rough = view.matrix[: view.count] @ q32
+                plans.append((view, rough, None))
+            else:
+                plans.append((view, None, _signs(q32.reshape(1, -1), view.centre)[0]))
         want = k * _PER_RECORD
         while True:
-            take = min(want, total)
-            if take < total:
-                order = np.argpartition(-rough, take)
-                top, boundary = order[:take], float(rough[order[take]])
-            else:
-                top, boundary = np.arange(total), -2.0
-            best = _exact(*gather(top), q32)
-            keep = ranked(sorted(best))
-            chosen = sorted(((rid, s) for rid, s in best.items() if rid in keep), key=lambda item: (-item[1], item[0]))
-            # Exact once the k-th record beats every row left out: none of them can rank, and no
-            # chosen record's best passage was left out.
-            if take == total or (len(chosen) >= k and chosen[k - 1][1] > boundary + _SLACK):
-                return chosen[:k]
+            best: dict[str, float] = {}
+            settled = True  # every view either taken whole or its left-out rows provably beaten
+            bounds: list[float] = []
+            for view, rough, qbits in plans:
+                if rough is not None:
+                    take = min(want, view.count)
+                    if take < view.count:
+                        order = np.argpartition(-rough, take)
+                        top = np.sort(order[:take])
+                        bounds.append(float(rough[order[take]]))
+                    else:
+                        top = np.arange(view.count)
+                    chosen = view.matrix[top]
+                else:
+                    take = min(POOL * (want // _PER_RECORD), view.count)  # POOL * k, then 4x each round
+                    top = _pool(view.bits[:, : view.count], qbits, take)
+                    assert view.file is not None
+                    chosen = view.file.rows(top, dim)
+                settled = settled and take == view.count
+                for record_id, score in _exact(chosen, [i.decode() for i in view.ids[top].tolist()], q32).items():
+                    if score > best.get(record_id, -2.0):
+                        best[record_id] = score
+            chosen_ids = _kept(sorted(best.items(), key=lambda item: (-item[1], item[0])), k, ranked)
+            # Exact once the k-th record beats every row left out of an exact view (none of them can
+            # rank); a compact view stops once k records are kept (its pool is the approximation).
+            if settled or (len(chosen_ids) >= k and all(chosen_ids[k - 1][1] > b + _SLACK for b in bounds)):
+                return chosen_ids[:k]
             want *= 4
+
+
+def _kept(
+    ordered: Sequence[tuple[str, float]], k: int, ranked: Callable[[Sequence[str]], set[str]]
+) -> list[tuple[str, float]]:
+    """The first `k` of `ordered` that `ranked` keeps, asking it about `2k` records at a time: a
+    compact pool holds ~1,300 records, and asking the store about all of them cost 40 ms at
+    100,000 records on SQLite.
+    """
+    kept: list[tuple[str, float]] = []
+    for start in range(0, len(ordered), 2 * k):
+        part = ordered[start : start + 2 * k]
+        keep = ranked(sorted(rid for rid, _ in part))
+        kept.extend(item for item in part if item[0] in keep)
+        if len(kept) >= k:
+            break
+    return kept
 
 
 def _exact(chosen: npt.NDArray[np.float32], ids: Sequence[str], query: npt.NDArray[np.float32]) -> dict[str, float]:
     """Each chosen row's record and its best score, in float64 from the float32 values, rounded."""
     import numpy as np
 
-    scores = np.round(chosen.astype(np.float64) @ query.astype(np.float64), _DIGITS).tolist()
+    # einsum's own loop, not BLAS: each row's sum depends on that row alone, and for a 2,000-row
+    # pool it measured 3-5x faster than a float64 BLAS product on this machine (0.5 against 1.6-14 ms).
+    scores = np.round(np.einsum("ij,j->i", chosen.astype(np.float64), query.astype(np.float64)), _DIGITS).tolist()
     best: dict[str, float] = {}
     for record_id, score in zip(ids, scores, strict=True):
         if score > best.get(record_id, -2.0):

@@ -415,8 +415,9 @@ class Vectors(Protocol):
         """The `k` records of `scopes` whose best passage is closest to `query` (cosine), best
         first, ties to the smaller id; the cosine is rounded to 1e-6. Only records in the index
         count (searchable, standing not negative). Every backend answers through
-        `store._vectors.VectorCache`, so the same content gives the same answer everywhere; a
-        scope past its bound (`_vectors.MAX_ROWS` passages) gives none.
+        `store._vectors.VectorCache`, so the same content gives the same answer everywhere (exact
+        up to `_vectors.EXACT_ROWS` passages, a sign-bit pool reranked exactly beyond); a scope
+        past its bound (`_vectors.MAX_ROWS` passages) gives none.
         """
         ...
 

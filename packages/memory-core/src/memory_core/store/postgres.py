@@ -904,10 +904,10 @@ class _ScopeVectors:
             return 0, 0
         return int(rows[0][0] or 0), int(rows[0][1] or 0)
 
-    def rows_after(self, sequence: int) -> list[Row]:
+    def rows_after(self, sequence: int, limit: int) -> list[Row]:
         rows = self._store._read(
             "SELECT record_id, seq, vec FROM {s}.vectors WHERE sid = (SELECT sid FROM {s}.scopes WHERE name = %s)"
-            " AND model = %s AND seq > %s ORDER BY seq",
-            (self._name, self._model, sequence),
+            " AND model = %s AND seq > %s ORDER BY seq LIMIT %s",
+            (self._name, self._model, sequence, limit),
         )
         return [(row[0], int(row[1]), bytes(row[2])) for row in rows]

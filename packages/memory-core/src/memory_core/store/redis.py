@@ -787,10 +787,10 @@ class _ScopeVectors:
             ((latest, removed),) = self._store._run(("MGET", self._prefix + "vseq", self._prefix + "vdel"))
         return int(latest or 0) * _PARTS + _PARTS - 1, int(removed or 0)
 
-    def rows_after(self, sequence: int) -> list[Row]:
+    def rows_after(self, sequence: int, limit: int) -> list[Row]:
         with self._store._guard():
             (flat,) = self._store._run(
-                _eval(scripts.VECTORS_AFTER, self._prefix + "rec", self._prefix, self._model, sequence // _PARTS)
+                _eval(scripts.VECTORS_AFTER, self._prefix + "rec", self._prefix, self._model, sequence // _PARTS, limit)
             )
         rows: list[Row] = []
         for n in range(0, len(flat), 3):

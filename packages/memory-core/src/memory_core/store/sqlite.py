@@ -1226,10 +1226,10 @@ class _ScopeVectors:
         latest, removed = rows[0]
         return int(latest or 0), int(removed if removed is not None else -1)
 
-    def rows_after(self, sequence: int) -> list[Row]:
+    def rows_after(self, sequence: int, limit: int) -> list[Row]:
         rows = self._store._read(
             "SELECT d.id, v.rowid, v.vec FROM vectors v JOIN doc_ids d ON d.doc = v.doc"
-            " WHERE v.sid = ? AND v.mid = ? AND v.rowid > ? ORDER BY v.rowid",
-            (self._sid, self._mid, sequence),
+            " WHERE v.sid = ? AND v.mid = ? AND v.rowid > ? ORDER BY v.rowid LIMIT ?",
+            (self._sid, self._mid, sequence, limit),
         )
         return [(row[0], int(row[1]), bytes(row[2])) for row in rows]
