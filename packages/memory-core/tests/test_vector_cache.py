@@ -6,6 +6,7 @@ the bound that used to answer no neighbours (120,000), costs seconds rather than
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 
 import numpy as np
@@ -17,20 +18,27 @@ _DIM = 32
 
 
 class _Source:
-    """`count` passages of random unit vectors, two per record, a batch at a time."""
+    """`count` passages of random unit vectors, two per record, a batch at a time. Reads from
+    another thread than the test's (the cache's loader) wait for `gate`.
+    """
 
-    def __init__(self, count: int) -> None:
-        rows = np.random.default_rng(5).standard_normal((count, _DIM)).astype(np.float32)
+    def __init__(self, count: int, prefix: str = "r", seed: int = 5) -> None:
+        rows = np.random.default_rng(seed).standard_normal((count, _DIM)).astype(np.float32)
         self.rows = rows / np.linalg.norm(rows, axis=1, keepdims=True)
-        self.reads = 0
+        self.prefix, self.removed, self.reads = prefix, 0, 0
+        self.gate = threading.Event()
+        self.gate.set()
 
     def state(self) -> tuple[int, int]:
-        return len(self.rows), 0
+        return len(self.rows), self.removed
 
     def rows_after(self, sequence: int, limit: int) -> list[tuple[str, int, bytes]]:
+        if threading.current_thread() is not threading.main_thread():
+            assert self.gate.wait(10)
         self.reads += 1
-        end = min(len(self.rows), sequence + limit)
-        return [(f"r{n // 2:07d}", n + 1, self.rows[n].tobytes()) for n in range(sequence, end)]
+        rows, prefix = self.rows, self.prefix  # one generation per read, as a store's snapshot
+        end = min(len(rows), sequence + limit)
+        return [(f"{prefix}{n // 2:07d}", n + 1, rows[n].tobytes()) for n in range(sequence, end)]
 
 
 def _everyone(ids: Sequence[str]) -> set[str]:
@@ -50,6 +58,8 @@ def _exact(source: _Source, query: np.ndarray) -> dict[str, float]:
 def test_a_scope_past_the_old_bound_answers_neighbours_in_bounded_memory() -> None:
     source, cache = _Source(130_000), VectorCache()
     sources = [(("project", "m"), source)]
+    assert cache.nearest(sources, source.rows[0].tobytes(), 5, _everyone) == []  # loading
+    assert cache.wait(120)
     for n in (7, 64_001, 129_998):  # in the exact part, past it, the last passage
         query = source.rows[n]
         found = cache.nearest(sources, query.tobytes(), 5, _everyone)
@@ -80,7 +90,92 @@ def test_a_compact_scope_takes_more_when_the_pool_is_mostly_out_of_the_index(mon
     def in_index(ids: Sequence[str]) -> set[str]:
         return {rid for rid in ids if rid not in hidden}
 
-    found = VectorCache().nearest([(("project", "m"), source)], query.tobytes(), 3, in_index)
+    cache = VectorCache()
+    cache.nearest([(("project", "m"), source)], query.tobytes(), 3, in_index)
+    assert cache.wait(60)
+    found = cache.nearest([(("project", "m"), source)], query.tobytes(), 3, in_index)
     assert len(found) == 3
     assert not hidden & {rid for rid, _ in found}
     assert all(exact[rid] == score for rid, score in found)
+
+
+_BOUND = _vectors.QUERY_ROWS
+_QUERY_READS = _vectors.QUERY_ROWS // _vectors._BATCH
+
+
+def _waits_for(source: _Source, reads: int) -> None:
+    for _ in range(1000):
+        if source.reads >= reads:
+            return
+        threading.Event().wait(0.01)
+    raise AssertionError(f"{source.reads} reads, not {reads}")
+
+
+def test_a_small_scope_answers_exactly_on_its_first_query() -> None:
+    source, cache = _Source(_BOUND - 2), VectorCache()
+    query = source.rows[_BOUND - 3]
+    found = cache.nearest([(("project", "m"), source)], query.tobytes(), 5, _everyone)
+    assert found[0] == (f"r{(_BOUND - 3) // 2:07d}", 1.0)
+    assert dict(found).items() <= _exact(source, query).items()
+    assert cache._loader is None  # no background load was needed
+
+
+def test_a_large_scope_answers_none_at_once_then_the_exact_neighbours() -> None:
+    source, cache = _Source(_BOUND + 3_000), VectorCache()
+    sources = [(("project", "m"), source)]
+    query = source.rows[_BOUND + 2_001]
+    source.gate.clear()  # the loader cannot finish before the assertion
+    assert cache.nearest(sources, query.tobytes(), 5, _everyone) == []
+    assert source.reads == _QUERY_READS  # the query read its bound, no more
+    assert cache.nearest(sources, query.tobytes(), 5, _everyone) == []  # still loading: no wait
+    source.gate.set()
+    assert cache.wait(30)
+    found = cache.nearest(sources, query.tobytes(), 5, _everyone)
+    assert found[0] == (f"r{(_BOUND + 2_001) // 2:07d}", 1.0)
+    exact = _exact(source, query)
+    assert found == sorted(exact.items(), key=lambda item: (-item[1], item[0]))[:5]
+
+
+def test_a_removal_during_a_load_never_mixes_two_generations() -> None:
+    source, cache = _Source(_BOUND + 3_000), VectorCache()
+    sources = [(("project", "m"), source)]
+    source.gate.clear()
+    assert cache.nearest(sources, source.rows[0].tobytes(), 5, _everyone) == []
+    old = cache._entries[("project", "m")]
+    # A removal: the scope's rows are rewritten (other records, other vectors) mid-load.
+    newer = _Source(_BOUND + 1_000, prefix="s", seed=6)
+    source.rows, source.prefix, source.removed = newer.rows, "s", 1
+    source.gate.set()
+    _waits_for(source, _QUERY_READS + 1)  # the loader read on into the new generation
+    query = source.rows[_BOUND + 501]
+    cache.nearest(sources, query.tobytes(), 5, _everyone)
+    assert cache.wait(30)
+    found = cache.nearest(sources, query.tobytes(), 5, _everyone)
+    assert found[0] == (f"s{(_BOUND + 501) // 2:07d}", 1.0)
+    entry = cache._entries[("project", "m")]
+    assert entry is not old
+    assert {rid[:1] for rid in entry.ids[: entry.count].tolist()} == {b"s"}
+    assert entry.count == len(source.rows)
+
+
+def test_a_failing_background_load_is_logged_once_and_retried(caplog: pytest.LogCaptureFixture) -> None:
+    source, cache = _Source(5 * _BOUND), VectorCache()
+    sources = [(("project", "m"), source)]
+    failing = True
+    reads = source.rows_after
+
+    def flaky(sequence: int, limit: int) -> list[tuple[str, int, bytes]]:
+        if failing and threading.current_thread() is not threading.main_thread():
+            raise OSError("store gone")
+        return reads(sequence, limit)
+
+    source.rows_after = flaky  # type: ignore[method-assign]
+    with caplog.at_level("WARNING"):
+        for _ in range(2):
+            assert cache.nearest(sources, source.rows[0].tobytes(), 5, _everyone) == []
+            assert cache.wait(30)
+    assert len([r for r in caplog.records if "store gone" in r.getMessage()]) == 1
+    failing = False
+    cache.nearest(sources, source.rows[0].tobytes(), 5, _everyone)  # the next query retries
+    assert cache.wait(30)
+    assert cache.nearest(sources, source.rows[0].tobytes(), 5, _everyone)[0] == ("r0000000", 1.0)

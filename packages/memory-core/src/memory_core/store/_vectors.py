@@ -40,9 +40,11 @@ and an `OSError` of the temporary file, propagate.
 
 from __future__ import annotations
 
+import logging
 import os
 import tempfile
 import threading
+import time
 import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -56,7 +58,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["VectorCache", "VectorSource", "check_vectors", "EXACT_ROWS", "MAX_ROWS", "POOL"]
+__all__ = ["VectorCache", "VectorSource", "check_vectors", "EXACT_ROWS", "MAX_ROWS", "POOL", "QUERY_ROWS"]
 
 EXACT_ROWS = 60_000
 """Passages a scope keeps as float32 in memory and scans exactly (~90 MB; ~40,000 records of the
@@ -75,9 +77,17 @@ scope (`bench/vectors.py --recall`, per half of the projects: 0.66-0.68 at a 1% 
 at 3%, 0.94-0.96 at 5-7%, 0.985 at 10-13%). The rerank costs ~4 ms per 1,000 passages (a read
 each): at 2,000, `nearest` at 100,000 records measured 0.42-0.57x the floor on SQLite. A cost
 choice, not a recall one: `docs/performance.md`."""
+_log = logging.getLogger(__name__)
+
 _BATCH = 5_000
 """Passages read from a store at once (~9 MB of Python objects): a whole 1,000,000-record scope at
 once would hold ~2.5 GB."""
+QUERY_ROWS = 10_000
+"""Passages a query reads itself of a scope the cache lacks (whole batches, at least one); the rest
+loads in the background. Loading measured 0.97 s for 150,000 passages on a quiet machine (~6 ms
+per 1,000) and 27-53 s for 1,500,000 under load (18-36 ms per 1,000), so 10,000 cost at most
+~0.4 s of a hook's 3 s, and a scope of up to 10,000 passages (~6,700 records) still loads within
+its first query."""
 _CHUNK = 32_768
 """Passages the Hamming scan and the compaction take at once: temporaries under ~13 MB."""
 _DIGITS = 6
@@ -149,6 +159,8 @@ class _Entry:
     """Compact form: the passages' float32 values, one after another."""
     dim: int = 0
     overflow: bool = False
+    loading: bool = False
+    """Handed to the loader thread: it alone appends, and no query reads the entry."""
 
     def append(self, rows: Sequence[Row], size: int) -> None:
         import numpy as np
@@ -298,36 +310,85 @@ class VectorCache:
     def __init__(self) -> None:
         self._entries: dict[tuple[str, str], _Entry] = {}
         self._lock = threading.Lock()
+        self._jobs: dict[tuple[str, str], tuple[_Entry, VectorSource, int]] = {}
+        """Entries handed to the loader, one per key (a newer generation replaces an older)."""
+        self._loader: threading.Thread | None = None
+        self._failed = False
+        """A background load failed since the last one that ended: logged once."""
 
     def clear(self) -> None:
         """Forget every entry (the next query reloads)."""
         with self._lock:
             self._entries.clear()
+            self._jobs.clear()
+
+    def wait(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for the background load to end; whether it has. For
+        benchmarks and tests: a query never waits.
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                thread = self._loader
+            if thread is None or not thread.is_alive():
+                return True
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            thread.join(min(left, 0.05))
 
     def _refresh(self, key: tuple[str, str], source: VectorSource, size: int) -> _Entry:
+        """The key's entry brought up to date by reads of at most `QUERY_ROWS` passages; one still behind
+        after them is handed to the loader (`loading`: no query reads it). Called under the lock.
+        """
         latest, removed = source.state()
         entry = self._entries.get(key)
         if entry is None or entry.removed != removed:
-            entry = _Entry(removed=removed)
+            entry = _Entry(removed=removed)  # a new generation: the loader drops the old one
             self._entries[key] = entry
-        elif latest <= entry.seen:
+        elif entry.loading or latest <= entry.seen:
             return entry
-        while not entry.overflow:
-            read = source.rows_after(entry.seen, _BATCH)
-            rows = [row for row in read if row[1] > entry.seen]
-            if not rows:
-                break
-            entry.seen = max(entry.seen, max(row[1] for row in rows))
-            if entry.count + len(rows) > MAX_ROWS:
-                entry.overflow = True
-                entry.ids = entry.matrix = entry.bits = entry.file = None
-                entry.count = 0
-                break
-            entry.append(rows, size)
-            if len(read) < _BATCH:
-                break
-        entry.seen = max(entry.seen, latest)
+        for _ in range(max(1, QUERY_ROWS // _BATCH)):
+            if _read(entry, source, size):
+                entry.seen = max(entry.seen, latest)
+                return entry
+        entry.loading = True
+        self._jobs[key] = (entry, source, size)
+        if self._loader is None or not self._loader.is_alive():
+            self._loader = threading.Thread(target=self._load, name="memory-vectors-load", daemon=True)
+            self._loader.start()
         return entry
+
+    def _load(self) -> None:
+        """The loader thread: each handed-over entry read to its end outside the lock, then shown
+        to queries. An entry a removal or `clear` replaced is dropped; one whose read fails is
+        handed back (the next query reads on from where it stopped), logged once.
+        """
+        while True:
+            with self._lock:
+                if not self._jobs:
+                    self._loader = None
+                    return
+                key, (entry, source, size) = self._jobs.popitem()
+            try:
+                # Bounded: each read takes a batch or ends the load, and the scope holds at most
+                # MAX_ROWS passages (past them the entry overflows and stops reading).
+                # (`_entries.get` outside the lock: a stale answer costs one batch more at most.)
+                while self._entries.get(key) is entry and not _read(entry, source, size):
+                    pass
+                _, removed = source.state()
+            except Exception as exc:  # noqa: BLE001 - a store's failure, logged; the next query retries
+                if not self._failed:
+                    self._failed = True
+                    _log.warning("loading a scope's vectors failed, the next query retries: %s", exc)
+                with self._lock:
+                    entry.loading = False
+                continue
+            with self._lock:
+                if removed != entry.removed and self._entries.get(key) is entry:
+                    del self._entries[key]  # removed during the load: the next query reloads it
+                entry.loading = False
+                self._failed = False
 
     def nearest(
         self,
@@ -348,7 +409,7 @@ class VectorCache:
             views = []
             for key, source in sources:
                 e = self._refresh(key, source, len(query))
-                if e.count and not e.overflow:
+                if e.count and not e.overflow and not e.loading:
                     views.append(_View(e.count, e.ids[: e.count], e.matrix, e.bits, e.centre, e.file))
         if not views:
             return []
@@ -392,6 +453,24 @@ class VectorCache:
             if settled or (len(chosen_ids) >= k and all(chosen_ids[k - 1][1] > b + _SLACK for b in bounds)):
                 return chosen_ids[:k]
             want *= 4
+
+
+def _read(entry: _Entry, source: VectorSource, size: int) -> bool:
+    """Append one batch of the rows `entry` lacks; whether it has now caught up (or overflowed)."""
+    if entry.overflow:
+        return True
+    read = source.rows_after(entry.seen, _BATCH)
+    rows = [row for row in read if row[1] > entry.seen]
+    if not rows:
+        return True
+    entry.seen = max(entry.seen, max(row[1] for row in rows))
+    if entry.count + len(rows) > MAX_ROWS:
+        entry.overflow = True
+        entry.ids = entry.matrix = entry.bits = entry.file = None
+        entry.count = 0
+        return True
+    entry.append(rows, size)
+    return len(read) < _BATCH
 
 
 def _kept(
