@@ -10,6 +10,15 @@ what the store reports as changed since (`VectorSource`):
 - a removal anywhere (a record deleted or rewritten, vectors replaced or dropped) reloads the
   scope's entry whole, since which rows went is not recorded.
 
+A query never waits for a big load: it reads at most `QUERY_ROWS` passages itself (a scope of up
+to ~6,700 records loads within its first query), and hands the rest to one background thread of
+the cache, which reads outside the cache's lock. Until the entry is loaded, queries answer no
+neighbours from that scope (recall ranks it by BM25 alone, as records without vectors). Each load
+fills its own entry: a removal replaces the scope's entry with a new one, and the loader drops
+the one it was filling, so no query sees rows of two generations. A background load that fails
+is logged once (`logging`) and hands the entry back: the next query reads on from where it
+stopped.
+
 Two forms, by the scope's size:
 
 - **exact** (up to `EXACT_ROWS` passages): float32 rows in memory; a float32 product with the
@@ -35,7 +44,8 @@ alone). numpy is imported on the first query, never when a store is imported (th
 imports stores without it).
 
 Failure: a vector of another size than the query raises `StoreError`; what the source raises,
-and an `OSError` of the temporary file, propagate.
+and an `OSError` of the temporary file, propagate (from the background load: logged, retried by
+the next query).
 """
 
 from __future__ import annotations
@@ -84,10 +94,10 @@ _BATCH = 5_000
 once would hold ~2.5 GB."""
 QUERY_ROWS = 10_000
 """Passages a query reads itself of a scope the cache lacks (whole batches, at least one); the rest
-loads in the background. Loading measured 0.97 s for 150,000 passages on a quiet machine (~6 ms
-per 1,000) and 27-53 s for 1,500,000 under load (18-36 ms per 1,000), so 10,000 cost at most
-~0.4 s of a hook's 3 s, and a scope of up to 10,000 passages (~6,700 records) still loads within
-its first query."""
+loads in the background. Loading 150,000 passages measured 0.97-3.4 s through the stores on a
+quiet machine (6-23 ms per 1,000) and 1,500,000 from memory 27-53 s under load (18-35 ms per
+1,000), so 10,000 cost ~0.06-0.35 s of a hook's 3 s, and a scope of up to 10,000 passages (~6,700
+records) still loads within its first query."""
 _CHUNK = 32_768
 """Passages the Hamming scan and the compaction take at once: temporaries under ~13 MB."""
 _DIGITS = 6
