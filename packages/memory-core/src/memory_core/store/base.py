@@ -417,7 +417,8 @@ class Vectors(Protocol):
         count (searchable, standing not negative). Every backend answers through
         `store._vectors.VectorCache`, so the same content gives the same answer everywhere (exact
         up to `_vectors.EXACT_ROWS` passages, a sign-bit pool reranked exactly beyond); a scope
-        past its bound (`_vectors.MAX_ROWS` passages) gives none.
+        past its bound (`_vectors.MAX_ROWS` passages) gives none, and so does one still loading
+        in the background (over `_vectors.QUERY_ROWS` passages not yet read): a query never waits.
         """
         ...
 
