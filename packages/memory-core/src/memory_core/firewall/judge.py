@@ -6,7 +6,7 @@ Promise: `find_judged(text, folded)` returns the span of each value that a NAME 
 credential and that LOOKS like one, strongly enough together, with kind `credential`. A name
 scores 1 (moderate: `token`, `key`, `code`, `auth` and their translations, an SDK client
 constructor, basic auth, a hex decoder, `base64` of a pair) or 2 (strong: the words for
-password, passphrase, secret, PIN, login details, one-time and recovery codes in some forty
+password, passphrase, secret, PIN, login details, one-time and recovery codes in some sixty
 languages, SQL's `IDENTIFIED BY`, `api key`). A value scores 0 (a word of any script, an
 identifier, a number, a date, a version, a path, a host, an e-mail, a digest, an image tag, a
 placeholder or vendor example, code, another name's assignment), 1 (`values.looks_like_secret`,
@@ -65,6 +65,9 @@ _STRONG_NAMES = (
     *("contrasenya", "contrasinal", "pasahitza", "fjalëkalimi", "slaptažodis", "salasõna", "парола", "lykilorð"),
     *("wagwoord", "συνθηματικό", "client-key-data", "client-certificate-data", "convertto-securestring"),
     *("kata laluan", "รหัสผ่าน", "nenosiri", "পাসওয়ার্ড", "رمز عبور", "رمز", "پاس ورڈ", "கடவுச்சொல்", "పాస్‌వర్డ్"),
+    *("პაროლი", "şifrə", "құпия сөз", "құпиясөз", "parole", "parol", "cyfrinair", "pasvorto", "pasfhocal"),
+    *("գաղտնաբառ", "нууц үг", "сырсөз", "парол", "passwuert", "kupuhipa", "iphasiwedi", "kalmar sirri"),
+    *("የይለፍ ቃል", "ពាក្យសម្ងាត់", "ລະຫັດຜ່ານ", "စကားဝှက်", "මුරපදය", "ਪਾਸਵਰਡ", "પાસવર્ડ", "ಪಾಸ್‌ವರ್ಡ್", "പാസ്‌വേഡ്"),
     # secret
     *("secret", "geheimnis", "secreto", "segredo", "segreto", "секрет", "シークレット", "秘密", "密钥", "비밀"),
     # one-time and recovery codes
@@ -169,6 +172,7 @@ _NOT_VALUE = lazy(
     r"|[A-Za-z]*\d+(?:\.\d+)+"  # a name and its version: `email5.0.0`, `python3.12`
     r"|[\w.+\-]+@[\w\-]+\.[\w.\-]+"  # an e-mail address
     r"|[\w\-./]+\.(?:txt|json|ya?ml|py|js|ts|go|rb|sh|conf|cfg|ini|env|log|md|pem|crt|key|toml|xml|sql)(?:[#:]\S*)?"
+    r"|[\w\-./$]+\.[A-Za-z]{1,6}:\d{1,6}(?::\d{1,4})?"  # a source location in a stack frame: `Encoder.java:42`
     r"|[\w\-]+(?::[\w\-]+){2,}"  # a colon-joined key or id: `user:4412:profile:v3`
     r"|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,}"  # a dotted module path: `django.contrib.auth.hashers.X`
     r"|[a-z]+(?:-[a-z]+)+|[A-Z][a-z]+(?:-[A-Z]?[a-z]+)+"  # a slug, a hyphenated word
@@ -451,8 +455,9 @@ def _after_name(
             score = _stated_score(text, token_start, token_end)
         if text.startswith("[REDACTED:", token_end):
             return []  # the rest of this token was already removed: judged as one, it was not this name's
-        if value.startswith(("[REDACTED:", "$", "{")) or (not score and text[token_end : token_end + 1] in ("(", "[")):
-            return []  # a marker, a variable, a call or a subscript: the name holds nothing literal here
+        call = text[token_end : token_end + 1] in ("(", "[")
+        if value.startswith(("[REDACTED:", "$", "{")) or (call and (not score or "=" in value)):
+            return []  # a marker, a variable, a call or a subscript (`r=function(e)`): nothing literal here
         second = _SECOND_HALF.match(text, token_end) if text[token_end : token_end + 1] in ("/", " ", "\t") else None
         if second is not None and value_score(second.group(1)):
             return [second.span(1)]  # `admin / S3cret`, `CorpGuest / ...`: a user, then the password
