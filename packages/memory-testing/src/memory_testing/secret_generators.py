@@ -1379,6 +1379,126 @@ _FRESH6_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
+_FRESH7_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "phrasing-7": (
+        "A",
+        (
+            "fyi staging creds -> user: deploy, pass: {s}",
+            "ok I rotated it. new admin pw = {s} , update the vault entry pls",
+            "grafana admin password now reads {s}; the old one is revoked",
+        ),
+    ),
+    "lang-7": (
+        "A",
+        (
+            "სერვერის პაროლი: {s}",
+            "Verilənlər bazası üçün şifrə: {s}",
+            "Дерекқор құпия сөзі: {s}",
+        ),
+    ),
+    "i18n-7": (
+        "B",
+        (
+            "Parole datubāzei: {s}",
+            "Cyfrinair y gweinydd yw {s}",
+            "La pasvorto de la servilo estas {s}",
+        ),
+    ),
+    "ops-7": (
+        "B",
+        (
+            "ansible-playbook site.yml -i prod -e 'ansible_become_pass={s}'",
+            "$ sshpass -p '{s}' ssh ops@10.0.3.7 uptime",
+            '  <add key="SmtpPassword" value="{s}" />',
+        ),
+    ),
+}
+
+_FRESH7_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "ci-7": (
+        "A",
+        (
+            "Run actions/cache@v4\nCache restored from key: node-cache-Linux-npm-{h64}",
+            "##[group]Run npm ci\nadded 1287 packages, and audited 1288 packages in 41s\nfound 0 vulnerabilities",
+            "Step 4/12 : RUN pip install --no-cache-dir -r requirements.txt\n ---> Using cache\n ---> {h12}",
+        ),
+    ),
+    "lock-7": (
+        "A",
+        (
+            'lodash@^4.17.21:\n  resolved "https://registry.yarnpkg.com/lodash/-/lodash-4.17.21.tgz#{h}"\n'
+            "  integrity sha512-{i}",
+            '[[package]]\nname = "requests"\nversion = "2.32.3"\n'
+            'sdist = { url = "https://files.pythonhosted.org/requests-2.32.3.tar.gz", hash = "sha256:{h64}" }',
+            '"node_modules/token-types": {\n  "version": "5.0.1",\n'
+            '  "resolved": "https://registry.npmjs.org/token-types/-/token-types-5.0.1.tgz",\n'
+            '  "integrity": "sha512-{i}"\n}',
+        ),
+    ),
+    "k8s-7": (
+        "A",
+        (
+            "apiVersion: v1\nkind: Secret\nmetadata:\n  name: db-password\n  namespace: prod\ntype: Opaque\n"
+            "data: {}  # filled by external-secrets",
+            'resource "random_password" "db" {\n  length  = 32\n  special = true\n}\n\n'
+            'output "db_password_arn" {\n  value = aws_secretsmanager_secret.db.arn\n}',
+            "NAME                  TYPE                                  DATA   AGE\n"
+            "builder-token-{h7}   kubernetes.io/service-account-token   3      41d",
+        ),
+    ),
+    "i18n-7": (
+        "A",
+        (
+            '"auth.password.placeholder": "Ingrese su contraseña",\n'
+            '"auth.password.forgot": "¿Olvidaste tu contraseña?"',
+            'msgid "Password"\nmsgstr "Passwort"\n\nmsgid "Reset token expired"\n'
+            'msgstr "Token zum Zurücksetzen abgelaufen"',
+            'password_reset:\n  subject: "Réinitialisez votre mot de passe"\n'
+            '  body: "Cliquez sur le lien pour choisir un nouveau mot de passe."',
+        ),
+    ),
+    "trace-7": (
+        "B",
+        (
+            '< HTTP/2 200\n< x-request-id: {u}\n< etag: W/"{h32}"\n< x-amz-cf-id: {b64u}',
+            'File "/app/auth/tokens.py", line 88, in verify_token\n'
+            '    payload = jwt.decode(token, key, algorithms=["HS256"])\n'
+            "jwt.exceptions.ExpiredSignatureError: Signature has expired",
+            "at com.example.auth.PasswordEncoder.matches(PasswordEncoder.java:42)\n"
+            "    at org.springframework.security.authentication.dao.DaoAuthenticationProvider"
+            ".additionalAuthenticationChecks(DaoAuthenticationProvider.java:76)",
+        ),
+    ),
+    "fixture-7": (
+        "B",
+        (
+            "def test_login_rejects_a_wrong_password(client):\n"
+            '    resp = client.post("/login", json={"user": "alice", "password": "wrong"})\n'
+            "    assert resp.status_code == 401",
+            "AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE\nAWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+            'curl -H "Authorization: Bearer <YOUR_TOKEN>" https://api.example.com/v1/me',
+        ),
+    ),
+    "asset-7": (
+        "B",
+        (
+            'background-image: url("data:image/png;base64,{b64}");',
+            '!function(e,t){"object"==typeof exports?module.exports=t():e.Auth=t()}'
+            '(this,function(){var n="token",r=function(e){return e&&e[n]};return{get:r}});',
+            "commit {h}\nMerge: {h7} {h7}\nAuthor: Dana <dana@example.org>\n\n    Rotate session key handling",
+        ),
+    ),
+    "hash-7": (
+        "B",
+        (
+            "SHA256 (release-{u}.tar.gz) = {h64}",
+            "migration {u} applied; checksum {h32}",
+            "Uploaded artifact build-{h12}.zip, digest sha256:{h64}",
+        ),
+    ),
+}
+
+
 def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     """Every generated secret sample and every near-miss, each with its fold."""
     fresh_secrets, fresh_benign = _fresh()
@@ -1387,8 +1507,9 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     fresh4_secrets, fresh4_benign = _round("fresh4", _FRESH4_SECRETS, _FRESH4_BENIGN, 22)
     fresh5_secrets, fresh5_benign = _round("fresh5", _FRESH5_SECRETS, _FRESH5_BENIGN, 26)
     fresh6_secrets, fresh6_benign = _round("fresh6", _FRESH6_SECRETS, _FRESH6_BENIGN, 30)
+    fresh7_secrets, fresh7_benign = _round("fresh7", _FRESH7_SECRETS, _FRESH7_BENIGN, 28)
     secrets = (*_stated(), *_sql(), *_otp(), *_sdk(), *_code(), *fresh_secrets, *fresh2_secrets, *fresh3_secrets)
-    return (*secrets, *fresh4_secrets, *fresh5_secrets, *fresh6_secrets), (
+    return (*secrets, *fresh4_secrets, *fresh5_secrets, *fresh6_secrets, *fresh7_secrets), (
         *_benign(),
         *fresh_benign,
         *fresh2_benign,
@@ -1396,4 +1517,5 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *fresh4_benign,
         *fresh5_benign,
         *fresh6_benign,
+        *fresh7_benign,
     )

@@ -6,7 +6,7 @@ Promise: `find_judged(text, folded)` returns the span of each value that a NAME 
 credential and that LOOKS like one, strongly enough together, with kind `credential`. A name
 scores 1 (moderate: `token`, `key`, `code`, `auth` and their translations, an SDK client
 constructor, basic auth, a hex decoder, `base64` of a pair) or 2 (strong: the words for
-password, passphrase, secret, PIN, login details, one-time and recovery codes in some forty
+password, passphrase, secret, PIN, login details, one-time and recovery codes in some sixty
 languages, SQL's `IDENTIFIED BY`, `api key`). A value scores 0 (a word of any script, an
 identifier, a number, a date, a version, a path, a host, an e-mail, a digest, an image tag, a
 placeholder or vendor example, code, another name's assignment), 1 (`values.looks_like_secret`,
@@ -42,6 +42,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from memory_core.firewall.entropy import looks_random
 from memory_core.firewall.values import is_ordinary, is_placeholder, looks_like_secret
 from memory_core.lazyre import lazy
 
@@ -64,6 +65,9 @@ _STRONG_NAMES = (
     *("contrasenya", "contrasinal", "pasahitza", "fjalëkalimi", "slaptažodis", "salasõna", "парола", "lykilorð"),
     *("wagwoord", "συνθηματικό", "client-key-data", "client-certificate-data", "convertto-securestring"),
     *("kata laluan", "รหัสผ่าน", "nenosiri", "পাসওয়ার্ড", "رمز عبور", "رمز", "پاس ورڈ", "கடவுச்சொல்", "పాస్‌వర్డ్"),
+    *("პაროლი", "şifrə", "құпия сөз", "құпиясөз", "parole", "parol", "cyfrinair", "pasvorto", "pasfhocal"),
+    *("գաղտնաբառ", "нууц үг", "сырсөз", "парол", "passwuert", "kupuhipa", "iphasiwedi", "kalmar sirri"),
+    *("የይለፍ ቃል", "ពាក្យសម្ងាត់", "ລະຫັດຜ່ານ", "စကားဝှက်", "මුරපදය", "ਪਾਸਵਰਡ", "પાસવર્ડ", "ಪಾಸ್‌ವರ್ಡ್", "പാസ്‌വേഡ്"),
     # secret
     *("secret", "geheimnis", "secreto", "segredo", "segreto", "секрет", "シークレット", "秘密", "密钥", "비밀"),
     # one-time and recovery codes
@@ -142,6 +146,8 @@ _NOT_SECRET_TAIL = frozenset(  # a last word that says what else the value is: `
         *("reset", "changed", "updated"),
     }
 )
+_TAIL_WORDS = _NOT_SECRET_TAIL | {"hasher", "validator"}
+"""The last words of an identifier that say what else it holds (`password_hasher`)."""
 _NOT_SECRET_WORDS = frozenset(
     {
         *("public", "primary", "foreign", "sort", "partition", "cache", "idempotency", "dedup", "row"),
@@ -156,6 +162,8 @@ _MAX_TOKENS = 6
 _WINDOW = 120
 _QUOTES = {"'": "'", '"': '"', "`": "`", "«": "»", "「": "」", "『": "』", "“": "”", "„": "“"}
 _LINK_CHARS = " \t:=>-–—,;]})*»」』：，、。(（"
+_BARE = lazy(r"[^\s\"`«»「」“”，。、（）(\[{\\<](?:[^\s\"`«»「」“”，。、（）(\[{\\<']|(?<=[^\W_])')*")
+"""A bare value: up to a blank, a quote, a bracket or a backslash; a `'` only inside a word (`don't`)."""
 _NOT_VALUE = lazy(
     r"\d{1,4}(?:[-/.]\d{1,2}){2}(?:[T ][\d:.]+Z?)?"  # a date, maybe a time
     r"|[\d:.]+(?:[ap]m)?|\d+(?:[.,]\d+)*[a-zA-Z%]{0,5}"  # a time, an address, a size
@@ -164,6 +172,7 @@ _NOT_VALUE = lazy(
     r"|[A-Za-z]*\d+(?:\.\d+)+"  # a name and its version: `email5.0.0`, `python3.12`
     r"|[\w.+\-]+@[\w\-]+\.[\w.\-]+"  # an e-mail address
     r"|[\w\-./]+\.(?:txt|json|ya?ml|py|js|ts|go|rb|sh|conf|cfg|ini|env|log|md|pem|crt|key|toml|xml|sql)(?:[#:]\S*)?"
+    r"|[\w\-./$]+\.[A-Za-z]{1,6}:\d{1,6}(?::\d{1,4})?"  # a source location in a stack frame: `Encoder.java:42`
     r"|[\w\-]+(?::[\w\-]+){2,}"  # a colon-joined key or id: `user:4412:profile:v3`
     r"|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,}"  # a dotted module path: `django.contrib.auth.hashers.X`
     r"|[a-z]+(?:-[a-z]+)+|[A-Z][a-z]+(?:-[A-Z]?[a-z]+)+"  # a slug, a hyphenated word
@@ -188,6 +197,9 @@ _STRING = lazy(r"(?:b|r|f|u|N)?(?:\"((?:[^\"\\\n]|\\.){1,400})\"|'((?:[^'\\\n]|\
 _HEX = frozenset("0123456789abcdefABCDEF")
 _HEX_KEY = 32
 _OTP_DIGITS = (6, 10)
+_SHORTEST_VALUE = 6
+"""The shortest value `value_score` can score past digits: `looks_like_secret` asks six
+characters, base32 groups nineteen, the rest twenty or more. Saying so first is only faster."""
 _USED_AS = lazy(
     r"(?:^|[\s>'\"])(?:use|using|set|with|utilise[rz]?|verwende|nimm|usa|usar|use|usa|gebruik|użyj|используй)[ \t]+"
     r"(?:[`'\"](?P<q>[^`'\"\s]{6,128})[`'\"]|(?P<b>[^\s`'\"]{6,128}))[ \t]+"
@@ -263,12 +275,12 @@ def value_score(value: str, *, direct: bool = False) -> int:
     """0: not a credential; 1: could be one; 2: is one by its look alone. `direct`: the value
     is the one a name assigns (`password = a=b`), so a `name=` inside it is not another name's.
     """
-    from memory_core.firewall.entropy import looks_random
-
     if not value or len(value) > 400 or (value.isalpha() and value[1:].islower()) or not value.isascii():
         return 0  # the common case first: a word of prose
     if value.isdigit():  # a code or a PIN: the caller asks a strong name of it
         return 1 if _OTP_DIGITS[0] <= len(value) <= _OTP_DIGITS[1] else 0
+    if len(value) < _SHORTEST_VALUE:
+        return 0  # what every test below asks is longer: `x`, `is`, `on`
     if _B32_GROUPS.fullmatch(value):
         return 2
     if _random_symbols(value):
@@ -318,78 +330,93 @@ def _read_quoted(text: str, at: int, limit: int) -> tuple[int, int] | None:
     return None
 
 
-def _tokens(text: str, start: int, limit: int) -> list[tuple[int, int]]:
-    """Up to `_MAX_TOKENS` value candidates after `start` on its line: quoted spans or bare words."""
+_Step = tuple[tuple[int, int] | None, int]
+"""What reading from one position found: a token or none, and where reading goes on (-1: the line ended)."""
+
+
+def _tokens(text: str, start: int, limit: int, steps: dict[int, _Step]) -> list[tuple[int, int]]:
+    """Up to `_MAX_TOKENS` value candidates after `start` on its line: quoted spans or bare words.
+
+    `steps` remembers what reading from a position found, for the whole text: the names of a
+    line read the same tokens after them (`the password is the password is ...`), and each is
+    read once, not once per name before it.
+    """
     spans: list[tuple[int, int]] = []
     position = start
     while position < limit and len(spans) < _MAX_TOKENS:
-        char = text[position]
-        if char in "\r\n" or text.startswith(("\\n", "\\r"), position):
-            break  # the line ends, really or escaped (a repr, a JSON string)
-        if char == "\\" and text[position + 1 : position + 2] in ("'", '"'):
-            close = text.find("\\" + text[position + 1], position + 2, limit)
-            if close > position + 2:
-                spans.append((position + 2, close))  # `\"value\"` inside a JSON string
-                position = close + 2
+        step = steps.get(position)
+        if step is None:
+            if text[position] == "\\" and text[position + 1 : position + 2] in ("'", '"'):
+                close = text.find("\\" + text[position + 1], position + 2, limit)
+                if close > position + 2:
+                    spans.append((position + 2, close))  # `\"value\"` inside a JSON string
+                    position = close + 2
+                    continue
+                position += 2  # the close is past this name's window: an escape as any other
                 continue
-        if char in "{[":
-            member = _DEFAULT_MEMBER.match(text, position)
-            if member is None:
-                break  # a structure: its members have names of their own
-            position = member.end()  # Terraform's `variable "x" { default = ... }`
-            continue
-        if char == "\\":
-            if text[position + 1 : position + 2] == "u":  # `ung\u00fcltig`: the rest of a word
-                position += 6
-                while position < limit and text[position].isalnum():
-                    position += 1
-                continue
-            position += 2  # an escape: `\t`
-            continue
-        if char in _LINK_CHARS or (char in "'\"" and position > 0 and text[position - 1].isalnum()):
-            position += 1
-            continue
-        if (
-            char in "NEBbru"
-            and text[position + 1 : position + 2] in ("'", '"')
-            and not text[position - 1 : position].isalnum()
-        ):
-            position += 1  # SQL's `N'...'`, Python's `b"..."`: a prefix of the literal
-            char = text[position]
-        quoted = _read_quoted(text, position, min(len(text), position + _MAX_VALUE)) if char in _QUOTES else None
-        if quoted is not None:
-            inner_start, inner_end = quoted
-            while inner_start < inner_end and text[inner_start].isspace():
-                inner_start += 1
-            while inner_end > inner_start and text[inner_end - 1].isspace():
-                inner_end -= 1
-            spans.append((inner_start, inner_end))
-            position = quoted[1] + 1
-            continue
-        end = position
-        stop = min(len(text), position + _MAX_VALUE)  # a value that starts in the window is read whole
-        while (
-            end < stop
-            and not text[end].isspace()
-            and text[end] not in '"`«»「」“”，。、（）([{\\<'
-            and not (text[end] in "'" and end > position and not text[end - 1].isalnum())
-        ):
-            end += 1
-        if end == position:
-            position += 1
-            continue
-        if ord(text[position]) >= 0x2E80:  # CJK: the value starts where the Latin letters do
-            while position < end and ord(text[position]) >= 0x2E80:
-                position += 1
-            if position == end:
-                continue
-            cut = position
-            while cut < end and ord(text[cut]) < 0x2E80:
-                cut += 1
-            end = cut
-        spans.append((position, end))
-        position = end
+            step = steps[position] = _step(text, position)
+        span, position = step
+        if position < 0:
+            break
+        if span is not None:
+            spans.append(span)
     return spans
+
+
+def _step(text: str, position: int) -> _Step:
+    """What reading finds at `position` (never an escaped quote, whose end the window decides)."""
+    size = len(text)
+    char = text[position]
+    if char in "\r\n" or text.startswith(("\\n", "\\r"), position):
+        return None, -1  # the line ends, really or escaped (a repr, a JSON string)
+    if char in "{[":
+        member = _DEFAULT_MEMBER.match(text, position)
+        if member is None:
+            return None, -1  # a structure: its members have names of their own
+        return None, member.end()  # Terraform's `variable "x" { default = ... }`
+    if char == "\\":
+        if text[position + 1 : position + 2] == "u":  # `ung\u00fcltig`: the rest of a word
+            position += 6
+            while position < size and text[position].isalnum():
+                position += 1
+            return None, position
+        return None, position + 2  # an escape: `\t`
+    if char in _LINK_CHARS:
+        position += 1  # a run of links is short: a loop costs less than a pattern's lookup
+        while position < size and text[position] in _LINK_CHARS:
+            position += 1
+        return None, position
+    if char in "'\"" and position > 0 and text[position - 1].isalnum():
+        return None, position + 1
+    if (
+        char in "NEBbru"
+        and text[position + 1 : position + 2] in ("'", '"')
+        and not text[position - 1 : position].isalnum()
+    ):
+        position += 1  # SQL's `N'...'`, Python's `b"..."`: a prefix of the literal
+        char = text[position]
+    quoted = _read_quoted(text, position, min(size, position + _MAX_VALUE)) if char in _QUOTES else None
+    if quoted is not None:
+        inner_start, inner_end = quoted
+        while inner_start < inner_end and text[inner_start].isspace():
+            inner_start += 1
+        while inner_end > inner_start and text[inner_end - 1].isspace():
+            inner_end -= 1
+        return (inner_start, inner_end), quoted[1] + 1
+    word = _BARE.match(text, position, min(size, position + _MAX_VALUE))  # a value starting here is read whole
+    if word is None:
+        return None, position + 1
+    end = word.end()
+    if ord(text[position]) >= 0x2E80:  # CJK: the value starts where the Latin letters do
+        while position < end and ord(text[position]) >= 0x2E80:
+            position += 1
+        if position == end:
+            return None, end
+        cut = position
+        while cut < end and ord(text[cut]) < 0x2E80:
+            cut += 1
+        end = cut
+    return (position, end), end
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
@@ -401,13 +428,14 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 def _after_name(
-    text: str, start: int, end: int, strength: int, limit: int, *, query: bool = False
+    text: str, start: int, end: int, strength: int, limit: int, steps: dict[int, _Step], *, query: bool = False
 ) -> list[tuple[int, int]]:
     """The value a name at `text[start:end]` gives, by reading the tokens after it (a URL's
     query parameter, `query`, runs to the next `&`).
     """
-    for index, (token_start, token_end) in enumerate(_tokens(text, end, limit)):
-        if _CODE_LABEL.fullmatch(text, token_start, token_end):
+    for index, (token_start, token_end) in enumerate(_tokens(text, end, limit, steps)):
+        label = text[token_end - 1] == ":" and token_end > token_start  # asked first: it spares the pattern
+        if label and _CODE_LABEL.fullmatch(text, token_start, token_end):
             return []
         token_start, token_end = _trim(text, token_start, token_end)
         if query:
@@ -422,13 +450,19 @@ def _after_name(
                 return [phrase.span()]  # `password: correct horse battery`: a passphrase is the rest of the line
         if value.isdigit() and strength < 2:
             score = 0  # digits are a code only where a code, PIN or password is named: `tokens: 200000` is a count
-        if not score and strength > 1 and _STATED.fullmatch(text, end, token_start):
+        # a word of letters alone is worth nothing stated either: ask the link of the others only
+        if not score and strength > 1 and not value.isalpha() and _STATED.fullmatch(text, end, token_start):
             score = _stated_score(text, token_start, token_end)
         if text.startswith("[REDACTED:", token_end):
             return []  # the rest of this token was already removed: judged as one, it was not this name's
-        if value.startswith(("[REDACTED:", "$", "{")) or (not score and text[token_end : token_end + 1] in ("(", "[")):
-            return []  # a marker, a variable, a call or a subscript: the name holds nothing literal here
-        second = _SECOND_HALF.match(text, token_end)
+        call = text[token_end : token_end + 1] in ("(", "[")
+        if value.startswith(("[REDACTED:", "$", "{")) or (call and (not score or "=" in value)):
+            return []  # a marker, a variable, a call or a subscript (`r=function(e)`): nothing literal here
+        # `/` after blanks: asked of the next two characters first, which spares the pattern most tokens
+        slash = text[token_end : token_end + 1] == "/" or (
+            text[token_end : token_end + 1] in (" ", "\t") and text[token_end + 1 : token_end + 2] in (" ", "\t", "/")
+        )
+        second = _SECOND_HALF.match(text, token_end) if slash else None
         if second is not None and value_score(second.group(1)):
             return [second.span(1)]  # `admin / S3cret`, `CorpGuest / ...`: a user, then the password
         if score and score + strength >= _BAR:
@@ -666,8 +700,6 @@ def _public(text: str, folded: str, start: int, end: int) -> bool:
     """Whether the identifier around the name says it is public (`PublicKey`, `client_id`), or
     the "name" is letters inside a random run (`...xPw9...` in a key) and names nothing.
     """
-    from memory_core.firewall.entropy import looks_random
-
     left = start
     while left > 0 and (folded[left - 1].isalnum() or folded[left - 1] in "_-.+/") and start - left < 80:
         if left >= 2 and folded[left - 2] == "\\":
@@ -683,11 +715,7 @@ def _public(text: str, folded: str, start: int, end: int) -> bool:
     previous = folded[max(0, left - 24) : left].split()
     if previous and previous[-1].strip("\"'`*") in _NOT_SECRET_WORDS:
         return True  # `cache key: ...`, `partition key ...`: the word before says what key
-    if (
-        words
-        and words[-1].removesuffix("s") in _NOT_SECRET_TAIL | {"hasher", "validator"}
-        and words[-1] not in folded[start:end]
-    ):
+    if words and words[-1].removesuffix("s") in _TAIL_WORDS and words[-1] not in folded[start:end]:
         return True  # `password_min_length`, `token_url`: the last word says what the value is
     blank = max(folded.rfind(" ", max(0, start - 200), start), folded.rfind("\n", max(0, start - 200), start))
     if "://" in folded[blank + 1 : start] and folded[left - 1 : left] not in ("?", "&"):
@@ -710,6 +738,7 @@ def find_judged(text: str, folded: str) -> list[tuple[int, int, str]]:
         folded = lowered if len(lowered) == len(text) else folded
     taken = bytearray(len(text) + 1)  # where a longer name was already read: `password` holds `pass`
     edits: list[tuple[int, int, str]] = []
+    steps: dict[int, _Step] = {}
     for word, strength, role in names:
         at = folded.find(word)
         while at >= 0:
@@ -717,14 +746,14 @@ def find_judged(text: str, folded: str) -> list[tuple[int, int, str]]:
             if not taken[at] and _bounded(text, folded, at, word) and not _public(text, folded, at, end):
                 taken[at:end] = b"\x01" * (end - at)
                 limit = min(len(text), end + _WINDOW)
-                spans = _spans(text, folded, at, end, word, strength, role, limit)
+                spans = _spans(text, folded, at, end, word, strength, role, limit, steps)
                 edits.extend((s, e, KIND) for s, e in spans if e > s)
             at = folded.find(word, end)
     return sorted(edits)
 
 
 def _spans(
-    text: str, folded: str, at: int, end: int, word: str, strength: int, role: str, limit: int
+    text: str, folded: str, at: int, end: int, word: str, strength: int, role: str, limit: int, steps: dict[int, _Step]
 ) -> list[tuple[int, int]]:
     if role == "encoder":
         return _encoded(text, at, end)
@@ -756,6 +785,6 @@ def _spans(
     while left > 0 and (text[left - 1].isalnum() or text[left - 1] in "_-") and at - left < 80:
         left -= 1
     query = text[left - 1 : left] in ("?", "&")
-    return _after_name(text, at, end, strength, limit, query=query) or (
+    return _after_name(text, at, end, strength, limit, steps, query=query) or (
         _before_name(text, at, strength) if strength > 1 else []
     )

@@ -40,13 +40,14 @@ from memory_core.urls import MAX_URL, URL_END, find_userinfo
 
 __all__ = ["Rule", "RULES", "RULES_VERSION", "MARKER_PREFIX", "marker", "Edit"]
 
-RULES_VERSION = 4
+RULES_VERSION = 5
 """The rule set's version: raise it whenever a change makes the rules catch something they
 did not (1: vendor prefixes, assignments and entropy; 2: the RFC 3986 userinfo parser,
 password flags, named keys, stated passwords, `.pgpass`; 3: the judgement of a name and a
 value together, in any language, `firewall.judge`; 4: the judgement alone reads named
 credentials, the per-syntax assignment rules are gone, kinds `*-assignment` become
-`credential`). `memory scrub` records the version
+`credential`; 5: the words for password in some twenty more languages, round 7).
+`memory scrub` records the version
 it ran with, captures record the version that scrubbed them, and `doctor` says when stored
 records were last scrubbed by an older rule set."""
 
