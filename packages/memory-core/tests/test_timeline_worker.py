@@ -104,12 +104,19 @@ def _settled(env: dict[str, str]) -> None:
     _hook(env, {"event": "read", "session": "other", "turn": "x", "prompt": "nothing"})
 
 
-def _events(env: dict[str, str], turn: str) -> list[str]:
-    service = MemoryService(Config.from_env(env))
-    try:
-        return [e.text for e in service.timeline(turn_record_id("lineharness", "s1", turn))]
-    finally:
-        service.close()
+def _events(env: dict[str, str], turn: str, *, at_least: int = 0) -> list[str]:
+    """The turn's stored events, waiting up to 10 s for `at_least` of them: the worker reads the
+    transcript after answering, beside the model's background work, so they may land a moment later."""
+    deadline = time.monotonic() + 10
+    while True:
+        service = MemoryService(Config.from_env(env))
+        try:
+            found = [e.text for e in service.timeline(turn_record_id("lineharness", "s1", turn))]
+        finally:
+            service.close()
+        if len(found) >= at_least or time.monotonic() > deadline:
+            return found
+        time.sleep(0.1)
 
 
 def test_the_worker_keeps_each_turns_events_firewalled_and_never_twice(
@@ -133,7 +140,8 @@ def test_the_worker_keeps_each_turns_events_firewalled_and_never_twice(
                 time.sleep(0.05)
     _settled(hook_env)
     for turn, n in (("t1", 0), ("t2", 1), ("t3", 2)):
-        events = _events(hook_env, turn)
+        events = _events(hook_env, turn, at_least=2)
+        assert events, turn
         assert events[0] == '{"command": "make migrate"}'
         assert events[1].startswith(f"migrated {n}; key [REDACTED:")
     # A re-read from the start (the offset lost) stores nothing twice.
@@ -143,6 +151,10 @@ def test_the_worker_keeps_each_turns_events_firewalled_and_never_twice(
         hook_env, {"event": "write", "session": "s1", "turn": "t3", "answer": "It ran.", "transcript": str(transcript)}
     )
     _settled(hook_env)
+    marks, deadline = tmp_path / "state" / "timeline", time.monotonic() + 10
+    while not any(marks.iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.1)  # the re-read is done once its offset is written again
+    assert any(marks.iterdir()), "the worker read the transcript again"
     assert [len(_events(hook_env, turn)) for turn in ("t1", "t2", "t3")] == [2, 2, 2]
     for file in tmp_path.rglob("*"):
         if file.is_file() and file != transcript:
