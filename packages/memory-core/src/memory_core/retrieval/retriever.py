@@ -349,14 +349,14 @@ class Retriever:
         # replies come from `session_records` (a server store has them prefetched by that read).
         records = self._replies(lexical, _fuse(lexical.scores, near)[:pool])
         fused = dict(zip(*_fused_scores(lexical.scores, near), strict=True))
-        context = self._context(fused, records)
+        self._context(fused, records)
         ordered = sorted(fused, key=lambda rid: (-fused[rid], rid))
-        if not floor and near:
+        if not floor:
             # A deliberate search shows a record that shares no word with the query only when it
-            # is nearer than generic prompts are (every store has a nearest record to anything),
-            # or when it is the neighbour of a good hit.
-            least = float(decision["generic"]) + MARGIN
-            ordered = [rid for rid in ordered if rid in lexical.scores or rid in context or near[rid] > least]
+            # is nearer than generic prompts are (every store has a nearest record to anything):
+            # a neighbour's share of a good hit orders the matches, it does not make one.
+            least = float(decision["generic"]) + MARGIN if near else math.inf
+            ordered = [rid for rid in ordered if rid in lexical.scores or near.get(rid, -math.inf) > least]
         candidates = tuple(Candidate(rid, fused[rid], near.get(rid), lexical.scores.get(rid)) for rid in ordered)
         if not ordered:
             return Ranking([], NO_TERMS if not terms and not near else NO_MATCH, candidates, decision)
@@ -456,9 +456,9 @@ class Retriever:
             scores[rid] = scores.get(rid, 0.0) + gains[rid]
         return records
 
-    def _context(self, fused: dict[str, float], records: dict[str, Record]) -> set[str]:
+    def _context(self, fused: dict[str, float], records: dict[str, Record]) -> None:
         """Give the turns either side of each of the `_CONTEXT_LENDERS` best fused records a share of
-        its fused score (`_CONTEXT_SHARE`), in place; the ids that gained.
+        its fused score (`_CONTEXT_SHARE`), in place.
         """
         lenders = heapq.nsmallest(_CONTEXT_LENDERS, fused, key=lambda rid: (-fused[rid], rid))
         missing = [rid for rid in lenders if rid not in records]
@@ -476,7 +476,6 @@ class Retriever:
                 records.setdefault(neighbour.id, neighbour)
         for rid in sorted(gains):
             fused[rid] = fused.get(rid, 0.0) + gains[rid]
-        return set(gains)
 
     def _admission(self, lexical: _Lexical, near: dict[str, float], decision: dict[str, float | str]) -> set[str] | str:
         """The records recall may inject, or why none: the calibrated decision (docs/retrieval.md)."""
