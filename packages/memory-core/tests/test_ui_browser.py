@@ -144,6 +144,9 @@ def ui() -> Iterator[Ui]:
     env = _env(folder)
     service = MemoryService(Config.from_env(env), long_lived=True)
     _seed(service)
+    # Every record's vectors now, not from the background thread while the pages are read: what
+    # recall would inject must not depend on how far the backfill got.
+    service.reindex()
     server = subprocess.Popen(
         [sys.executable, "-m", "memory_core.cli", "ui", "--no-open"],
         env=env,
