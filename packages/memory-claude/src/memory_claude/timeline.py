@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 from memory_core.harnesses.importing import json_lines, parse_timestamp, strip_injected
+from memory_core.harnesses.transcripts import block_text
 from memory_core.models import TimelineChunk, TimelineEvent, TurnTimeline
 
 __all__ = ["read_timeline", "subagent_file"]
@@ -242,7 +243,7 @@ def _read_user(turns: _Turns, obj: dict[str, Any], uuid: str, at: float, start: 
     message = obj.get("message")
     content = message.get("content") if isinstance(message, dict) else None
     blocks: list[Any] = content if isinstance(content, list) else [{"type": "text", "text": content}]
-    whole = _text_of(blocks)
+    whole = block_text(blocks)
     carries_result = any(isinstance(b, dict) and b.get("type") == "tool_result" for b in blocks)
     inside = (
         carries_result or bool(obj.get("isMeta") or obj.get("isCompactSummary")) or bool(_LOCAL_OUTPUT.match(whole))
@@ -273,7 +274,7 @@ def _read_user(turns: _Turns, obj: dict[str, Any], uuid: str, at: float, start: 
             continue
         if block.get("type") == "tool_result":
             call_id = str(block.get("tool_use_id") or "")
-            text = _text_of(block.get("content"))
+            text = block_text(block.get("content"))
             _add(
                 turns,
                 TimelineEvent("tool_result", f"{uuid}:{index}", text, turns.names.get(call_id, ""), call_id, at),
@@ -362,13 +363,3 @@ def _unwrap(text: str) -> str:
 def _injected_text(text: str) -> str:
     """Injected text without memory's own recalled block (which `strip_injected` cuts out)."""
     return strip_injected(text) if text else ""
-
-
-def _text_of(content: object) -> str:
-    """A message's or a tool result's text: a string, or its text blocks joined by newlines."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = [b.get("text") for b in content if isinstance(b, dict) and b.get("type") == "text"]
-        return "\n".join(p for p in parts if isinstance(p, str))
-    return ""

@@ -23,19 +23,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from memory_core.harnesses.importing import strip_injected
+from memory_core.harnesses.transcripts import block_text
 from memory_core.models import TimelineEvent
 
 __all__ = ["turn_events", "message_text"]
 
 
-def message_text(value: object) -> str:
-    """The text of a Hermes message: a string, or the text parts of a multimodal part list."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, list):
-        parts = (part.get("text") for part in value if isinstance(part, Mapping) and part.get("type") == "text")
-        return "\n".join(part for part in parts if isinstance(part, str))
-    return ""
+message_text = block_text
+"""The text of a Hermes message: a string, or the text parts of a multimodal part list."""
 
 
 def turn_events(history: object, turn_id: str) -> tuple[TimelineEvent, ...]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 
+from memory_core.harnesses.transcripts import block_text
 from memory_core.models import TimelineEvent
 
 __all__ = ["run_events"]
@@ -46,18 +47,9 @@ def run_events(messages: object, run_id: str) -> tuple[TimelineEvent, ...]:
         elif message.get("role") == "toolResult":
             call_id = str(message.get("toolCallId") or f"#{position}")
             name = str(message.get("toolName") or names.get(call_id, ""))
-            text = _text(message.get("content"))
+            text = block_text(message.get("content"))
             events.append(TimelineEvent("tool_result", f"{run_id}:{call_id}:result", text, name, call_id, at))
     return tuple(events)
-
-
-def _text(content: object) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = [b.get("text") for b in content if isinstance(b, Mapping) and b.get("type") == "text"]
-        return "\n".join(p for p in parts if isinstance(p, str))
-    return ""
 
 
 def _at(message: Mapping[str, object]) -> float:

@@ -7,12 +7,24 @@ other. Standard library only.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-__all__ = ["TranscriptTurn", "Consumed", "TranscriptSource"]
+__all__ = ["TranscriptTurn", "Consumed", "TranscriptSource", "block_text"]
+
+
+def block_text(content: object) -> str:
+    """The text of a message's content as the chat formats write it: a string, or the `text` of each
+    `{"type": "text"}` block of a list, joined by newlines; "" for anything else.
+    """
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = (b.get("text") for b in content if isinstance(b, Mapping) and b.get("type") == "text")
+        return "\n".join(p for p in parts if isinstance(p, str))
+    return ""
 
 
 @dataclass(frozen=True, slots=True)
