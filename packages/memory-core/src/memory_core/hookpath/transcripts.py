@@ -94,5 +94,6 @@ def _through(turns: Sequence[TurnTimeline], event: HookEvent) -> tuple[list[Turn
     )
     if own is None:
         return list(turns), False
-    later = [t for t in turns[own + 1 :] if t.session_id == event.session_id]
-    return [t for t in turns if not any(t is x for x in later)], bool(later)
+    after = turns[own + 1 :]
+    others = [t for t in after if t.session_id != event.session_id]
+    return [*turns[: own + 1], *others], len(others) < len(after)
