@@ -27,10 +27,12 @@ from typing import Any
 from memory_core.errors import StoreError, StoreUnavailable
 from memory_core.store._redis_url import RedisTarget
 
-__all__ = ["RedisClient", "translate"]
+__all__ = ["RedisClient", "empty_db", "translate"]
 
 _BUSY_CODES = ("BUSY", "MASTERDOWN", "CLUSTERDOWN", "TRYAGAIN", "LOADING", "READONLY")
 """Error replies that mean "not now" (a long script, a failover, a load): an outage, not a bug."""
+_MAX_DB_SUGGESTION = 16
+"""Redis ships with 16 databases; a suggestion beyond that would not exist on a default server."""
 
 
 def _options(target: RedisTarget, timeout: float) -> dict[str, Any]:
@@ -93,6 +95,19 @@ class RedisClient:
     def close(self) -> None:
         """Close every connection. Idempotent."""
         self._client.close()
+
+
+def empty_db(target: RedisTarget, timeout: float) -> int:
+    """The lowest database above 0 that holds no key, asked of the server; 1 if it cannot be asked."""
+    client = RedisClient(target, timeout=timeout)
+    try:
+        (keyspace,) = client.run([("INFO", "keyspace")])
+    except Exception:  # noqa: BLE001 - only a suggestion: an unreachable server must not hide the real error
+        return 1
+    finally:
+        client.close()
+    used = {int(name[2:]) for name in keyspace if name[:2] == "db" and name[2:].isdigit()}
+    return next((n for n in range(1, _MAX_DB_SUGGESTION) if n not in used), 1)
 
 
 def translate(exc: Exception, display: str) -> StoreError | None:

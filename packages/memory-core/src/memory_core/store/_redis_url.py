@@ -6,7 +6,7 @@ Schemes: `redis://` and `valkey://` (plain TCP), `rediss://` and `valkeys://` (T
 without one, or one naming database 0 without `MEMORY_ALLOW_DB0=1`, is a `ConfigError`,
 because database 0 is where other applications keep their keys and writing there is a
 surprise. The message names the variable to change and suggests a database that is empty
-right now (asked of the server with the same timeout; database 1 if it cannot be asked).
+right now (the caller asks the server: `_redis_client.empty_db`).
 
 A URL's query may carry only the TLS settings `RedisTarget` names; anything else is a
 `ConfigError` too. What comes out is a `RedisTarget`: the only thing the client
@@ -15,6 +15,7 @@ A URL's query may carry only the TLS settings `RedisTarget` names; anything else
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import parse_qsl, unquote, urlsplit, urlunsplit
@@ -26,10 +27,6 @@ __all__ = ["RedisTarget", "parse_redis_url"]
 
 _PLAIN = {"redis": "redis", "valkey": "redis", "rediss": "rediss", "valkeys": "rediss"}
 _CLUSTER = {"redis+cluster", "valkey+cluster", "rediss+cluster", "valkeys+cluster"}
-_MAX_DB_SUGGESTION = 16
-"""Redis ships with 16 databases; a suggestion beyond that would not exist on a default server."""
-
-
 _TLS_OPTIONS = frozenset({"ssl_ca_certs", "ssl_certfile", "ssl_keyfile", "ssl_cert_reqs", "ssl_check_hostname"})
 """The TLS settings a URL may carry in its query, named as redis-py names them."""
 _CERT_REQS = frozenset({"required", "optional", "none"})
@@ -68,8 +65,12 @@ class RedisTarget:
     check_hostname: bool = True
 
 
-def parse_redis_url(url: str, *, allow_db0: bool, timeout: float) -> RedisTarget:
-    """Parse and check `url`. Raises `ConfigError` when it is malformed or unsafe (see module doc)."""
+def parse_redis_url(url: str, *, allow_db0: bool, empty_db: Callable[[RedisTarget], int]) -> RedisTarget:
+    """Parse and check `url`. Raises `ConfigError` when it is malformed or unsafe (see module doc).
+
+    `empty_db(target)` names an empty database to suggest when the URL names none or names 0; it is
+    asked only then, so parsing a good URL never touches the network.
+    """
     parts = urlsplit(url)
     scheme = parts.scheme.lower()
     query = dict(parse_qsl(parts.query))
@@ -99,7 +100,7 @@ def parse_redis_url(url: str, *, allow_db0: bool, timeout: float) -> RedisTarget
     )
     base = redact_url(urlunsplit((_PLAIN[scheme], parts.netloc, "", "", "")))
     if not db_text:
-        db = _empty_db(target, timeout)
+        db = empty_db(target)
         raise ConfigError(
             f"MEMORY_URL {redact_url(url)} names no Redis database number; memory will not pick one for you. "
             f"Set MEMORY_URL to {base}/{db} (database {db} is empty now)."
@@ -108,7 +109,7 @@ def parse_redis_url(url: str, *, allow_db0: bool, timeout: float) -> RedisTarget
         raise ConfigError(f"MEMORY_URL {redact_url(url)}: the database must be a number, not {db_text!r}")
     db = int(db_text)
     if db == 0 and not allow_db0:
-        suggestion = _empty_db(target, timeout)
+        suggestion = empty_db(target)
         raise ConfigError(
             f"MEMORY_URL {redact_url(url)} names Redis database 0, where other applications usually keep "
             f"their keys. Use an empty database instead, e.g. MEMORY_URL={base}/{suggestion} "
@@ -147,18 +148,3 @@ def _target(url: str, query: dict[str, str], **fields: Any) -> RedisTarget:
         cert_reqs=cert_reqs,
         check_hostname=cert_reqs == "required" and query.get("ssl_check_hostname", "").lower() not in _FALSE,
     )
-
-
-def _empty_db(target: RedisTarget, timeout: float) -> int:
-    """The lowest database above 0 that holds no key, asked of the server; 1 if it cannot be asked."""
-    from memory_core.store._redis_client import RedisClient
-
-    client = RedisClient(target, timeout=timeout)
-    try:
-        (keyspace,) = client.run([("INFO", "keyspace")])
-    except Exception:  # noqa: BLE001 - only a suggestion: an unreachable server must not hide the real error
-        return 1
-    finally:
-        client.close()
-    used = {int(name[2:]) for name in keyspace if name[:2] == "db" and name[2:].isdigit()}
-    return next((n for n in range(1, _MAX_DB_SUGGESTION) if n not in used), 1)

@@ -36,7 +36,7 @@ from memory_core.models import IndexStats, Record, Scope, ScopeKind, TimelineEve
 from memory_core.store import _redis_events as _events
 from memory_core.store import _redis_scripts as scripts
 from memory_core.store._neighbours import NEIGHBOUR_SPAN, NeighbourCache
-from memory_core.store._redis_client import RedisClient, translate
+from memory_core.store._redis_client import RedisClient, empty_db, translate
 from memory_core.store._redis_url import RedisTarget, parse_redis_url
 from memory_core.store._vectors import Row, VectorCache, check_vectors
 from memory_core.store.base import Neighbour, PageCursor, Posting, RecordFilter, SessionState, TermPostings
@@ -152,7 +152,7 @@ class RedisStore:
                 f"MEMORY_URL {redact_url(url)} names a Redis store, which needs redis-py: "
                 "pip install 'memory-core[redis]'"
             )
-        target = parse_redis_url(url, allow_db0=allow_db0, timeout=timeout)
+        target = parse_redis_url(url, allow_db0=allow_db0, empty_db=lambda bare: empty_db(bare, timeout))
         return cls(target, timeout=timeout, display=redact_url(url))
 
     # -- plumbing ----------------------------------------------------------------------------
