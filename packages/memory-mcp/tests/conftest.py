@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from memory_core.service import MemoryService
-from memory_mcp.server import ServiceRunner
+from memory_mcp.runner import ServiceRunner
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,8 @@ from mcp import Client
 from mcp.types import CallToolResult
 from memory_core.service import MemoryService
 from memory_mcp import TOOL_NAMES
-from memory_mcp.server import INSTRUCTIONS, ServiceRunner, build_server
+from memory_mcp.runner import ServiceRunner
+from memory_mcp.server import INSTRUCTIONS, build_server
 
 _TIMEOUT_S = 60
 

@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING, Any
 from memory_mcp.version import __version__
 
 if TYPE_CHECKING:
-    from memory_mcp.server import ServiceRunner, build_server
+    from memory_mcp.runner import ServiceRunner
+    from memory_mcp.server import build_server
     from memory_mcp.tools import TOOL_NAMES
 
 __all__ = ["__version__", "build_server", "ServiceRunner", "TOOL_NAMES"]
 
-_HOMES = {"build_server": "memory_mcp.server", "ServiceRunner": "memory_mcp.server", "TOOL_NAMES": "memory_mcp.tools"}
+_HOMES = {"build_server": "memory_mcp.server", "ServiceRunner": "memory_mcp.runner", "TOOL_NAMES": "memory_mcp.tools"}
 
 
 def __getattr__(name: str) -> Any:

@@ -65,7 +65,8 @@ def run(args: argparse.Namespace) -> int:
             sys.stderr.write(f"{prog}: error: {reason}\n")
             return 1
 
-    from memory_mcp.server import ServiceRunner, build_server
+    from memory_mcp.runner import ServiceRunner
+    from memory_mcp.server import build_server
 
     runner = ServiceRunner()
     try:

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
     from memory_core.service import MemoryService
 
-    from memory_mcp.server import ServiceRunner
+    from memory_mcp.runner import ServiceRunner
 
 __all__ = ["TOOL_NAMES", "register_tools"]
 
