@@ -37,36 +37,12 @@ from memory_core.store.base import (
     Vectors,
 )
 
+from memory_testing.records import OTHER, PROJECT, T0, USER, make_record
 from memory_testing.store_conformance_browse import BrowseConformance
 from memory_testing.store_conformance_timeline import TimelineConformance
 from memory_testing.store_conformance_vectors import VectorConformance
 
 __all__ = ["StoreConformance", "PROJECT", "OTHER", "USER", "make_record", "ranking_corpus", "RANKING_QUERIES"]
-
-PROJECT = Scope("project", "github.com/acme/widgets")
-OTHER = Scope("project", "github.com/acme/gadgets")
-USER = Scope("user", "alice")
-_T0 = 1_760_000_000.0
-
-
-def make_record(record_id: str, text: str = "", scope: Scope = PROJECT, **fields: object) -> Record:
-    """A record with sensible defaults; `fields` override any other attribute."""
-    values: dict[str, object] = {
-        "id": record_id,
-        "scope": scope,
-        "text": text or f"text of {record_id}",
-        "kind": "turn",
-        "author": "alice",
-        "created_at": _T0,
-        "harness": "claude",
-        "session_id": "s1",
-        "turn_id": None,
-        "seq": 0,
-        "standing": 0,
-        "searchable": True,
-    }
-    values.update(fields)
-    return Record(**values)  # type: ignore[arg-type]
 
 
 def ranking_corpus() -> list[Record]:
@@ -75,7 +51,7 @@ def ranking_corpus() -> list[Record]:
 
     def turn(session: str, seq: int, text: str, **fields: object) -> Record:
         rid = f"{session}-{seq}"
-        created = _T0 + seq * 60 + (day if session == "s2" else 0)
+        created = T0 + seq * 60 + (day if session == "s2" else 0)
         values: dict[str, object] = {"session_id": session, "seq": seq, "created_at": created, **fields}
         return make_record(rid, text, PROJECT, **values)
 
@@ -172,7 +148,7 @@ def crowded_corpus() -> list[Record]:
             text = "my cache worker cat is called Miso"
         if n % 97 == 5:
             text += " zebrafish"
-        records.append(make_record(f"c{n:03d}", text, PROJECT, session_id=f"cs{session}", seq=seq, created_at=_T0 + n))
+        records.append(make_record(f"c{n:03d}", text, PROJECT, session_id=f"cs{session}", seq=seq, created_at=T0 + n))
     return records
 
 
@@ -287,7 +263,7 @@ class StoreConformance(BrowseConformance, VectorConformance, TimelineConformance
             text="Fix the flaky test\n\nDone: the retry loop now waits — ünïcode kept",
             kind="note",
             author="bob",
-            created_at=_T0 + 0.25,
+            created_at=T0 + 0.25,
             harness="codex",
             session_id="sess-9",
             turn_id="turn-3",
@@ -390,23 +366,23 @@ class StoreConformance(BrowseConformance, VectorConformance, TimelineConformance
         assert store.index_stats([PROJECT]) == IndexStats(1, 0)
 
     def test_scan_is_oldest_first_then_by_id_and_filters(self, store: Store) -> None:
-        store.put(make_record("b", created_at=_T0 + 1), {})
-        store.put(make_record("a", created_at=_T0 + 1, session_id="s2", author="bob"), {})
-        store.put(make_record("c", created_at=_T0), {})
-        store.put(make_record("u", scope=USER, created_at=_T0 + 2), {})
-        store.put(make_record("o", scope=OTHER, created_at=_T0 + 3), {})
+        store.put(make_record("b", created_at=T0 + 1), {})
+        store.put(make_record("a", created_at=T0 + 1, session_id="s2", author="bob"), {})
+        store.put(make_record("c", created_at=T0), {})
+        store.put(make_record("u", scope=USER, created_at=T0 + 2), {})
+        store.put(make_record("o", scope=OTHER, created_at=T0 + 3), {})
         assert [r.id for r in store.scan([PROJECT])] == ["c", "a", "b"]
         assert [r.id for r in store.scan([PROJECT, USER])] == ["c", "a", "b", "u"]
         assert [r.id for r in store.scan(None)] == ["c", "a", "b", "u", "o"]
         assert [r.id for r in store.scan([PROJECT], session_id="s2")] == ["a"]
         assert [r.id for r in store.scan([PROJECT], author="alice")] == ["c", "b"]
-        assert [r.id for r in store.scan([PROJECT], before=_T0 + 1)] == ["c"]
-        assert [r.id for r in store.scan(None, before=_T0 + 2.5, author="alice")] == ["c", "b", "u"]
+        assert [r.id for r in store.scan([PROJECT], before=T0 + 1)] == ["c"]
+        assert [r.id for r in store.scan(None, before=T0 + 2.5, author="alice")] == ["c", "b", "u"]
 
     def test_scan_reads_past_any_page_size(self, store: Store) -> None:
         total = 1030
         for n in range(total):
-            store.put(make_record(f"r{n:05d}", created_at=_T0 + n // 3), {})
+            store.put(make_record(f"r{n:05d}", created_at=T0 + n // 3), {})
         seen = [r.id for r in store.scan([PROJECT])]
         assert seen == [f"r{n:05d}" for n in range(total)]
 
@@ -742,12 +718,12 @@ class StoreConformance(BrowseConformance, VectorConformance, TimelineConformance
         store.add_injected("k", [])
         store.add_injected("other", ["r9"])
         assert store.load_session("k") == SessionState(frozenset({"r1", "r2", "r3"}), 0.0)
-        store.reset_session("k", _T0 + 5)
-        assert store.load_session("k") == SessionState(frozenset(), _T0 + 5)
+        store.reset_session("k", T0 + 5)
+        assert store.load_session("k") == SessionState(frozenset(), T0 + 5)
         store.add_injected("k", ["r4"])
-        assert store.load_session("k") == SessionState(frozenset({"r4"}), _T0 + 5)
-        store.reset_session("k", _T0 + 9)
-        assert store.load_session("k").live_since == _T0 + 9
+        assert store.load_session("k") == SessionState(frozenset({"r4"}), T0 + 5)
+        store.reset_session("k", T0 + 9)
+        assert store.load_session("k").live_since == T0 + 9
         assert store.load_session("other").injected == frozenset({"r9"})
 
     # -- counters and metadata -------------------------------------------------------------

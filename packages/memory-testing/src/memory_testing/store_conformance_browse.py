@@ -17,7 +17,7 @@ _T0 = 1_760_000_000.0
 
 def _browse_corpus() -> list[Record]:
     """Thirty records of one project across sessions, harnesses, authors and kinds, with time ties."""
-    from memory_testing.store_conformance import OTHER, PROJECT, USER, make_record
+    from memory_testing.records import OTHER, PROJECT, USER, make_record
 
     records = []
     for n in range(30):
@@ -54,7 +54,7 @@ class BrowseConformance:
         return corpus
 
     def test_pages_are_newest_first_and_a_cursor_walks_every_record_once(self, store: Store) -> None:
-        from memory_testing.store_conformance import PROJECT
+        from memory_testing.records import PROJECT
 
         corpus = [r for r in self._load_browse(store) if r.scope == PROJECT]
         for size in (1, 4, 7, 50):
@@ -70,7 +70,7 @@ class BrowseConformance:
             assert seen == _newest_first(corpus), f"page size {size}"
 
     def test_page_filters_match_what_a_user_asked_for(self, store: Store) -> None:
-        from memory_testing.store_conformance import PROJECT
+        from memory_testing.records import PROJECT
 
         corpus = [r for r in self._load_browse(store) if r.scope == PROJECT]
         filters = [
@@ -104,7 +104,7 @@ class BrowseConformance:
     def test_a_page_reads_one_scope_and_an_empty_key_reads_nothing(self, store: Store) -> None:
         from memory_core.models import Scope
 
-        from memory_testing.store_conformance import OTHER, USER
+        from memory_testing.records import OTHER, USER
 
         self._load_browse(store)
         assert [r.id for r in store.page(OTHER, RecordFilter())] == ["other"]
@@ -115,7 +115,7 @@ class BrowseConformance:
         assert page[0].kind == "note"
 
     def test_scope_keys_list_every_project_and_user_that_holds_records(self, store: Store) -> None:
-        from memory_testing.store_conformance import OTHER, PROJECT, USER
+        from memory_testing.records import OTHER, PROJECT, USER
 
         assert store.scope_keys("project") == []
         self._load_browse(store)

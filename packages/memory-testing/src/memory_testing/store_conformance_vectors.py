@@ -47,7 +47,7 @@ class VectorConformance:
     """Vector tests every backend must pass."""
 
     def test_nearest_ranks_records_by_their_best_passage(self, store: Store) -> None:
-        from memory_testing.store_conformance import OTHER, PROJECT, USER, make_record
+        from memory_testing.records import OTHER, PROJECT, USER, make_record
 
         vs = _vectors(store)
         _put(
@@ -74,7 +74,7 @@ class VectorConformance:
         assert vs.nearest([], _MODEL, vector(0, 1, 0), k=5) == []
 
     def test_nearest_sees_only_records_in_the_index(self, store: Store) -> None:
-        from memory_testing.store_conformance import PROJECT, make_record
+        from memory_testing.records import PROJECT, make_record
 
         vs = _vectors(store)
         _put(store, make_record("keep", "kept"), make_record("down", "voted down"), make_record("hid", "hidden"))
@@ -93,7 +93,7 @@ class VectorConformance:
         """
         from memory_core.store import _vectors as cache
 
-        from memory_testing.store_conformance import PROJECT, make_record
+        from memory_testing.records import PROJECT, make_record
 
         monkeypatch.setattr(cache, "EXACT_ROWS", 40)
         monkeypatch.setattr(cache, "_BATCH", 25)
@@ -129,7 +129,7 @@ class VectorConformance:
             assert all(math.isclose(a, b, abs_tol=2e-6) for (_, a), (_, b) in zip(found, exact(query, 3), strict=True))
 
     def test_vectors_are_replaced_never_doubled_and_go_with_their_record(self, store: Store) -> None:
-        from memory_testing.store_conformance import PROJECT, make_record
+        from memory_testing.records import PROJECT, make_record
 
         vs = _vectors(store)
         assert not vs.put_vectors("ghost", _MODEL, [vector(1, 0)])
@@ -149,7 +149,7 @@ class VectorConformance:
         assert [r.id for r in vs.unvectored(None, _MODEL, limit=5)] == ["r1"]
 
     def test_unvectored_lists_what_a_backfill_must_embed_newest_first(self, store: Store) -> None:
-        from memory_testing.store_conformance import OTHER, PROJECT, make_record
+        from memory_testing.records import OTHER, PROJECT, make_record
 
         vs = _vectors(store)
         _put(
@@ -170,7 +170,7 @@ class VectorConformance:
         assert len(vs.unvectored(None, "model-b", limit=10)) == 6
 
     def test_another_models_vectors_are_dropped_never_mixed(self, store: Store) -> None:
-        from memory_testing.store_conformance import PROJECT, make_record
+        from memory_testing.records import PROJECT, make_record
 
         vs = _vectors(store)
         _put(store, make_record("r1", "one"), make_record("r2", "two", created_at=_T0 + 1))
