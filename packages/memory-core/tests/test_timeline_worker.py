@@ -20,6 +20,7 @@ from memory_core.hookpath.client import socket_path, worker_environment
 from memory_core.hookpath.worker import stop_worker
 from memory_core.ids import turn_record_id
 from memory_core.service import MemoryService
+from memory_testing.faults import hook_package
 
 ADAPTER = """
 import json
@@ -56,19 +57,13 @@ SECRET = "AKIA" + "Q7RW2ZT5VN3KD8PX"  # key-shaped, in two pieces (AWS's ...EXAM
 
 @pytest.fixture
 def hook_env(tmp_path: Path) -> Iterator[dict[str, str]]:
-    package = tmp_path / "pkg" / "memory_lineharness"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text("")
-    (package / "adapter.py").write_text(ADAPTER)
-    (package / "hook.py").write_text(
-        "from memory_core.hookpath.client import main\nmain('memory_lineharness.adapter:Hooks')\n"
-    )
+    packages = hook_package(tmp_path / "pkg", "lineharness", ADAPTER)
     runtime = tmp_path / "run"
     runtime.mkdir(mode=0o700)
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_")}
     env.update(
         {
-            "PYTHONPATH": str(tmp_path / "pkg"),
+            "PYTHONPATH": str(packages),
             "XDG_RUNTIME_DIR": str(runtime),
             "MEMORY_URL": f"sqlite:///{tmp_path / 'memory.db'}",
             "MEMORY_STATE_DIR": str(tmp_path / "state"),

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from memory_core.hookpath.client import socket_path, worker_environment
 from memory_core.hookpath.worker import stop_worker
-from memory_testing.faults import command_hook_adapter
+from memory_testing.faults import command_hook_adapter, hook_package
 
 # The fault rig's command-hook adapter, under this suite's own name.
 ADAPTER_SOURCE = command_hook_adapter("testharness")
@@ -21,19 +21,13 @@ ADAPTER_SOURCE = command_hook_adapter("testharness")
 
 @pytest.fixture
 def hook_env(tmp_path: Path) -> Iterator[dict[str, str]]:
-    package = tmp_path / "pkg" / "memory_testharness"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text("")
-    (package / "adapter.py").write_text(ADAPTER_SOURCE)
-    (package / "hook.py").write_text(
-        "from memory_core.hookpath.client import main\nmain('memory_testharness.adapter:Hooks')\n"
-    )
+    packages = hook_package(tmp_path / "pkg", "testharness", ADAPTER_SOURCE)
     runtime = tmp_path / "run"
     runtime.mkdir(mode=0o700)
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMORY_")}
     env.update(
         {
-            "PYTHONPATH": str(tmp_path / "pkg"),
+            "PYTHONPATH": str(packages),
             "XDG_RUNTIME_DIR": str(runtime),
             "MEMORY_URL": f"sqlite:///{tmp_path / 'memory.db'}",
             "MEMORY_STATE_DIR": str(tmp_path / "state"),

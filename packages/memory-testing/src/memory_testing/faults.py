@@ -49,6 +49,7 @@ __all__ = [
     "hook_rig",
     "TEST_ADAPTER",
     "command_hook_adapter",
+    "hook_package",
     "FAULT_USER",
 ]
 
@@ -61,6 +62,21 @@ def command_hook_adapter(name: str) -> str:
     and worker are driven for real without depending on a harness package.
     """
     return _TEST_ADAPTER.replace("@NAME@", name)
+
+
+def hook_package(root: Path, name: str, adapter_source: str) -> Path:
+    """Write the package `memory_<name>` under `root` (an adapter from `adapter_source` and a `hook`
+    module that runs the real hook client on it); returns `root`, for PYTHONPATH. Run a hook with
+    `python -m memory_<name>.hook`.
+    """
+    package = root / f"memory_{name}"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "adapter.py").write_text(adapter_source)
+    (package / "hook.py").write_text(
+        f"from memory_core.hookpath.client import main\nmain('memory_{name}.adapter:Hooks')\n"
+    )
+    return root
 
 
 _TEST_ADAPTER = """
@@ -299,13 +315,7 @@ class HookRig:
     def __post_init__(self) -> None:
         self.session = f"s-{uuid.uuid4().hex[:12]}"
         self.home = self.user.folder()
-        package = self.home / "pkg" / "memory_faultharness"
-        package.mkdir(parents=True)
-        (package / "__init__.py").write_text("")
-        (package / "adapter.py").write_text(TEST_ADAPTER)
-        (package / "hook.py").write_text(
-            "from memory_core.hookpath.client import main\nmain('memory_faultharness.adapter:Hooks')\n"
-        )
+        hook_package(self.home / "pkg", "faultharness", TEST_ADAPTER)
         runtime = self.home / "run"
         runtime.mkdir(mode=0o700)
         for sub in ("data", "state", "config"):
