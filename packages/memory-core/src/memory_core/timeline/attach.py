@@ -14,6 +14,9 @@ the worker (a transcript read after the turn's capture) and `memory import` alik
   gets a record of its own that is never recalled (`searchable=False`), so its events are kept
   and reached from it.
 
+`keep` is the last two steps alone, for events whose record is known: `attach` and `memory
+restore` (events read back from an export, prepared with `stored=True`) store through it.
+
 Raises what the store raises (`StoreError`, `StoreUnavailable`): the caller decides whether a
 lost batch of events is worth a log line (it always is) and never loses the turn for it.
 """
@@ -32,7 +35,7 @@ from memory_core.textnorm import clean_text
 from memory_core.timeline.prepare import prepare
 from memory_core.timeline.touched import touched_terms
 
-__all__ = ["Attached", "attach", "record_terms"]
+__all__ = ["Attached", "attach", "keep", "record_terms"]
 
 
 @dataclass
@@ -59,6 +62,23 @@ def _with_touched(record: Record, touched: dict[str, int]) -> dict[str, int]:
     for term in touched:
         terms[term] = terms.get(term, 0) + 1
     return terms
+
+
+def keep(store: Store, record: Record, events: Sequence[TimelineEvent]) -> tuple[int, bool]:
+    """Store `events` (prepared already) behind the stored `record`, re-indexing it when they
+    touched a path or a program its stored events had not; returns (events new, re-indexed).
+    """
+    if not isinstance(store, Timelines):
+        return 0, False
+    before = touched_terms(store.events(record.id)) if record.searchable else {}
+    added = store.put_events(record.id, events)
+    if not added or not record.searchable:
+        return added, False
+    after = touched_terms(store.events(record.id))
+    if not after.keys() - before.keys():
+        return added, False
+    store.put(record, _with_touched(record, after), replace=True)
+    return added, True
 
 
 def attach(
@@ -94,16 +114,9 @@ def attach(
         if not found:
             done.add({"events.orphaned": len(prepared.events)})
             continue
-        record = found[0]
-        before = touched_terms(store.events(record_id)) if record.searchable else {}
-        added = store.put_events(record_id, prepared.events)
+        added, reindexed = keep(store, found[0], prepared.events)
         done.stored += added
-        if not added or not record.searchable:
-            continue
-        after = touched_terms(store.events(record_id))
-        if after.keys() - before.keys():
-            store.put(record, _with_touched(record, after), replace=True)
-            done.reindexed += 1
+        done.reindexed += reindexed
     if done.stored:
         done.add({"events.stored": done.stored})
     return done

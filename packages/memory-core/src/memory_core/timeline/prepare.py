@@ -17,6 +17,11 @@ Promises:
 - The firewall runs before the cut, on the first `_SCRUBBED_CHARS` characters (at least twice
   the cap in bytes), so a secret straddling the cut is redacted, not half kept, and a megabyte
   of output costs the firewall no more than 16 KiB does.
+- Events a store already kept (`stored=True`: `memory restore` reading an export) pass the same
+  firewall and cap, so a hand-edited file smuggles nothing in, and come out as they went in: an
+  id that is already a digest stays that digest (the same event stored again is stored once,
+  even in the store it came from), any other id is digested, and a text cut before keeps its
+  `[truncated: ...]` line instead of being cut again.
 
 Never raises for any `TimelineEvent`.
 """
@@ -24,6 +29,7 @@ Never raises for any `TimelineEvent`.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -42,6 +48,10 @@ _SCRUBBED_CHARS = 2 * EVENT_CAP_BYTES
 """What the firewall reads of a long text: everything the cap can keep, and a cap's worth beyond it."""
 _NAME_CHARS = 200
 """A tool name or an origin is a short word; anything longer is cut (it is not text to keep)."""
+_KEY = re.compile(r"[0-9a-f]{24}")
+"""What `key` returns: an id of this shape in an export is one a store already kept."""
+_CUT = re.compile(r"\n\[truncated: (\d+) of (\d+) bytes\]\Z")
+"""The line `cap_text` ends a cut text with."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,8 +89,28 @@ def key(harness_id: str) -> str:
     return hashlib.sha256(harness_id.encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
 
-def prepare(events: Iterable[TimelineEvent], firewall: Firewall) -> Prepared:
-    """Firewall, normalise and cap `events` (see the module's promises)."""
+def _stored_key(stored_id: str) -> str:
+    """An id as a store keeps it, from an export: kept when it is a digest already, else digested."""
+    return stored_id if _KEY.fullmatch(stored_id) else key(stored_id)
+
+
+def _uncut(text: str) -> tuple[str, int | None]:
+    """A text `cap_text` cut, as (the part kept, the size of the whole); `text`, None for any other."""
+    found = _CUT.search(text)
+    if found is None:
+        return text, None
+    kept = text[: found.start()]
+    size = len(kept.encode("utf-8"))
+    if size != int(found[1]) or size > EVENT_CAP_BYTES or int(found[2]) <= size:
+        return text, None  # not the line the cap writes: it is part of the text
+    return kept, int(found[2])
+
+
+def prepare(events: Iterable[TimelineEvent], firewall: Firewall, *, stored: bool = False) -> Prepared:
+    """Firewall, normalise and cap `events` (see the module's promises); `stored`: events a store
+    kept before (an export), whose ids are digests already and whose cut texts say so.
+    """
+    digest = _stored_key if stored else key
     counts: dict[str, int] = {}
     kept: list[TimelineEvent] = []
     seen: set[str] = set()
@@ -93,16 +123,16 @@ def prepare(events: Iterable[TimelineEvent], firewall: Firewall) -> Prepared:
         return result.text
 
     for event in events:
-        event_id = key(event.event_id)
+        event_id = digest(event.event_id)
         if not event_id or event_id in seen:
             counts["events.dropped"] = counts.get("events.dropped", 0) + 1
             continue
-        whole = clean_text(event.text)
+        whole, cut_from = _uncut(clean_text(event.text)) if stored else (clean_text(event.text), None)
         text = scrub(whole[:_SCRUBBED_CHARS])
         if not text.strip() or (event.kind == "injected" and HEADER in text):
             counts["events.dropped"] = counts.get("events.dropped", 0) + 1
             continue
-        total = len(whole.encode("utf-8")) if len(whole) > _SCRUBBED_CHARS else None
+        total = len(whole.encode("utf-8")) if len(whole) > _SCRUBBED_CHARS else cut_from
         capped = cap_text(text, total=total)
         if capped is not text:
             counts["events.truncated"] = counts.get("events.truncated", 0) + 1
@@ -113,7 +143,7 @@ def prepare(events: Iterable[TimelineEvent], firewall: Firewall) -> Prepared:
                 event_id=event_id,
                 text=capped,
                 name=scrub(event.name)[:_NAME_CHARS],
-                call_id=key(event.call_id),
+                call_id=digest(event.call_id),
                 at=float(event.at) if event.at == event.at and event.at >= 0 else 0.0,
             )
         )
