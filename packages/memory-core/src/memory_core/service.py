@@ -48,8 +48,17 @@ from memory_core.firewall import RULES_VERSION, Firewall
 from memory_core.ids import note_record_id, turn_record_id
 from memory_core.localstate.atomic import atomic_write
 from memory_core.localstate.logbook import Logbook
-from memory_core.localstate.spool import Spool, record_to_json
-from memory_core.maintenance import PruneReport, RestoreReport, ScrubReport, prune, restore, scrub
+from memory_core.localstate.spool import Spool
+from memory_core.maintenance import (
+    Exported,
+    PruneReport,
+    RestoreReport,
+    ScrubReport,
+    export_entry,
+    prune,
+    restore,
+    scrub,
+)
 from memory_core.migrate import MigrateReport, Progress, migrate
 from memory_core.models import (
     CaptureOutcome,
@@ -963,13 +972,29 @@ class MemoryService:
             raise StoreUnavailable(f"{redact_url(self.config.url)} was unreachable moments ago; skipping the store")
         return self.store.scan(None if every_scope else self.scopes())
 
-    def restore(self, records: Iterable[Record]) -> RestoreReport:
-        """Store records written by `export`, after the firewall; ids already stored are skipped.
+    def export_lines(self, *, every_scope: bool = False, events: bool = True) -> Iterator[dict[str, Any]]:
+        """`export` as the JSON objects `memory export` writes, each turn's events with it unless
+        `events` is False (a file any version of `memory restore` reads).
+        """
+        if self.store_down:
+            raise StoreUnavailable(f"{redact_url(self.config.url)} was unreachable moments ago; skipping the store")
+        return self._export_lines(None if every_scope else self.scopes(), events=events)
 
-        An exception raised by `records` itself (a malformed line) stops the restore there;
+    def _export_lines(self, scopes: Sequence[Scope] | None, *, events: bool = True) -> Iterator[dict[str, Any]]:
+        store = self.store
+        reads = store if events and isinstance(store, Timelines) else None
+        for record in store.scan(scopes):
+            yield export_entry(record, reads.events(record.id) if reads is not None else ())
+
+    def restore(self, entries: Iterable[Exported]) -> RestoreReport:
+        """Store records written by `export`, and their events, after the firewall (and the events'
+        cap); ids already stored are skipped, an event a turn holds is not stored again. With
+        `MEMORY_EVENTS=0` the events are left out (counted in the report).
+
+        An exception raised by `entries` itself (a malformed line) stops the restore there;
         what was stored before it stays stored.
         """
-        return self._guard(lambda: restore(self.store, self.firewall, records))
+        return self._guard(lambda: restore(self.store, self.firewall, entries, events=self.config.events))
 
     def migrate_to(self, url: str, *, progress: Progress | None = None) -> MigrateReport:
         """Copy every record and counter of this store into the store `url` names (idempotent).
@@ -1119,10 +1144,9 @@ class MemoryService:
         return f"{meta.get('last_capture_at', '')}|{meta.get('last_recall_at', '')}"
 
     def export_scope(self, scope: Scope) -> Iterator[dict[str, Any]]:
-        """Every record of one scope as the JSON objects `memory export` writes, oldest first."""
+        """Every record of one scope, with its events, oldest first, as `memory export` writes them."""
         self._check_browsable(scope)
-        for record in self.store.scan([scope]):
-            yield record_to_json(record)
+        return self._export_lines([scope])
 
     # -- status ----------------------------------------------------------------------------
 

@@ -15,8 +15,7 @@ from typing import Any
 
 from memory_core.cli._common import iso, parse_when, print_json, service
 from memory_core.errors import StoreUnavailable
-from memory_core.localstate.spool import record_from_json, record_to_json
-from memory_core.models import Record
+from memory_core.maintenance import Exported, read_entry
 
 __all__ = ["register"]
 
@@ -66,6 +65,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p = subparsers.add_parser("export", help="write memories as JSON lines")
     p.add_argument("file", nargs="?", default="-", help="output file (default stdout)")
     p.add_argument("--all", action="store_true", help="every scope in the store")
+    p.add_argument(
+        "--no-events", action="store_true", help="turns only, without their events (a file older versions restore)"
+    )
     p.set_defaults(func=cmd_export)
 
     p = subparsers.add_parser("restore", help="read memories from JSON lines written by export")
@@ -209,34 +211,40 @@ def cmd_scrub(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    records = service().export(every_scope=args.all)
+    lines = service().export_lines(every_scope=args.all, events=not args.no_events)
     out = sys.stdout if args.file == "-" else open(args.file, "w", encoding="utf-8")  # noqa: SIM115
-    count = 0
+    records = events = 0
     try:
-        for record in records:
-            out.write(json.dumps(record_to_json(record), ensure_ascii=False, sort_keys=True) + "\n")
-            count += 1
+        for line in lines:
+            out.write(json.dumps(line, ensure_ascii=False, sort_keys=True) + "\n")
+            records += 1
+            events += len(line.get("events", ()))
     finally:
         if out is not sys.stdout:
             out.close()
     if args.file != "-":
-        print(f"exported {count} records to {args.file}")
+        print(f"exported {records} records and {events} events to {args.file}")
     return 0
 
 
-def _read_export(path: str) -> Iterator[Record]:
-    """The records of a file `export` wrote; `ValueError` naming the line for one it did not write."""
+def _read_export(path: str) -> Iterator[Exported]:
+    """The records, with their events, of a file `export` wrote.
+
+    Raises `ValueError` naming the line for one it did not write.
+    """
     with Path(path).open(encoding="utf-8") as handle:
         for number, line in enumerate(handle, 1):
             if not line.strip():
                 continue
             try:
-                yield record_from_json(json.loads(line))
+                yield read_entry(json.loads(line))
             except (ValueError, KeyError, TypeError) as exc:
                 raise ValueError(f"{path}:{number}: not a record written by export ({exc})") from None
 
 
 def cmd_restore(args: argparse.Namespace) -> int:
     report = service().restore(_read_export(args.file))
-    print(f"restored {report.written} records ({report.skipped} already present)")
+    print(f"restored {report.written} records ({report.skipped} already present) and {report.events} events")
+    if report.events_left:
+        print(f"left out {report.events_left} events: MEMORY_EVENTS=0 keeps no events")
     return 0
