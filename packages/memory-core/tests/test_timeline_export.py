@@ -151,6 +151,12 @@ def test_a_restored_store_shows_the_same_events_in_order_and_restoring_again_add
     assert after == before  # kinds, names, texts, call ids, times and order, the cut one included
     assert [len(events) for events in after] == [5, 0, 2]
     assert after[0][4].text.endswith("\n[truncated: 8192 of 20000 bytes]")
+    # Exported again from the new store, the backup is the same one.
+    copy = tmp_path / "copy.jsonl"
+    memory(tmp_path, target, "export", str(copy))
+    assert sorted(copy.read_text(encoding="utf-8").splitlines()) == sorted(
+        dump.read_text(encoding="utf-8").splitlines()
+    )
     svc = _service(tmp_path, target)
     try:
         assert [r.id for r in svc.expand(ids[0])] == ids[:2]
