@@ -1055,6 +1055,12 @@ _FRESH4_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
 _FILLERS: dict[str, Callable[[random.Random], str]] = {
     # placeholder of a near-miss template -> what a turn holds there (drawn only when present)
     "{h7}": lambda rng: _chars(rng, _HEX, 7),
+    "{h8}": lambda rng: _chars(rng, _HEX, 8),
+    "{h24}": lambda rng: _chars(rng, _HEX, 24),
+    "{H16}": lambda rng: _chars(rng, _HEX.upper(), 16),
+    "{H40}": lambda rng: _chars(rng, _HEX.upper(), 40),
+    "{colonhex}": lambda rng: ":".join(_chars(rng, _HEX, 2) for _ in range(16)),
+    "{alnum24}": lambda rng: _chars(rng, _ALNUM, 24),
     "{h12}": lambda rng: _chars(rng, _HEX, 12),
     "{h16}": lambda rng: _chars(rng, _HEX, 16),
     "{h32}": lambda rng: _chars(rng, _HEX, 32),
@@ -1499,6 +1505,177 @@ _FRESH7_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
+# Round W: written with rules v5 by the session that widened the lexicon, before changing any rule,
+# to test the lexicon by the languages it lacked (Belarusian, Serbo-Croatian `šifra`, Hungarian
+# and Lithuanian inflections, a German compound, Estonian, Danish `kodeord`, Hebrew `סיסמא`, Persian,
+# Hindi, Marathi, Odia, Telugu without its joiner, Haitian Creole, Swahili, Kinyarwanda, Malagasy,
+# Albanian) and English shorthand, and the judge by benign values after credential words (LLM token
+# counts, key fingerprints, gpg ids, cache keys, image tags, request ids, JWT headers, JWKs,
+# password policies, UI code, lockfiles, examples). Measured once on v5: A leaked 25/54, changed
+# 4/66; B leaked 19/54, changed 3/84.
+_FRESHW_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "lang-w1": (
+        "A",
+        (
+            "Гасло да базы: {s}",  # Belarusian
+            "Шифра за сервер је {s}",  # Serbian Cyrillic
+            "Šifra za bazu: {s}",  # Croatian
+            "A jelszava most {s}, kérlek ne oszd meg",  # Hungarian inflection
+            "Datenbankpasswort lautet {s}",  # German compound
+            "Parool andmebaasile on {s}",  # Estonian
+            "Kodeordet til routeren er {s}",  # Danish kodeord
+            "הסיסמא לשרת היא {s}",  # Hebrew common spelling
+            "گذرواژه سرور: {s}",  # Persian
+            "کلمه عبور دیتابیس {s} است",  # Persian
+        ),
+    ),
+    "lang-w2": (
+        "B",
+        (
+            "सर्वर का कूटशब्द {s} है",  # Hindi
+            "सर्व्हरचा संकेतशब्द: {s}",  # Marathi
+            "ପାସୱାର୍ଡ: {s}",  # Odia
+            "పాస్వర్డ్: {s}",  # Telugu without ZWNJ
+            "Modpas sèvè a se {s}",  # Haitian Creole
+            "Neno la siri ni {s}",  # Swahili
+            "Ijambo ry'ibanga ni {s}",  # Kinyarwanda
+            "Tenimiafina: {s}",  # Malagasy
+            "Slaptažodį pakeičiau į {s}",  # Lithuanian accusative
+            "Fjalëkalimin e ndryshova në {s}",  # Albanian inflection
+        ),
+    ),
+    "phrasing-w": (
+        "A",
+        (
+            "login/pass for the staging box: deploy/{s}",
+            "pwd for jenkins is {s} btw",
+            "just use {s} as the admin password for now",
+            "the wifi passcode is {s}",
+            "p/w: {s}",
+            "the root pswd = {s}",
+            "creds are ops and {s}",
+            "here's the pass phrase: {s}",
+        ),
+    ),
+    "code-w": (
+        "B",
+        (
+            "PIN码：{s}",
+            "Your access code is {s}",
+            "the db's master key -> {s}",
+            'secretKey := "{s}"',
+            "ENV DB_PASSWD {s}",
+            "set -x API_SECRET {s}",
+            "$env:ADMIN_PASSWORD = '{s}'",
+            "heslo k wifi: {s}",
+        ),
+    ),
+}
+
+_FRESHW_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "usage-w": (
+        "A",
+        (
+            "usage: prompt_tokens=18234 completion_tokens=912 total_tokens=19146",
+            '{"usage": {"input_tokens": 20411, "output_tokens": 1337, "cache_read_input_tokens": 18240}}',
+            "Tokens: 120,442 in / 8,211 out · cost $0.41",
+            "context window: 200000 tokens, max output tokens 64000",
+        ),
+    ),
+    "fingerprint-w": (
+        "A",
+        (
+            "The key fingerprint is SHA256:{b64u}",
+            'gpg: key {H16}: public key "Dana <dana@example.org>" imported',
+            "pub   rsa4096/{H16} 2024-03-01 [SC]\n      {H40}",
+            "ED25519 key fingerprint is MD5:{colonhex}.",
+            "signing key id: {H16}",
+        ),
+    ),
+    "cachekey-w": (
+        "A",
+        (
+            "Cache saved with key: Linux-cargo-{h64}",
+            'cache key: v2-deps-{{ checksum "go.sum" }}',
+            "restore_keys: |\n  ${{ runner.os }}-pip-",
+            "redis key session:{u} expired",
+            'key = f"user:{user_id}:profile"',
+        ),
+    ),
+    "image-w": (
+        "A",
+        (
+            "image: ghcr.io/acme/api:sha-{h7}",
+            "docker pull registry.gitlab.com/acme/auth-service@sha256:{h64}",
+            "Successfully tagged token-service:{h12}",
+            "FROM python:3.12-slim@sha256:{h64}",
+        ),
+    ),
+    "reqid-w": (
+        "B",
+        (
+            "x-request-id: {b64u}\nx-trace-id: {h32}",
+            "X-Amzn-Trace-Id: Root=1-{h8}-{h24}",
+            "request_id=req_{alnum24} status=429 retry_after=12",
+            "traceparent: 00-{h32}-{h16}-01",
+            'ETag: "{b64u}"',
+            "cf-ray: {h16}-FRA",
+        ),
+    ),
+    "jwt-w": (
+        "B",
+        (
+            'The JWT header decodes to eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCIsImtpZCI6IjEyMyJ9 which is just {"alg":"RS256","typ":"JWT","kid":"123"}',
+            'jwks: {"keys":[{"kty":"RSA","use":"sig","kid":"{h16}","n":"{b64u}","e":"AQAB"}]}',
+            "-----BEGIN PUBLIC KEY-----\n{b64}\n-----END PUBLIC KEY-----",
+            "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{b64u} dana@laptop",
+        ),
+    ),
+    "policy-w": (
+        "B",
+        (
+            "Password must be at least 12 characters and contain 1 uppercase, 1 digit and 1 symbol.",
+            "Le mot de passe doit contenir au moins 8 caractères.",
+            "Das Passwort muss mindestens 10 Zeichen lang sein.",
+            "La contraseña debe tener al menos 8 caracteres.",
+            "Forgot your password? We'll email you a reset link.",
+            "パスワードは8文字以上で入力してください",
+        ),
+    ),
+    "ui-w": (
+        "B",
+        (
+            '<input type="password" name="password" autocomplete="current-password" placeholder="••••••••">',
+            "const [password, setPassword] = useState('');",
+            ".password-strength-meter{height:4px;background:#e0e0e0}",
+            "export const PASSWORD_RESET_TOKEN_TTL_SECONDS = 3600;",
+            '{"passwordReset": {"title": "Reset password", "cta": "Send reset link"}}',
+            "function t(e){return e.token||e.accessToken}var o=t(n);",
+        ),
+    ),
+    "lock-w": (
+        "A",
+        (
+            'checksum = "{h64}"',
+            '"packages/token-utils": {"version": "1.2.3", "integrity": "sha512-{i}"}',
+            "golang.org/x/crypto v0.21.0 h1:{b64u}=",
+            'content-hash = "{h64}"',
+        ),
+    ),
+    "example-w": (
+        "B",
+        (
+            "export OPENAI_API_KEY=sk-...",
+            "password: <your password>",
+            "API_KEY=xxxxxxxxxxxxxxxxxxxxxxxx",
+            "token: REPLACE_ME",
+            "DB_PASSWORD=postgres  # local docker only",
+            "SECRET_KEY = 'django-insecure-change-me'",
+        ),
+    ),
+}
+
+
 def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     """Every generated secret sample and every near-miss, each with its fold."""
     fresh_secrets, fresh_benign = _fresh()
@@ -1508,8 +1685,9 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     fresh5_secrets, fresh5_benign = _round("fresh5", _FRESH5_SECRETS, _FRESH5_BENIGN, 26)
     fresh6_secrets, fresh6_benign = _round("fresh6", _FRESH6_SECRETS, _FRESH6_BENIGN, 30)
     fresh7_secrets, fresh7_benign = _round("fresh7", _FRESH7_SECRETS, _FRESH7_BENIGN, 28)
+    freshw_secrets, freshw_benign = _round("freshw", _FRESHW_SECRETS, _FRESHW_BENIGN, 27)
     secrets = (*_stated(), *_sql(), *_otp(), *_sdk(), *_code(), *fresh_secrets, *fresh2_secrets, *fresh3_secrets)
-    return (*secrets, *fresh4_secrets, *fresh5_secrets, *fresh6_secrets, *fresh7_secrets), (
+    return (*secrets, *fresh4_secrets, *fresh5_secrets, *fresh6_secrets, *fresh7_secrets, *freshw_secrets), (
         *_benign(),
         *fresh_benign,
         *fresh2_benign,
@@ -1518,4 +1696,5 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *fresh5_benign,
         *fresh6_benign,
         *fresh7_benign,
+        *freshw_benign,
     )

@@ -42,6 +42,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from memory_core.firewall import lexicon
 from memory_core.firewall.entropy import looks_random
 from memory_core.firewall.values import is_ordinary, is_placeholder, looks_like_secret
 from memory_core.lazyre import lazy
@@ -52,60 +53,10 @@ KIND = "credential"
 
 # -- names -------------------------------------------------------------------------------------
 
-_STRONG_NAMES = (
-    # password / passphrase / PIN, by language (lower case; the first few hold most English)
-    *("password", "passwd", "passphrase", "passcode", "pwd", "pw", "pin", "pincode", "pass"),
-    *("mot de passe", "mdp", "passwort", "kennwort", "contraseña", "contrasena", "senha", "palavra-passe"),
-    *("parola d'ordine", "wachtwoord", "пароль", "пароля", "паролем", "パスワード", "暗証番号", "密码", "密碼", "口令"),
-    *("hasło", "haslo", "hasła", "비밀번호", "암호", "şifre", "sifre", "parola", "parolă", "lösenord", "losenord"),
-    *("heslo", "hesla", "كلمة المرور", "كلمة السر", "पासवर्ड", "mật khẩu", "mat khau", "kata sandi", "sandi"),
-    *("salasana", "passord", "adgangskode", "jelszó", "κωδικός", "סיסמה", "geslo", "lozinka", "лозинка"),
-    *("zugangsdaten", "identifiants", "credenciales", "credenciais", "credenziali", "inloggegevens"),
-    *("учетные данные", "認証情報", "凭据", "憑證", "dane logowania", "kimlik bilgileri", "přihlašovací údaje"),
-    *("contrasenya", "contrasinal", "pasahitza", "fjalëkalimi", "slaptažodis", "salasõna", "парола", "lykilorð"),
-    *("wagwoord", "συνθηματικό", "client-key-data", "client-certificate-data", "convertto-securestring"),
-    *("kata laluan", "รหัสผ่าน", "nenosiri", "পাসওয়ার্ড", "رمز عبور", "رمز", "پاس ورڈ", "கடவுச்சொல்", "పాస్‌వర్డ్"),
-    *("პაროლი", "şifrə", "құпия сөз", "құпиясөз", "parole", "parol", "cyfrinair", "pasvorto", "pasfhocal"),
-    *("գաղտնաբառ", "нууц үг", "сырсөз", "парол", "passwuert", "kupuhipa", "iphasiwedi", "kalmar sirri"),
-    *("የይለፍ ቃል", "ពាក្យសម្ងាត់", "ລະຫັດຜ່ານ", "စကားဝှက်", "මුරපදය", "ਪਾਸਵਰਡ", "પાસવર્ડ", "ಪಾಸ್‌ವರ್ಡ್", "പാസ്‌വേഡ്"),
-    # secret
-    *("secret", "geheimnis", "secreto", "segredo", "segreto", "секрет", "シークレット", "秘密", "密钥", "비밀"),
-    # one-time and recovery codes
-    *("otp", "totp", "2fa", "mfa", "one-time", "verification code", "confirmation code", "security code"),
-    *("recovery code", "backup code", "setup key", "auth code", "login code", "code de vérification"),
-    *("bestätigungscode", "verifizierungscode", "código de verificación", "código de verificação"),
-    *(
-        "codice di verifica",
-        "verificatiecode",
-        "код подтверждения",
-        "код",
-        "認証コード",
-        "確認コード",
-        "验证码",
-        "驗證碼",
-    ),
-    *("인증번호", "인증 코드", "kod weryfikacyjny", "doğrulama kodu", "verifieringskod", "ověřovací kód", "mã xác"),
-    *("kode verifikasi", "kode otp", "identified by", "api key", "apikey", "api_key", "api-key", "private key"),
-)
-_MODERATE_NAMES = (
-    *(
-        "token",
-        "key",
-        "code",
-        "auth",
-        "creds",
-        "credential",
-        "wifi",
-        "wi-fi",
-        "wlan",
-        "jeton",
-        "clé",
-        "cle",
-        "schlüssel",
-    ),
-    *("clave", "chave", "chiave", "sleutel", "ключ", "キー", "トークン", "令牌", "토큰", "키", "klucz", "anahtar"),
-    *("nyckel", "klíč", "مفتاح", "कुंजी", "khóa", "kunci", "токен", "código", "codice", "kod", "코드", "コード"),
-)
+_STRONG_NAMES = lexicon.STRONG
+"""Password, passphrase, secret, PIN, one-time and recovery codes, in every language of `lexicon`."""
+_MODERATE_NAMES = lexicon.MODERATE
+"""Token, key, code, auth, creds, in every language of `lexicon`."""
 _HOLDERS = (
     # calls whose string arguments after the first are credentials: SDK clients, basic auth
     *("client", "basicauth", "credentials", "pusher", "mailgun", "algoliasearch", "twilio", "setbasicauth"),
@@ -174,6 +125,7 @@ _NOT_VALUE = lazy(
     r"|[\w\-./]+\.(?:txt|json|ya?ml|py|js|ts|go|rb|sh|conf|cfg|ini|env|log|md|pem|crt|key|toml|xml|sql)(?:[#:]\S*)?"
     r"|[\w\-./$]+\.[A-Za-z]{1,6}:\d{1,6}(?::\d{1,4})?"  # a source location in a stack frame: `Encoder.java:42`
     r"|[\w\-]+(?::[\w\-]+){2,}"  # a colon-joined key or id: `user:4412:profile:v3`
+    r"|[A-Za-z][\w\-]*:[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}"  # a namespaced UUID: `session:<uuid>`
     r"|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*){2,}"  # a dotted module path: `django.contrib.auth.hashers.X`
     r"|[a-z]+(?:-[a-z]+)+|[A-Z][a-z]+(?:-[A-Z]?[a-z]+)+"  # a slug, a hyphenated word
     r"|[a-z]+\d*(?:-[a-z]+)+"  # a description: `sha256-hashed`, `utf8-encoded`
@@ -225,8 +177,8 @@ _STATED = lazy(
     re.IGNORECASE,
 )
 """A link that states the value: "is", ":", "est", "ist", "は", "是", maybe after what it is for."""
-_GLUABLE = frozenset({"password", "passwd", "pass", "auth", "token", "secret"})
-"""Names a config glues to a prefix in one lower-case word: `requirepass`, `masterauth`, `rpcauth`."""
+_GLUABLE = lexicon.GLUABLE
+"""Names glued to a prefix in one word: `requirepass`, `masterauth`, `Datenbankpasswort`."""
 _NOT_GLUED = frozenset({"bypass", "compass", "surpass", "trespass", "overpass", "underpass", "encompass", "oauth"})
 _VERBS = frozenset(
     {"get", "set", "check", "split", "verify", "hash", "reset", "change", "update", "read", "write", "has", "is"}
@@ -244,6 +196,10 @@ _PHRASE = lazy(r"[a-z]+(?:[ ][a-z]+){2,5}(?=[ \t]*(?:\r?\n|\\[nr]|$))")
 """A passphrase of three to six lower-case words that is all a key's line holds."""
 _MIN_STATED = 6
 _SHORT_NAME = 5
+_GLUED_HEAD = 12
+"""A config's glued prefix (`requirepass`, `masterauth`) is a short word."""
+_COMPOUND_HEAD = 20
+"""A compound's first noun may be longer: `Datenbankpasswort`, `Verbindungskennwort`."""
 _LATIN_END = 0x250
 _BAR = 2
 """Name + value must reach this, the value scoring at least 1: a moderate name and a moderate
@@ -289,7 +245,7 @@ def value_score(value: str, *, direct: bool = False) -> int:
         value.startswith("[REDACTED:")
         or value[0] in "/<>@&?#~.=:-'\"\\"
         or any(c in value for c in "<>,")
-        or any(pair in value for pair in ("[]", "()", "{}"))
+        or any(pair in value for pair in ("[]", "()", "{}", "||", "&&"))
         or _USER_AT.fullmatch(value)
         or (not direct and _ASSIGNED.match(value))
     ):
@@ -433,6 +389,7 @@ def _after_name(
     """The value a name at `text[start:end]` gives, by reading the tokens after it (a URL's
     query parameter, `query`, runs to the next `&`).
     """
+    paired = text[start - 1 : start] == "/"  # `login/pass`, `user/password`: the value is a pair too
     for index, (token_start, token_end) in enumerate(_tokens(text, end, limit, steps)):
         label = text[token_end - 1] == ":" and token_end > token_start  # asked first: it spares the pattern
         if label and _CODE_LABEL.fullmatch(text, token_start, token_end):
@@ -441,6 +398,8 @@ def _after_name(
         if query:
             cut = text.find("&", token_start, token_end)
             token_end = cut if cut >= 0 else token_end
+        if paired and "/" in text[token_start:token_end]:
+            token_start = text.rfind("/", token_start, token_end) + 1  # `login/pass: deploy/<password>`
         value = text[token_start:token_end]
         direct = index == 0 and text[end:token_start].strip(" \t\"'`") in ("=", ":", ":=")
         score = value_score(value, direct=direct)
@@ -665,7 +624,13 @@ def _bounded(text: str, folded: str, at: int, word: str) -> bool:
     plural or a camel-case continuation is not); CJK ones are written without blanks.
     """
     end = at + len(word)
-    glued = word.isascii() and len(word) < _SHORT_NAME and end < len(text) and text[end].isalpha()
+    glued = (
+        word.isascii()
+        and len(word) < _SHORT_NAME
+        and end < len(text)
+        and text[end].isalpha()
+        and ord(text[end]) < _LATIN_END  # `PIN码`: a Latin word ends where another script starts
+    )
     if glued and not (text[end].isupper() or (text[end] == "s" and not text[end + 1 : end + 2].isalpha())):
         return False
     before = folded[at - 1] if at else " "
@@ -682,9 +647,17 @@ def _bounded(text: str, folded: str, at: int, word: str) -> bool:
         # other scripts glue articles and prefixes to the word: Hebrew `הסיסמה`, Arabic `الرمز`
         return True
     if word in _GLUABLE and not text[end : end + 1].isalnum() and text[end : end + 1] != "(":
+        compound = len(word) > _SHORT_NAME  # `Datenbankpasswort`, `adminjelszó`: a compound noun
         head = at
-        while head > 0 and text[head - 1].islower() and text[head - 1].isascii() and at - head < 12:
+        while (
+            head > 0
+            and text[head - 1].islower()
+            and ord(text[head - 1]) < _LATIN_END
+            and at - head < (_COMPOUND_HEAD if compound else _GLUED_HEAD)
+        ):
             head -= 1
+        if compound and head >= 1 and head < at and text[head - 1].isupper() and ord(text[head - 1]) < _LATIN_END:
+            head -= 1  # the capital a German or Dutch noun starts with
         glued_to = folded[head:at]
         if (
             head < at

@@ -40,13 +40,15 @@ from memory_core.urls import MAX_URL, URL_END, find_userinfo
 
 __all__ = ["Rule", "RULES", "RULES_VERSION", "MARKER_PREFIX", "marker", "Edit"]
 
-RULES_VERSION = 5
+RULES_VERSION = 6
 """The rule set's version: raise it whenever a change makes the rules catch something they
 did not (1: vendor prefixes, assignments and entropy; 2: the RFC 3986 userinfo parser,
 password flags, named keys, stated passwords, `.pgpass`; 3: the judgement of a name and a
 value together, in any language, `firewall.judge`; 4: the judgement alone reads named
 credentials, the per-syntax assignment rules are gone, kinds `*-assignment` become
-`credential`; 5: the words for password in some twenty more languages, round 7).
+`credential`; 5: the words for password in some twenty more languages, round 7; 6: the
+lexicon as a table of a hundred-odd languages, `firewall.lexicon`, with stems, compounds and
+informal English spellings).
 `memory scrub` records the version
 it ran with, captures record the version that scrubbed them, and `doctor` says when stored
 records were last scrubbed by an older rule set."""
@@ -518,8 +520,8 @@ def _judge_entropy(match: re.Match[str]) -> Edit | None:
     from memory_core.firewall.entropy import looks_random
 
     token = match.group(0)
-    if token.startswith(_SRI_PREFIXES):
-        return None
+    if token.startswith(_SRI_PREFIXES) or _LABELLED_HEX.fullmatch(token):
+        return None  # a digest; `rsa4096/<key id>` in a gpg listing: hex alone is never flagged either
     if not looks_random(token) or is_placeholder(token) or _encodes_plain_text(token):
         return None
     before = match.string[max(0, match.start() - 100) : match.start()]  # a `|1|salt|` fits
@@ -533,6 +535,7 @@ def _judge_entropy(match: re.Match[str]) -> Edit | None:
     return match.start(), match.end(), "high-entropy"
 
 
+_LABELLED_HEX = lazy(r"[a-z][a-z0-9]*/[0-9A-Fa-f]{8,}")
 _LABEL = lazy(
     r"(?:\\[nrt])?(?P<label>[A-Za-z][\w.\-]{0,40})\\?[\"']?\]?[ \t]*(?:[:=]|==)[ \t]*\\?[\"']?(?:W/)?\\?[\"']?$"
 )
