@@ -1676,6 +1676,146 @@ _FRESHW_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
+# Round X: written by the same session after rules v6's lexicon, before the changes it led to:
+# inflected and glued forms (Turkish, Finnish, Polish, Czech, Arabic, Hebrew, Greek, Thai,
+# Indonesian), CJK and Cyrillic chat, English shorthand, config and CLI syntaxes; benign password
+# policies and i18n strings in ten languages, counts, ids, digests, code and prose. Measured once:
+# A leaked 3/54, changed 0/66; B leaked 3/54, changed 9/60. A tenth benign template, `key: <uuid>`,
+# was taken out after: a bare UUID after `key` is a Heroku API key as often as an id (3 of the 9).
+_FRESHX_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "infl-x": (
+        "A",
+        (
+            "Şifreniz {s} olarak güncellendi",  # Turkish suffix
+            "Salasanasi on nyt {s}",  # Finnish possessive
+            "Zalogowałem się hasłem {s}",  # Polish instrumental
+            "Přihlas se heslem {s}",  # Czech instrumental
+            "والرقم السري هو {s}",  # Arabic: another word for PIN/secret number
+            "והסיסמה החדשה היא {s}",  # Hebrew glued 'and the'
+            "Ο κωδικός πρόσβασης είναι {s}",  # Greek
+            "Mật khẩu wifi là {s}",  # Vietnamese
+            "รหัสผ่านคือ {s}",  # Thai glued
+            "Kata sandinya {s}",  # Indonesian -nya
+        ),
+    ),
+    "asia-x": (
+        "B",
+        (
+            "サーバーのパスワードは「{s}」です",
+            "DB 비밀번호는 {s} 입니다",
+            "数据库密码是{s}，别外传",
+            "管理员口令：{s}",
+            "ルーターの暗証番号は {s}",
+            "Пароль от вайфая — {s}",
+            "Пароль до бази: {s}",
+            "Лозинка за базу је {s}",
+            "Mot de passe provisoire : {s}",
+            "Contraseña temporal: {s}",
+        ),
+    ),
+    "slang-x": (
+        "A",
+        (
+            "changed the pw to {s}",
+            "pw's {s} fyi",
+            "password -> {s}",
+            "passwd={s}",
+            "admin creds: admin:{s}",
+            "the secret for the webhook is {s}",
+            "my PIN is {s}",
+            "use passcode {s} to unlock",
+        ),
+    ),
+    "syntax-x": (
+        "B",
+        (
+            "docker run -e POSTGRES_PASSWORD={s} postgres:16",
+            'config.set("db.password", "{s}")',
+            "spring.datasource.password={s}",
+            "<Password>{s}</Password>",
+            "[client]\nuser=app\npassword={s}",
+            "kubectl create secret generic db --from-literal=password={s}",
+            "az keyvault secret set --vault-name kv --name db --value {s}",
+            "gh secret set DEPLOY_TOKEN --body {s}",
+        ),
+    ),
+}
+
+_FRESHX_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "policy-x": (
+        "A",
+        (
+            "Şifreniz en az 8 karakter olmalıdır.",
+            "Salasanan on oltava vähintään 12 merkkiä pitkä.",
+            "Hasło musi mieć co najmniej 8 znaków.",
+            "Jelszó hossza: legalább 10 karakter",
+            "Лозинка мора имати најмање 8 знакова.",
+            "Kata sandi minimal 8 karakter.",
+            "密码长度至少为8位，需包含字母和数字",
+            "비밀번호는 8자 이상이어야 합니다",
+            "Le mot de passe expire dans 90 jours.",
+            "Das Kennwort läuft in 14 Tagen ab.",
+        ),
+    ),
+    "i18n-x": (
+        "A",
+        (
+            '"password": "Пароль", "password_hint": "Не менее 8 символов"',
+            'msgid "Forgot password?"\nmsgstr "Zapomniałeś hasła?"',
+            '{"login.pin": "PIN码", "login.pin.error": "PIN码错误，还剩3次"}',
+            'forgot_password = "¿Olvidaste tu contraseña?"',
+            '<string name="password_label">Wachtwoord</string>',
+            "pwReset.title=Passwort zurücksetzen",
+        ),
+    ),
+    "ids-x": (
+        "B",
+        (
+            "Token usage: 1,204,332 / 2,000,000 (60%)",
+            "PIN 4 (GPIO17) set HIGH",
+            "pass 1234 tests, fail 0, skip 12",
+            "api key id: ak_{h16}",
+            "Session key expired at 2026-12-05T11:02:03Z",
+            "cache_key=sha1:{h}",
+            "codeVerifier length 43, code_challenge_method S256",
+        ),
+    ),
+    "digests-x": (
+        "B",
+        (
+            "docker.io/library/nginx@sha256:{h64}",
+            "Digest: sha256:{h64}\nStatus: Downloaded newer image for node:20-alpine",
+            'integrity="sha384-{b64u}" crossorigin="anonymous"',
+            "commit {h} (HEAD -> main, origin/main)",
+            "Fingerprint: {colonhex}",
+            "x-goog-hash: crc32c={b64u}",
+        ),
+    ),
+    "code-x": (
+        "A",
+        (
+            "if (password.length < MIN_PASSWORD_LENGTH) throw new Error('too short');",
+            "const token = await getToken({ audience: AUDIENCE });",
+            "password_hash = bcrypt.hashpw(password.encode(), bcrypt.gensalt(rounds=12))",
+            "SELECT id, email FROM users WHERE reset_token_expires_at < now();",
+            '@Column(name = "password_hash", nullable = false)\nprivate String passwordHash;',
+            ".btn-secret{color:#a0a0a0}.token-list>li:nth-child(2n){margin:0}",
+        ),
+    ),
+    "prose-x": (
+        "B",
+        (
+            "The PIN pad on the door broke again, ticket OPS-4412.",
+            "We store passwords with argon2id (m=65536, t=3, p=4).",
+            "Rotate the API key every 90 days; the current one was issued 2026-09-01.",
+            "La clé API se trouve dans le coffre, pas dans le dépôt.",
+            "Der Schlüssel liegt im Tresor, nicht im Repo.",
+            "トークンの有効期限は3600秒です",
+        ),
+    ),
+}
+
+
 def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     """Every generated secret sample and every near-miss, each with its fold."""
     fresh_secrets, fresh_benign = _fresh()
@@ -1686,8 +1826,17 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     fresh6_secrets, fresh6_benign = _round("fresh6", _FRESH6_SECRETS, _FRESH6_BENIGN, 30)
     fresh7_secrets, fresh7_benign = _round("fresh7", _FRESH7_SECRETS, _FRESH7_BENIGN, 28)
     freshw_secrets, freshw_benign = _round("freshw", _FRESHW_SECRETS, _FRESHW_BENIGN, 27)
+    freshx_secrets, freshx_benign = _round("freshx", _FRESHX_SECRETS, _FRESHX_BENIGN, 25)
     secrets = (*_stated(), *_sql(), *_otp(), *_sdk(), *_code(), *fresh_secrets, *fresh2_secrets, *fresh3_secrets)
-    return (*secrets, *fresh4_secrets, *fresh5_secrets, *fresh6_secrets, *fresh7_secrets, *freshw_secrets), (
+    return (
+        *secrets,
+        *fresh4_secrets,
+        *fresh5_secrets,
+        *fresh6_secrets,
+        *fresh7_secrets,
+        *freshw_secrets,
+        *freshx_secrets,
+    ), (
         *_benign(),
         *fresh_benign,
         *fresh2_benign,
@@ -1697,4 +1846,5 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *fresh6_benign,
         *fresh7_benign,
         *freshw_benign,
+        *freshx_benign,
     )

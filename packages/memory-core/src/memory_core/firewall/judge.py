@@ -97,6 +97,8 @@ _NOT_SECRET_TAIL = frozenset(  # a last word that says what else the value is: `
         *("reset", "changed", "updated"),
     }
 )
+_TAIL_LABEL = lazy(r"[ \t]{1,3}([a-z]{2,12})[ \t]*[:=][ \t]")
+"""A label's last word after a blank, then its colon and a blank (`api key id: `; not `rpcauth user:<hash>`)."""
 _TAIL_WORDS = _NOT_SECRET_TAIL | {"hasher", "validator"}
 """The last words of an identifier that say what else it holds (`password_hasher`)."""
 _NOT_SECRET_WORDS = frozenset(
@@ -135,6 +137,8 @@ _NOT_VALUE = lazy(
     r"|\d[A-Z][a-z]+"  # a product: `1Password`, `2Checkout`
     r"|[a-z0-9._/\-]+:\d[\w.\-]*"  # an image and its tag: `python:3.12-slim`
     r"|(?i:sha\d{1,3}|md5|sha):\S+"  # a labelled digest or fingerprint: `SHA256:...`
+    r"|[A-Za-z_]\w{0,20}=[\d.]+"  # a parameter set to a number: `m=65536`
+    r"|[a-z]{2,}\d{1,3}[a-z]{1,3}"  # a term with its number inside: `argon2id`, `base64url`, `sha256sum`
 )
 _HOST = lazy(r"[a-z0-9\-]+(?:\.[a-z0-9\-]+)*\.(?:com|net|org|io|dev|app|cloud|co|ai|sh|me|[a-z]{2})")
 _CODE_LABEL = lazy(r"[\"']?(?:[a-z]+[A-Z_]\w*|[A-Z]+_\w*)[\"']?:")
@@ -261,7 +265,14 @@ def value_score(value: str, *, direct: bool = False) -> int:
         return 1 if len(value) >= _HEX_KEY else 0  # shorter hex is an id: a key id, a short commit
     if looks_like_secret(value):
         return 1
-    return 1 if len(value) >= 8 and value.isalpha() and _case_switches(value) >= 2 else 0
+    if len(value) < 8:
+        return 0
+    if value.isalpha():
+        return 1 if _case_switches(value) >= 2 else 0
+    letters = sum(c.isalpha() for c in value)
+    # letters and symbols whose case switches as often as a random run's (`BBLvXhgcFqEe_Bv`), not
+    # an identifier's, which switches once a word (`getHTTPResponse_Code`)
+    return int(letters * 2 >= len(value) and _case_switches(value) * 3 >= letters)
 
 
 # -- reading -----------------------------------------------------------------------------------
@@ -299,7 +310,8 @@ def _tokens(text: str, start: int, limit: int, steps: dict[int, _Step]) -> list[
     """
     spans: list[tuple[int, int]] = []
     position = start
-    while position < limit and len(spans) < _MAX_TOKENS:
+    flags = 0  # `secret set --vault-name kv --name db --value X`: a flag is read, not counted
+    while position < limit and len(spans) - flags < _MAX_TOKENS:
         step = steps.get(position)
         if step is None:
             if text[position] == "\\" and text[position + 1 : position + 2] in ("'", '"'):
@@ -316,6 +328,7 @@ def _tokens(text: str, start: int, limit: int, steps: dict[int, _Step]) -> list[
             break
         if span is not None:
             spans.append(span)
+            flags += text.startswith("--", span[0] - 2)  # links (`-`) were read before the flag's name
     return spans
 
 
@@ -401,7 +414,11 @@ def _after_name(
         if paired and "/" in text[token_start:token_end]:
             token_start = text.rfind("/", token_start, token_end) + 1  # `login/pass: deploy/<password>`
         value = text[token_start:token_end]
-        direct = index == 0 and text[end:token_start].strip(" \t\"'`") in ("=", ":", ":=")
+        link = text[end:token_start].strip(" \t\"'`")
+        direct = index == 0 and (
+            link in ("=", ":", ":=")
+            or (strength > 1 and bool(link) and _STATED.fullmatch(text, end, token_start) is not None)
+        )  # `暗証番号は a=b`: what a strong name states is its value whole
         score = value_score(value, direct=direct)
         if direct and not score and strength > 1:
             phrase = _PHRASE.match(text, token_start)
@@ -690,6 +707,9 @@ def _public(text: str, folded: str, start: int, end: int) -> bool:
         return True  # `cache key: ...`, `partition key ...`: the word before says what key
     if words and words[-1].removesuffix("s") in _TAIL_WORDS and words[-1] not in folded[start:end]:
         return True  # `password_min_length`, `token_url`: the last word says what the value is
+    tail = _TAIL_LABEL.match(folded, right)
+    if tail is not None and tail.group(1).removesuffix("s") in _TAIL_WORDS:
+        return True  # `api key id: ...`, `token type: bearer`: the label's last word, after a blank
     blank = max(folded.rfind(" ", max(0, start - 200), start), folded.rfind("\n", max(0, start - 200), start))
     if "://" in folded[blank + 1 : start] and folded[left - 1 : left] not in ("?", "&"):
         return True  # inside a URL: its userinfo is the URL rule's to judge
