@@ -1055,12 +1055,6 @@ _FRESH4_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
 _FILLERS: dict[str, Callable[[random.Random], str]] = {
     # placeholder of a near-miss template -> what a turn holds there (drawn only when present)
     "{h7}": lambda rng: _chars(rng, _HEX, 7),
-    "{h8}": lambda rng: _chars(rng, _HEX, 8),
-    "{h24}": lambda rng: _chars(rng, _HEX, 24),
-    "{H16}": lambda rng: _chars(rng, _HEX.upper(), 16),
-    "{H40}": lambda rng: _chars(rng, _HEX.upper(), 40),
-    "{colonhex}": lambda rng: ":".join(_chars(rng, _HEX, 2) for _ in range(16)),
-    "{alnum24}": lambda rng: _chars(rng, _ALNUM, 24),
     "{h12}": lambda rng: _chars(rng, _HEX, 12),
     "{h16}": lambda rng: _chars(rng, _HEX, 16),
     "{h32}": lambda rng: _chars(rng, _HEX, 32),
@@ -1070,6 +1064,15 @@ _FILLERS: dict[str, Callable[[random.Random], str]] = {
     "{i}": lambda rng: base64.b64encode(rng.randbytes(64)).decode(),
     "{b64}": lambda rng: base64.b64encode(rng.randbytes(rng.randint(90, 300))).decode(),
     "{b64u}": lambda rng: base64.urlsafe_b64encode(rng.randbytes(rng.randint(24, 48))).decode().rstrip("="),
+    # from round 8 on (drawn only when present, so earlier rounds draw exactly what they drew before)
+    "{h8}": lambda rng: _chars(rng, _HEX, 8),
+    "{h24}": lambda rng: _chars(rng, _HEX, 24),
+    "{k44}": lambda rng: base64.b64encode(rng.randbytes(32)).decode(),
+    # from rounds W and X on
+    "{H16}": lambda rng: _chars(rng, _HEX.upper(), 16),
+    "{H40}": lambda rng: _chars(rng, _HEX.upper(), 40),
+    "{colonhex}": lambda rng: ":".join(_chars(rng, _HEX, 2) for _ in range(16)),
+    "{alnum24}": lambda rng: _chars(rng, _ALNUM, 24),
 }
 
 
@@ -1505,6 +1508,224 @@ _FRESH7_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
+# Round 8, written without reading the rules: South Asian, Persian, Balkan, Baltic and Nordic phrasings, webhook
+# URLs, cookies, basic-auth URLs, netrc/poetry/Maven files, fish/csh/nushell, keystore tools, warehouse SQL, key
+# files; near-misses are certificates, documented emulator keys, secret-store references, lockfiles, masked values.
+_FRESH8_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "lang-8": (
+        "A",
+        (
+            "প্রোডাকশন ডাটাবেসের পাসওয়ার্ড হলো {s}, কাউকে শেয়ার করবেন না",
+            "سرور کا پاس ورڈ {s} ہے، لاگ ان کے بعد بدل دیں",
+            "رمز عبور پایگاه داده‌ی تست {s} است",
+        ),
+    ),
+    "lang-8b": (
+        "B",
+        (
+            "சர்வரின் கடவுச்சொல் {s} — மாற்றிய பிறகு சொல்லுங்கள்",
+            "स्टेजिंग सर्व्हरचा पासवर्ड {s} आहे",
+            "Heslo k produkčnej databáze je {s}, nikomu ho neposielaj",
+        ),
+    ),
+    "lang-8c": (
+        "A",
+        (
+            "Паролата за сървъра е {s}",
+            "Lozinka za bazu je {s}, nemoj je slati na Slack",
+            "Serverio slaptažodis: {s} (pakeisk po prisijungimo)",
+        ),
+    ),
+    "lang-8d": (
+        "B",
+        (
+            "Andmebaasi parool on {s}",
+            "Lykilorðið að þjóninum er {s}",
+            "Fjalëkalimi i serverit është {s}, mos ia jep askujt",
+        ),
+    ),
+    "informal-8": (
+        "A",
+        (
+            "login: qa-admin / {s}  (staging only, pls don't paste it in #general)",
+            "the creds are svc_reports and {s}, same as last quarter",
+            "pwd's {s} if it doesn't work ping Ravi",
+        ),
+    ),
+    "webhook-8": (
+        "B",
+        (
+            "SLACK_WEBHOOK_URL=https://hooks.slack.com/services/T04QX1RLM/B06HZ9K2P7Q/{s}",
+            "receivers:\n  - name: oncall\n    discord_configs:\n      - webhook_url: https://discord.com/api/webhooks/1187429052310421504/{s}",
+            'curl -s "https://api.telegram.org/bot6021948375:{s}/sendMessage" -d chat_id=-1001987 -d text=deployed',
+        ),
+    ),
+    "cookie-8": (
+        "A",
+        (
+            "> GET /admin/ HTTP/1.1\n> Host: shop.internal\n> Cookie: theme=dark; sessionid={s}\n> User-Agent: curl/8.5.0",
+            "< HTTP/1.1 302 Found\n< Set-Cookie: laravel_session={s}; expires=Sat, 05-Dec-2026 14:00:00 GMT; path=/; httponly; samesite=lax\n< Location: /dashboard",
+            "http --session=dev GET :8000/api/me 'Cookie:PHPSESSID={s}'",
+        ),
+    ),
+    "url-auth-8": (
+        "B",
+        (
+            "git remote set-url origin https://oauth2:{s}@gitlab.acme.dev/platform/api.git",
+            "pip install --extra-index-url https://__token__:{s}@pypi.acme.dev/simple/ acme-sdk==2.3.1",
+            "CELERY_BROKER_URL=amqp://worker:{s}@rabbitmq:5672/prod",
+        ),
+    ),
+    "files-8": (
+        "A",
+        (
+            "$ cat ~/.netrc\nmachine api.heroku.com\n  login ops@acme.dev\n  password {s}",
+            '$ cat ~/.config/pypoetry/auth.toml\n[http-basic.acme]\nusername = "deploy"\npassword = "{s}"',
+            "<servers>\n  <server>\n    <id>nexus-releases</id>\n    <username>ci</username>\n    <password>{s}</password>\n  </server>\n</servers>",
+        ),
+    ),
+    "shells-8": (
+        "B",
+        (
+            "~> set -gx DIGITALOCEAN_ACCESS_TOKEN {s}\n~> doctl compute droplet list",
+            "% setenv RESTIC_PASSWORD '{s}'\n% restic -r sftp:backup@nas:/srv/restic snapshots",
+            '$env.CLOUDFLARE_API_TOKEN = "{s}"',
+        ),
+    ),
+    "tools-8": (
+        "A",
+        (
+            "keytool -importkeystore -srckeystore old.p12 -srcstoretype PKCS12 -srcstorepass {s} -destkeystore app.jks",
+            "openssl pkcs12 -export -in cert.pem -inkey key.pem -out bundle.p12 -passout pass:{s}",
+            "rabbitmqctl add_user metrics {s} && rabbitmqctl set_user_tags metrics monitoring",
+        ),
+    ),
+    "sdk-8": (
+        "B",
+        (
+            "sg = SendGridAPIClient('{s}')\nresp = sg.send(message)",
+            "const resend = new Resend('{s}');",
+            'SMTP = ("smtp.eu.mailgun.org", 587, "postmaster@mg.acme.dev", "{s}")',
+        ),
+    ),
+    "sqlx-8": (
+        "A",
+        (
+            "ALTER USER etl_loader SET PASSWORD = '{s}' MUST_CHANGE_PASSWORD = FALSE;",
+            "CREATE USER ch_reader IDENTIFIED WITH sha256_password BY '{s}' DEFAULT DATABASE analytics;",
+            "cqlsh> CREATE ROLE app WITH PASSWORD = '{s}' AND LOGIN = true;",
+        ),
+    ),
+    "keys-8": (
+        "B",
+        (
+            '{\n  "type": "service_account",\n  "project_id": "acme-prod-2231",\n  "private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC{s}\\n-----END PRIVATE KEY-----\\n",\n  "client_email": "deployer@acme-prod-2231.iam.gserviceaccount.com"\n}',
+            "$ cat > deploy_key <<'KEY'\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nQyNTUxOQAAACD{s}\n-----END OPENSSH PRIVATE KEY-----\nKEY\n$ chmod 600 deploy_key",
+            "production:\n  secret_key_base: {s}\n  active_record_encryption:\n    primary_key: ${AR_PRIMARY_KEY}",
+        ),
+    ),
+}
+
+_FRESH8_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "cert-8": (
+        "A",
+        (
+            "$ openssl s_client -connect api.acme.dev:443 -showcerts </dev/null\n-----BEGIN CERTIFICATE-----\n{b64}\n-----END CERTIFICATE-----",
+            'command="/usr/local/bin/backup-only",no-pty,no-port-forwarding ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{b64u} backup@nas',
+            "$ gpg --armor --export dev@acme.dev\n-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmQINBG{b64}\n=Ab3x\n-----END PGP PUBLIC KEY BLOCK-----",
+        ),
+    ),
+    "example-8": (
+        "B",
+        (
+            "AZURE_STORAGE_CONNECTION_STRING=DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==;BlobEndpoint=http://127.0.0.1:10000/devstoreaccount1;  # Azurite's documented emulator key",
+            "SLACK_BOT_TOKEN=xoxb-your-bot-token\nSLACK_SIGNING_SECRET=your-signing-secret",
+            "# the sample token from jwt.io, decodes to John Doe\nEXAMPLE_JWT = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c'",
+        ),
+    ),
+    "vault-ref-8": (
+        "A",
+        (
+            'password: "op://Engineering/postgres-prod/password"\nusername: "op://Engineering/postgres-prod/username"',
+            "DB_PASSWORD_SECRET_ARN=arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db/password-Ab12Cd",
+            "api_key: ENC[AES256_GCM,data:{i},iv:{k44},tag:{k44},type:str]\nsops:\n    version: 3.8.1",
+        ),
+    ),
+    "template-8": (
+        "B",
+        (
+            "  password: {{ .Values.postgresql.auth.password | b64enc | quote }}",
+            "DATABASE_URL=postgres://app:${DB_PASSWORD}@db:5432/app",
+            'curl -u "admin:<your-password>" https://grafana.acme.dev/api/org',
+        ),
+    ),
+    "ids-8": (
+        "A",
+        (
+            "X-Amzn-Trace-Id: Root=1-{h8}-{h24};Parent={h16};Sampled=1",
+            "$ file ./bin/api\n./bin/api: ELF 64-bit LSB executable, x86-64, dynamically linked, BuildID[sha1]={h}, stripped",
+            "az keyvault show --ids /subscriptions/{u}/resourceGroups/rg-prod-weu/providers/Microsoft.KeyVault/vaults/kv-acme-prod",
+        ),
+    ),
+    "lock-8": (
+        "B",
+        (
+            "  /zod@3.23.8:\n    resolution: {integrity: sha512-{i}}\n    dev: false",
+            '"dist": {\n    "type": "zip",\n    "url": "https://api.github.com/repos/guzzle/guzzle/zipball/7.8.1",\n    "reference": "{h}",\n    "shasum": ""\n}',
+            '"nixpkgs": {\n  "locked": {\n    "lastModified": 1714906307,\n    "narHash": "sha256-{k44}",\n    "rev": "{h}",\n    "type": "github"\n  }\n}',
+        ),
+    ),
+    "prose-8": (
+        "A",
+        (
+            "পাসওয়ার্ড কমপক্ষে ১২ অক্ষরের হতে হবে এবং একটি সংখ্যা থাকতে হবে।",
+            "پاس ورڈ غلط ہے، دوبارہ کوشش کریں",
+            "Lozinka je istekla. Molimo postavite novu lozinku.",
+        ),
+    ),
+    "prose-8b": (
+        "B",
+        (
+            "Паролата е грешна или акаунтът е заключен.",
+            "Parool peab olema vähemalt 12 märki pikk.",
+            "رمز عبور شما منقضی شده است؛ لطفاً آن را تغییر دهید.",
+        ),
+    ),
+    "usage-8": (
+        "A",
+        (
+            '"usage": {"prompt_tokens": 1832, "completion_tokens": 211, "total_tokens": 2043}',
+            "Input tokens: 48,213 · Output tokens: 1,902 · Cache read tokens: 120,448 · Cost: $0.41",
+            "FEATURE_TOKEN_ROTATION=true\nFEATURE_PASSWORDLESS_LOGIN=false\nSECRET_SCANNING_ENABLED=true",
+        ),
+    ),
+    "code-8": (
+        "B",
+        (
+            ".password-strength__meter--weak { width: 25%; background: #e5484d; }",
+            "export const useAuthToken = () => useContext(AuthTokenContext);",
+            'def test_rejects_expired_token(client):\n    token = make_token(exp=0, secret="test-secret-not-real")\n    assert client.get("/me", headers={"Authorization": "Bearer " + token}).status_code == 401',
+        ),
+    ),
+    "build-8": (
+        "A",
+        (
+            "$ docker pull postgres:16\n16: Pulling from library/postgres\nDigest: sha256:{h64}\nStatus: Downloaded newer image for postgres:16",
+            "$ go tool buildid ./api\n{b64u}/{b64u}/{b64u}/{b64u}",
+            "Created wheel for acme-sdk: filename=acme_sdk-2.3.1-py3-none-any.whl size=48213 sha256={h64}",
+        ),
+    ),
+    "masked-8": (
+        "B",
+        (
+            "OPENAI_API_KEY=sk-...Qx7f (last rotated 2024-05-01)",
+            "Password: ********\nConfirm password: ********",
+            "$ heroku config -a shop\nDATABASE_URL: postgres://u1:[REDACTED]@ec2-3-1-2-4.compute-1.amazonaws.com:5432/d8",
+        ),
+    ),
+}
+
+
 # Round W: written with rules v5 by the session that widened the lexicon, before changing any rule,
 # to test the lexicon by the languages it lacked (Belarusian, Serbo-Croatian `šifra`, Hungarian
 # and Lithuanian inflections, a German compound, Estonian, Danish `kodeord`, Hebrew `סיסמא`, Persian,
@@ -1825,6 +2046,7 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     fresh5_secrets, fresh5_benign = _round("fresh5", _FRESH5_SECRETS, _FRESH5_BENIGN, 26)
     fresh6_secrets, fresh6_benign = _round("fresh6", _FRESH6_SECRETS, _FRESH6_BENIGN, 30)
     fresh7_secrets, fresh7_benign = _round("fresh7", _FRESH7_SECRETS, _FRESH7_BENIGN, 28)
+    fresh8_secrets, fresh8_benign = _round("fresh8", _FRESH8_SECRETS, _FRESH8_BENIGN, 34)
     freshw_secrets, freshw_benign = _round("freshw", _FRESHW_SECRETS, _FRESHW_BENIGN, 27)
     freshx_secrets, freshx_benign = _round("freshx", _FRESHX_SECRETS, _FRESHX_BENIGN, 25)
     secrets = (*_stated(), *_sql(), *_otp(), *_sdk(), *_code(), *fresh_secrets, *fresh2_secrets, *fresh3_secrets)
@@ -1834,6 +2056,7 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *fresh5_secrets,
         *fresh6_secrets,
         *fresh7_secrets,
+        *fresh8_secrets,
         *freshw_secrets,
         *freshx_secrets,
     ), (
@@ -1845,6 +2068,7 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *fresh5_benign,
         *fresh6_benign,
         *fresh7_benign,
+        *fresh8_benign,
         *freshw_benign,
         *freshx_benign,
     )
