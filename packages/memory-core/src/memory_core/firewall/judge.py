@@ -61,6 +61,8 @@ _HOLDERS = (
     # calls whose string arguments after the first are credentials: SDK clients, basic auth
     *("client", "basicauth", "credentials", "pusher", "mailgun", "algoliasearch", "twilio", "setbasicauth"),
     *("login(", "connect(", "authenticate(", "pdo(", "mysqli(", "createclient("),
+    *("smtp", "imap", "ftp", "sftp", "ldap", "pop3"),  # a protocol's `(host, port, user, password)`
+    "new ",  # a constructor given literals: `new Resend('...')`, `new Client("id", "secret")`
 )
 _DECODERS = ("fromhex", "unhexlify", "decodestring", "frombase64string", "b64decode", "'hex')", '"hex")')
 _ENCODERS = ("| base64", "|base64", "b64encode(", "btoa(", "base64.encode")
@@ -97,6 +99,7 @@ _NOT_SECRET_TAIL = frozenset(  # a last word that says what else the value is: `
         *("reset", "changed", "updated"),
     }
 )
+_IN_ARN = lazy(r"(?:^|[=\"':])(?:arn|urn):")
 _TAIL_LABEL = lazy(r"[ \t]{1,3}([a-z]{2,12})[ \t]*[:=][ \t]")
 """A label's last word after a blank, then its colon and a blank (`api key id: `; not `rpcauth user:<hash>`)."""
 _TAIL_WORDS = _NOT_SECRET_TAIL | {"hasher", "validator"}
@@ -683,6 +686,8 @@ def _bounded(text: str, folded: str, at: int, word: str) -> bool:
             and folded[head:end] not in _NOT_GLUED
         ):
             return True  # `requirepass`, `masterauth`
+    if text[at].isupper() and text[at - 1].isupper() and text[at + 1 : at + 2].islower():
+        return True  # after an acronym: `SendGridAPIClient`, `JWTSecret`
     return text[at].isupper() and text[at - 1].islower()
 
 
@@ -713,6 +718,8 @@ def _public(text: str, folded: str, start: int, end: int) -> bool:
     blank = max(folded.rfind(" ", max(0, start - 200), start), folded.rfind("\n", max(0, start - 200), start))
     if "://" in folded[blank + 1 : start] and folded[left - 1 : left] not in ("?", "&"):
         return True  # inside a URL: its userinfo is the URL rule's to judge
+    if _IN_ARN.search(folded, blank + 1, start):
+        return True  # inside an ARN or a URN (`arn:aws:secretsmanager:...:secret:prod/db/password`): it names a place
     marker = folded.rfind("[redacted:", max(0, start - 40), start)
     if marker >= 0 and "]" not in folded[marker:start]:
         return True  # `[REDACTED:github-token]` names what was removed; it is not a name

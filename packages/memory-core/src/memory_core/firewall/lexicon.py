@@ -206,7 +206,7 @@ _PIN_AND_CODES: dict[str, tuple[str, ...]] = {
 }
 
 _TOKEN: dict[str, tuple[str, ...]] = {
-    "en": ("token", "auth", "creds", "credential"),
+    "en": ("token", "auth", "creds", "credential", "login", "logon", "sign-in"),
     "wifi": ("wifi", "wi-fi", "wlan"),
     "fr": ("jeton",),
     "ru": ("токен",),

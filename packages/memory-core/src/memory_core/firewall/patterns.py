@@ -157,7 +157,9 @@ class Rule:
         return edits
 
 
-_FILLER_RUN = lazy(r"(.)\1{7}|XXXX|xxxx|\.\.\.|EXAMPLE|[Ee]xample")
+_FILLER_RUN = lazy(
+    r"(.)\1{7}|XXXX|xxxx|\.\.\.|EXAMPLE|[Ee]xample|[-_](?:your|YOUR)[-_]|[Pp]laceholder|REPLACE|[Rr]eplace[-_]"
+)
 """In a documentation example the random part is filler (`AKIAXXXXXXXXXXXXXXXX`, `ghp_xxxx...`)
 or says so: AWS documents `AKIAIOSFODNN7EXAMPLE`, and no issued key spells EXAMPLE."""
 
@@ -284,10 +286,17 @@ _VENDOR_RULES = [
     _vendor("mailgun-key", ("key-",), r"key-[0-9a-f]{32}"),
     _vendor("mailchimp-key", ("-us",), r"[0-9a-f]{32}-us\d{1,2}"),
     _vendor("telegram-token", (":AA",), r"\d{8,10}:AA[A-Za-z0-9_\-]{32,33}"),
+    # A URL whose path holds its credential by the vendor's layout: whatever stands there is it.
+    Rule(
+        "telegram-token",
+        ("api.telegram.org/bot",),
+        rf"api\.telegram\.org/bot{_NOT_MARKER}(?P<s>\d{{5,12}}:{_NOT_MARKER}[^\s/?\"'`<>]+)",
+        anchored=True,
+    ),
     Rule(
         "discord-webhook",
         ("discord",),
-        r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{20,}",
+        r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/(?!\[REDACTED:)[^\s/?\"'`<>]+",
     ),
     Rule(
         "azure-key",
@@ -412,11 +421,18 @@ def _judge_basic(match: re.Match[str]) -> Edit | None:
 
 def _judge_cookie(match: re.Match[str]) -> Edit | None:
     prefix = line_prefix(match.string, match.start())
-    if prefix is None or prefix.strip(" \t-").lower() not in ("", "set"):
-        return None  # a header starts its line; "the cookie: it expired" is prose
+    if prefix is None:
+        return None
+    quote = prefix[-1:] if prefix[-1:] in ("'", '"') else ""  # `-H 'Cookie: ...'`, httpie's `'Cookie:...'`
+    if not quote and prefix.strip(" \t-<>*|").lower() not in ("", "set"):
+        return None  # a header starts its line (curl -v marks it `>` or `<`); "the cookie: it expired" is prose
     if re.search(r"\s=\s|[(\[]", match.group("s")):
         return None  # `cookie: http.cookies.SimpleCookie = ...` is a Python annotation
-    return match.start("s"), match.end("s"), "cookie"
+    end = match.end("s")
+    if quote:
+        close = match.string.find(quote, match.start("s"), end + 1)
+        end = close if close >= 0 else end
+    return (match.start("s"), end, "cookie") if end > match.start("s") else None
 
 
 _HEADER_RULES = [
@@ -522,6 +538,11 @@ def _judge_entropy(match: re.Match[str]) -> Edit | None:
     token = match.group(0)
     if token.startswith(_SRI_PREFIXES) or _LABELLED_HEX.fullmatch(token):
         return None  # a digest; `rsa4096/<key id>` in a gpg listing: hex alone is never flagged either
+    segments = token.split("/")
+    if len(segments) > 2 and min(map(len, segments)) >= _ID_SEGMENT and ("-" in token or "_" in token):
+        return None  # URL-safe ids joined by `/` (Go's build id): one base64 value never mixes `/` with `-` or `_`
+    if _ENCRYPTED.search(match.string, max(0, match.start() - _MAX_ENCRYPTED), match.start()):
+        return None  # SOPS's `ENC[AES256_GCM,data:...,iv:...]`: ciphertext, useless without its key
     if not looks_random(token) or is_placeholder(token) or _encodes_plain_text(token):
         return None
     before = match.string[max(0, match.start() - 100) : match.start()]  # a `|1|salt|` fits
@@ -535,6 +556,10 @@ def _judge_entropy(match: re.Match[str]) -> Edit | None:
     return match.start(), match.end(), "high-entropy"
 
 
+_ID_SEGMENT = 16
+_MAX_ENCRYPTED = 2048
+_ENCRYPTED = lazy(r"ENC\[(?:AES256_GCM|PGP|age)[^\]\s]*$")
+"""A SOPS-encrypted value up to the token: its data, iv and tag are ciphertext."""
 _LABELLED_HEX = lazy(r"[a-z][a-z0-9]*/[0-9A-Fa-f]{8,}")
 _LABEL = lazy(
     r"(?:\\[nrt])?(?P<label>[A-Za-z][\w.\-]{0,40})\\?[\"']?\]?[ \t]*(?:[:=]|==)[ \t]*\\?[\"']?(?:W/)?\\?[\"']?$"
