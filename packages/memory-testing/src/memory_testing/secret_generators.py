@@ -2037,6 +2037,99 @@ _FRESHX_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
+# Round Y: written by the same session after studying round 8, to try what that study added (a
+# constructor's and a login protocol's literals, `login` as a name, curl's header lines) on other
+# code: constructors and protocol calls that hold no secret, Windows logon events, SQL Server's
+# login error, CSS/JS identifiers, the words for code and token in prose. Measured once: A leaked
+# 2/15, changed 3/48 (an LDAP filter read as a protocol's password, an LDAP bind's password
+# missed); B leaked 2/15 (German `Zugang: user / password`), changed 0/42.
+_FRESHY_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "client-y": (
+        "A",
+        (
+            "const client = new PaymentsClient({ apiKey: '{s}' });",
+            "$mail = new PHPMailer(true); $mail->Password = '{s}';",
+            'var creds = new NetworkCredential("svc-backup", "{s}");',
+            "ftp = FTP('files.acme.dev', 'deploy', '{s}')",
+            "conn = ldap.initialize('ldaps://dc1.corp'); conn.simple_bind_s('cn=svc,dc=corp', '{s}')",
+        ),
+    ),
+    "chat-y": (
+        "B",
+        (
+            "Login: ops / {s}",
+            "sign-in is ci-bot, {s}",
+            "Zugang: admin / {s}",
+            "user=grafana pass={s}",
+            "ssh deploy@10.0.0.4 (pw {s})",
+        ),
+    ),
+}
+
+_FRESHY_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "ctor-y": (
+        "A",
+        (
+            "const d = new Date('2024-05-01T10:00:00Z'); throw new Error('Invalid token');",
+            "const fmt = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' });",
+            "const id = new ObjectId('{h24}');",
+            "const url = new URL('/v1/users', 'https://api.acme.dev');",
+            "const dec = new TextDecoder('utf-8'); const w = new Worker('worker2.js');",
+            "const re = new RegExp('^[a-z0-9_-]{3,16}$'); const b = new BigNumber('1e18');",
+            "new Chart(ctx, { type: 'line', data: { labels: ['Q1', 'Q2'] } });",
+        ),
+    ),
+    "proto-y": (
+        "A",
+        (
+            "server = smtplib.SMTP('smtp.gmail.com', 587); server.starttls()",
+            "imap = imaplib.IMAP4_SSL('imap.fastmail.com'); imap.select('INBOX')",
+            "ftp.cwd('/pub/releases/v2.3.1'); ftp.retrbinary('RETR app-2.3.1.tgz', fh.write)",
+            "ldap_search_s('ou=people,dc=corp,dc=example', ldap.SCOPE_SUBTREE, '(uid=alice)')",
+            "SMTP_HOST = ('mail.acme.dev', 25)",
+        ),
+    ),
+    "logon-y": (
+        "B",
+        (
+            "An account was successfully logged on.\nLogon Type:\t\t3\nLogon ID:\t\t0x3E7\nLogon GUID:\t\t{00000000-0000-0000-0000-000000000000}",
+            "Login failed for user 'sa'. Reason: Password did not match that for the login provided. [CLIENT: 10.1.2.3]",
+            "login: alice\nLast login: Sat Dec  5 09:12:44 2026 from 10.0.0.2",
+            "sign-in page: https://acme.dev/signin?next=%2Fdashboard",
+            "Login method: oauth2 (Google), session 3600s",
+        ),
+    ),
+    "cookie-y": (
+        "B",
+        (
+            "Cookie policy: we use essential cookies only.",
+            "> Cookie: (none)",
+            "the Set-Cookie header is missing SameSite",
+        ),
+    ),
+    "css-y": (
+        "A",
+        (
+            ".login-form__password--visible{display:block}.SignInButton_root__x7Kq2{color:#fff}",
+            "import { SignInWithGoogle, PasswordField } from '@acme/ui';",
+            '<label for="pin">PIN</label><input id="pin" inputmode="numeric" maxlength="6">',
+            'e.exports={loginUrl:"/api/login",tokenKey:"acme.auth.token",refreshKey:"acme.auth.refresh"}',
+        ),
+    ),
+    "word-y": (
+        "B",
+        (
+            "Koden er skrevet i Python 3.12 og kører på Kubernetes.",
+            "Kode program ini menggunakan FastAPI versi 0.110.",
+            "Kod źródłowy jest na GitHubie, gałąź release-2.4.",
+            "Ο κωδικός της εφαρμογής βρίσκεται στο αποθετήριο.",
+            "Le jeton expire après 3600 secondes.",
+            "Das Geheimnis des Erfolgs: kleine Commits.",
+        ),
+    ),
+}
+
+
 def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     """Every generated secret sample and every near-miss, each with its fold."""
     fresh_secrets, fresh_benign = _fresh()
@@ -2049,6 +2142,7 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     fresh8_secrets, fresh8_benign = _round("fresh8", _FRESH8_SECRETS, _FRESH8_BENIGN, 34)
     freshw_secrets, freshw_benign = _round("freshw", _FRESHW_SECRETS, _FRESHW_BENIGN, 27)
     freshx_secrets, freshx_benign = _round("freshx", _FRESHX_SECRETS, _FRESHX_BENIGN, 25)
+    freshy_secrets, freshy_benign = _round("freshy", _FRESHY_SECRETS, _FRESHY_BENIGN, 23)
     secrets = (*_stated(), *_sql(), *_otp(), *_sdk(), *_code(), *fresh_secrets, *fresh2_secrets, *fresh3_secrets)
     return (
         *secrets,
@@ -2059,6 +2153,7 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *fresh8_secrets,
         *freshw_secrets,
         *freshx_secrets,
+        *freshy_secrets,
     ), (
         *_benign(),
         *fresh_benign,
@@ -2071,4 +2166,5 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *fresh8_benign,
         *freshw_benign,
         *freshx_benign,
+        *freshy_benign,
     )

@@ -61,7 +61,7 @@ _HOLDERS = (
     # calls whose string arguments after the first are credentials: SDK clients, basic auth
     *("client", "basicauth", "credentials", "pusher", "mailgun", "algoliasearch", "twilio", "setbasicauth"),
     *("login(", "connect(", "authenticate(", "pdo(", "mysqli(", "createclient("),
-    *("smtp", "imap", "ftp", "sftp", "ldap", "pop3"),  # a protocol's `(host, port, user, password)`
+    *("smtp", "imap", "ftp", "sftp", "ldap", "pop3", "bind"),  # `(host, port, user, password)`, an LDAP bind
     "new ",  # a constructor given literals: `new Resend('...')`, `new Client("id", "secret")`
 )
 _DECODERS = ("fromhex", "unhexlify", "decodestring", "frombase64string", "b64decode", "'hex')", '"hex")')
@@ -250,7 +250,7 @@ def value_score(value: str, *, direct: bool = False) -> int:
         return 2  # a generated key full of symbols: WordPress's `AUTH_KEY` salts
     if (
         value.startswith("[REDACTED:")
-        or value[0] in "/<>@&?#~.=:-'\"\\"
+        or value[0] in "/<>@&?#~.=:-'\"\\("
         or any(c in value for c in "<>,")
         or any(pair in value for pair in ("[]", "()", "{}", "||", "&&"))
         or _USER_AT.fullmatch(value)

@@ -208,6 +208,9 @@ _PIN_AND_CODES: dict[str, tuple[str, ...]] = {
 _TOKEN: dict[str, tuple[str, ...]] = {
     "en": ("token", "auth", "creds", "credential", "login", "logon", "sign-in"),
     "wifi": ("wifi", "wi-fi", "wlan"),
+    # login, access: `Login: ops / <password>`, the pair after one
+    "login": ("zugang", "anmeldung", "connexion", "acceso", "acesso", "accesso", "логин", "вход", "ログイン"),
+    "login2": ("登录", "登入", "로그인", "inloggning", "pålogging", "kirjautuminen", "logowanie", "přihlášení"),
     "fr": ("jeton",),
     "ru": ("токен",),
     "ja": ("トークン",),
