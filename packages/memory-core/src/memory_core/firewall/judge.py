@@ -141,6 +141,7 @@ _NOT_VALUE = lazy(
     r"|[a-z0-9._/\-]+:\d[\w.\-]*"  # an image and its tag: `python:3.12-slim`
     r"|(?i:sha\d{1,3}|md5|sha):\S+"  # a labelled digest or fingerprint: `SHA256:...`
     r"|[A-Za-z_]\w{0,20}=[\d.]+"  # a parameter set to a number: `m=65536`
+    r"|[a-z]+\d+(?:\.\d+)+(?:[-:][a-z0-9.]+)*"  # a model or package and its version: `qwen2.5-coder`, `llama3.1:8b`
     r"|[a-z]{2,}\d{1,3}[a-z]{1,3}"  # a term with its number inside: `argon2id`, `base64url`, `sha256sum`
 )
 _HOST = lazy(r"[a-z0-9\-]+(?:\.[a-z0-9\-]+)*\.(?:com|net|org|io|dev|app|cloud|co|ai|sh|me|[a-z]{2})")
@@ -392,9 +393,20 @@ def _step(text: str, position: int) -> _Step:
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    if text.startswith(("**", "__"), start):
+        start += 2  # Markdown's bold opens: `**production-ready**`
+    stripped = text[start:end].rstrip(".,;:")
+    if stripped.endswith(("**", "__")):
+        end = start + len(stripped) - 2  # and closes: `Completed:**`, `overhead**`
     while end > start and text[end - 1] in ".,;:!?)]}>'\"`\\":
-        if text[end - 1] in "!?" and end - start > 6 and not text[end - 2].isspace() and text[end - 1] != text[end - 2]:
-            break  # `hunter2!` keeps its symbol; "is hunter2." loses the stop
+        if (
+            text[end - 1] in "!?"
+            and end - start > 6
+            and not text[end - 2].isspace()
+            and text[end - 1] != text[end - 2]
+            and not text[start : end - 1].isalpha()
+        ):
+            break  # `hunter2!` keeps its symbol; "is hunter2." and "the command?" lose the stop
         end -= 1
     return start, end
 

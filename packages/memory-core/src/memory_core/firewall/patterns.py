@@ -541,6 +541,8 @@ def _judge_entropy(match: re.Match[str]) -> Edit | None:
     segments = token.split("/")
     if len(segments) > 2 and min(map(len, segments)) >= _ID_SEGMENT and ("-" in token or "_" in token):
         return None  # URL-safe ids joined by `/` (Go's build id): one base64 value never mixes `/` with `-` or `_`
+    if _FILE_EXTENSION.match(match.string, match.end()) and "://" in _token_before(match.string, match.start()):
+        return None  # a file's name in a URL's path (`https://images.host/<id>.jpg`): a resource, not a key
     if _ENCRYPTED.search(match.string, max(0, match.start() - _MAX_ENCRYPTED), match.start()):
         return None  # SOPS's `ENC[AES256_GCM,data:...,iv:...]`: ciphertext, useless without its key
     if not looks_random(token) or is_placeholder(token) or _encodes_plain_text(token):
@@ -554,6 +556,16 @@ def _judge_entropy(match: re.Match[str]) -> Edit | None:
     if label is not None and _public_label(label.group("label")):
         return None  # `PublicKey = ...`, `"kid": ...`, `X-Request-Id: ...`, `ETag: ...`
     return match.start(), match.end(), "high-entropy"
+
+
+_FILE_EXTENSION = lazy(r"\.(?:jpe?g|png|gif|webp|svg|avif|mp[34]|webm|pdf|html?|css|js)(?![\w.])", re.IGNORECASE)
+
+
+def _token_before(text: str, start: int) -> str:
+    """The text from the last blank (or quote) before `start` up to it: the rest of its token."""
+    window = text[max(0, start - 300) : start]
+    cut = max(window.rfind(c) for c in " \t\n\"'(<")
+    return window[cut + 1 :]
 
 
 _ID_SEGMENT = 16
