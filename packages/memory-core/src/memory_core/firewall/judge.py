@@ -203,6 +203,9 @@ _MAX_PHRASE_WORDS = 6
 _PHRASE = lazy(r"[a-z]+(?:[ ][a-z]+){2,5}(?=[ \t]*(?:\r?\n|\\[nr]|$))")
 """A passphrase of three to six lower-case words that is all a key's line holds."""
 _MIN_STATED = 6
+_SWITCHES = 4
+_PASSWORD_CHARS = lazy(r"[A-Za-z0-9_\-!#%*+=@^~$&?]+")
+"""Case switches that make a stated value random rather than an identifier (`XMLHttpRequest` has 3)."""
 _SHORT_NAME = 5
 _GLUED_HEAD = 12
 """A config's glued prefix (`requirepass`, `masterauth`) is a short word."""
@@ -472,6 +475,14 @@ def _stated_score(text: str, start: int, end: int) -> int:
     quoted = start > 0 and text[start - 1] in _QUOTES
     if quoted and 2 <= len(value.split()) <= _MAX_PHRASE_WORDS and not value.endswith((".", "?")):
         return 1
+    if (
+        len(value) >= _MIN_STATED + 2
+        and _PASSWORD_CHARS.fullmatch(value)  # not a path, a member, a URL
+        and _case_switches(value) >= _SWITCHES
+        and not is_placeholder(value)
+        and "example" not in value.lower()
+    ):
+        return 1  # "the secret is BBLvXhgcFqEe_Bv": its case switches more often than an identifier's words
     letters, digits = any(c.isalpha() for c in value), any(c.isdigit() for c in value)
     return int(len(value) >= _MIN_STATED and letters and digits and value.isalnum())
 
