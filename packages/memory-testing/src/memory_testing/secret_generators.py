@@ -2130,6 +2130,93 @@ _FRESHY_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
+# Round Z: written by the same session after round Y: connection strings (ADO.NET, JDBC, ODBC), Redis
+# AUTH, MySQL SET PASSWORD, Mongo createUser, Go/Rust/C# literals, names in other languages as
+# identifiers, form posts, npm's _authToken, sudo -S, expect/send; benign SMTP AUTH transcripts,
+# auth errors, Django/Spring settings, shell sessions, policies in six languages. Measured once: A
+# leaked 4/36 (sudo -S, expect/send), changed 0/30; B leaked 2/18 (`mot_de_passe`), changed 0/36.
+_FRESHZ_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "conn-z": (
+        "A",
+        (
+            "Server=sql01;Database=app;User Id=app;Pwd={s};",
+            "jdbc:postgresql://db:5432/app?user=app&password={s}&ssl=true",
+            "DRIVER={{ODBC Driver 18}};SERVER=sql01;UID=sa;PWD={s}",
+            "127.0.0.1:6379> AUTH {s}\nOK",
+            "mysql> SET PASSWORD FOR 'app'@'%' = '{s}';",
+            'db.createUser({ user: "app", pwd: "{s}", roles: ["readWrite"] })',
+        ),
+    ),
+    "lang-code-z": (
+        "B",
+        (
+            'cfg := Config{User: "app", Password: "{s}"}',
+            'let opts = Opts { password: "{s}".into(), ..Default::default() };',
+            'var conn = new SqlConnectionStringBuilder { Password = "{s}" };',
+            "contraseña_db: {s}",
+            "CONTRASENA_DB={s}",
+            'mot_de_passe = "{s}"',
+        ),
+    ),
+    "http-z": (
+        "A",
+        (
+            "curl -X POST https://acme.dev/login -d 'username=ops&password={s}'",
+            "curl -F user=ops -F password={s} https://acme.dev/upload",
+            "POST /login HTTP/1.1\nContent-Type: application/x-www-form-urlencoded\n\nusername=ops&password={s}",
+            "npm config set //registry.acme.dev/:_authToken {s}",
+            "echo '{s}' | sudo -S systemctl restart app",
+            'expect "Password:"\nsend "{s}\\r"',
+        ),
+    ),
+}
+
+_FRESHZ_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "smtp-z": (
+        "A",
+        (
+            "S: 334 VXNlcm5hbWU6\nC: <base64 user>\nS: 334 UGFzc3dvcmQ6\nC: <base64 password>\nS: 235 2.7.0 Authentication successful",
+            "(error) WRONGPASS invalid username-password pair or user is disabled.",
+            "ERROR 1045 (28000): Access denied for user 'app'@'10.0.0.4' (using password: YES)",
+            'FATAL:  password authentication failed for user "app"',
+            "sudo: a password is required",
+        ),
+    ),
+    "config-z": (
+        "B",
+        (
+            "PASSWORD_HASHERS = ['django.contrib.auth.hashers.Argon2PasswordHasher']",
+            "AUTH_PASSWORD_VALIDATORS = [{'NAME': 'django.contrib.auth.password_validation.MinimumLengthValidator'}]",
+            "security:\n  password-encoder: bcrypt\n  token-validity-seconds: 86400",
+            "[auth]\npassword_min_length = 12\ntoken_ttl = 3600\nsecret_backend = vault",
+            "session:\n  secret: ${SESSION_SECRET}\n  cookie_name: sid",
+            "spring.datasource.password=${DB_PASSWORD:}",
+        ),
+    ),
+    "shell-z": (
+        "A",
+        (
+            "$ pwd\n/home/dana/src/acme-api-v2",
+            "$ passwd\nChanging password for dana.\nCurrent password:\npasswd: Authentication token manipulation error",
+            "$ gpg --list-secret-keys\nsec   ed25519/9F3A2B7C1D0E4F56 2024-01-10 [SC]",
+            "$ ssh-add -l\n256 SHA256:{b64u} dana@laptop (ED25519)",
+            "$ kubectl get secret db -o jsonpath='{.data.password}' | base64 -d | wc -c\n24",
+        ),
+    ),
+    "prose-z": (
+        "B",
+        (
+            "Bitte das Passwort nicht im Klartext speichern, sondern als Hash (bcrypt, Kosten 12).",
+            "Ne partagez jamais votre mot de passe : le support ne vous le demandera pas.",
+            "La contraseña se cambia en Ajustes > Seguridad > Contraseña.",
+            "密码错误次数过多，账户已锁定30分钟",
+            "Пароль должен содержать не менее 12 символов, включая цифры.",
+            "A senha expira em 90 dias; use o gerenciador de senhas da empresa.",
+        ),
+    ),
+}
+
+
 def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     """Every generated secret sample and every near-miss, each with its fold."""
     fresh_secrets, fresh_benign = _fresh()
@@ -2143,6 +2230,7 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     freshw_secrets, freshw_benign = _round("freshw", _FRESHW_SECRETS, _FRESHW_BENIGN, 27)
     freshx_secrets, freshx_benign = _round("freshx", _FRESHX_SECRETS, _FRESHX_BENIGN, 25)
     freshy_secrets, freshy_benign = _round("freshy", _FRESHY_SECRETS, _FRESHY_BENIGN, 23)
+    freshz_secrets, freshz_benign = _round("freshz", _FRESHZ_SECRETS, _FRESHZ_BENIGN, 29)
     secrets = (*_stated(), *_sql(), *_otp(), *_sdk(), *_code(), *fresh_secrets, *fresh2_secrets, *fresh3_secrets)
     return (
         *secrets,
@@ -2154,6 +2242,7 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *freshw_secrets,
         *freshx_secrets,
         *freshy_secrets,
+        *freshz_secrets,
     ), (
         *_benign(),
         *fresh_benign,
@@ -2167,4 +2256,5 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *freshw_benign,
         *freshx_benign,
         *freshy_benign,
+        *freshz_benign,
     )

@@ -94,9 +94,10 @@ _MAX_COMMAND = 600
 _PIPED = lazy(
     r"(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+|'%s'[ \t]+|\"%s\"[ \t]+)?"
     r"(?:\\\"(?P<e>[^\"\\\n]{1,256})\\\"|\"(?P<q>[^\"\n]{1,256})\"|'(?P<r>[^'\n]{1,256})'|(?P<b>[^\s|;&\"'\\]{1,256}))"
-    r"[ \t]*\|[^\n|;]{0,300}?--password-stdin"
+    r"[ \t]*\|[^\n|;]{0,300}?(?:--password-stdin|\bsudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S\b|\bpasswd[ \t]+--stdin)"
 )
-"""`echo "$PW" | docker login --password-stdin`: the password is what is piped in."""
+"""`echo "$PW" | docker login --password-stdin`, `echo pw | sudo -S ...`, `| passwd --stdin user`: the
+password is what is piped in."""
 _POSITIONAL: dict[tuple[str, str], int] = {
     ("rabbitmqctl", "add_user"): 2,
     ("rabbitmqctl", "change_password"): 2,
@@ -170,7 +171,7 @@ def _read_command(text: str, program: str, start: int, end: int) -> list[tuple[i
 def find_flag_passwords(text: str, folded: str) -> list[tuple[int, int, str]]:
     """Every password passed as a command-line flag, as `(start, end, "password-flag")`."""
     edits: list[tuple[int, int, str]] = []
-    if "-stdin" in text:
+    if "-stdin" in text or "sudo" in text:
         for found in _PIPED.finditer(text):
             group = next(g for g in ("e", "q", "r", "b") if found.group(g) is not None)
             if _password(found.group(group)):

@@ -167,6 +167,8 @@ _USED_AS = lazy(
     re.IGNORECASE,
 )
 """A value stated before the name it is used as."""
+_SEND = lazy(r"[ \t]*(?:exp_)?send[ \t]+(?:--[ \t]+)?\"((?:[^\"\\\n]|\\[^rn])+?)(?:\\[rn])*\"")
+"""An `expect` script's `send "...\\r"`: the text sent, less its carriage return."""
 _SECOND_HALF = lazy(r"[ \t]*/[ \t]*([^\s\"'`/]{6,128})")
 """The second half of `user / password`."""
 _CAT_VERBS = ("cat ", "type ", "get-content", "gc ", "more ", "head ")
@@ -591,6 +593,20 @@ def _cat_output(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return [(newline + 1, newline + 1 + len(line))]
 
 
+def _sent(text: str, at: int, end: int) -> list[tuple[int, int]]:
+    r"""What an `expect` script sends after a prompt the name is in (`expect "Password:"` then
+    `send "...\r"` on the next line): the answer to the prompt.
+    """
+    line_start = text.rfind("\n", max(0, at - _WINDOW), at) + 1
+    if not text[line_start:at].lstrip().startswith("expect"):
+        return []
+    newline = text.find("\n", end, end + _WINDOW)
+    found = _SEND.match(text, newline + 1) if newline >= 0 else None
+    if found is None or not value_score(found.group(1)):
+        return []
+    return [found.span(1)]
+
+
 def _column(text: str, at: int, end: int, strength: int) -> list[tuple[int, int]]:
     """The cells below a column the name heads: a table's header (`| name | token |`) or a
     `SELECT name, token FROM` whose rows a client printed (`| slack | <value> |`).
@@ -796,6 +812,9 @@ def _spans(
     catted = _cat_output(text, at, end)
     if catted:
         return catted
+    sent = _sent(text, at, end)
+    if sent:
+        return sent
     column = _column(text, at, end, strength)
     if column:
         return column

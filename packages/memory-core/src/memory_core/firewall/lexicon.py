@@ -270,20 +270,34 @@ _CODE: dict[str, tuple[str, ...]] = {
     "ko": ("코드",),
 }
 
+
+def _spellings(word: str) -> tuple[str, ...]:
+    """A word as prose, a zero-width non-joiner aside, and words as an identifier joins them
+    (`mot_de_passe`, `kata-sandi`, `motdepasse` as `motDePasse` folds).
+    """
+    word = word.lower()
+    forms: tuple[str, ...] = (word, word.replace("\u200c", ""))
+    if " " in word and word.isascii():
+        forms += tuple(word.replace(" ", joint) for joint in ("_", "-", ""))
+    return forms
+
+
 STRONG: tuple[str, ...] = tuple(
     dict.fromkeys(
-        word.lower()
+        form
         for table in (_PASSWORD, _SECRET, _PIN_AND_CODES)
         for words in table.values()
-        for spelling in words
-        for word in (spelling, spelling.replace("\u200c", ""))  # written with and without a zero-width non-joiner
+        for word in words
+        for form in _spellings(word)
     )
 )
 """Strong names: the value after one needs only to look like it could be a credential."""
 MODERATE: tuple[str, ...] = tuple(
-    word
-    for word in dict.fromkeys(w.lower() for table in (_TOKEN, _KEY, _CODE) for words in table.values() for w in words)
-    if word not in STRONG
+    form
+    for form in dict.fromkeys(
+        f for table in (_TOKEN, _KEY, _CODE) for words in table.values() for w in words for f in _spellings(w)
+    )
+    if form not in STRONG
 )
 """Moderate names: the value must look like a credential too (both moderate redact)."""
 GLUABLE: frozenset[str] = frozenset(
