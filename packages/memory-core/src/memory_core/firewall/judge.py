@@ -99,6 +99,9 @@ _NOT_SECRET_TAIL = frozenset(  # a last word that says what else the value is: `
         *("reset", "changed", "updated"),
     }
 )
+_INTERPOLATED = lazy(r"\{[A-Za-z_][\w.]*\}|%\([A-Za-z_]\w*\)[sd]")
+_WORD_BREAK = lazy(r"\s+|\\[nrt]")
+"""Between words: blanks, or an escaped newline in a repr or a JSON string."""
 _IN_ARN = lazy(r"(?:^|[=\"':])(?:arn|urn):")
 _TAIL_LABEL = lazy(r"[ \t]{1,3}([a-z]{2,12})[ \t]*[:=][ \t]")
 """A label's last word after a blank, then its colon and a blank (`api key id: `; not `rpcauth user:<hash>`)."""
@@ -265,6 +268,8 @@ def value_score(value: str, *, direct: bool = False) -> int:
         return 0  # a path, a tag, a flag, another assignment, a list, `bob@corp`
     if " " in value.strip() or is_placeholder(value) or _NOT_VALUE.fullmatch(value) or is_ordinary(value):
         return 0
+    if _INTERPOLATED.search(value):
+        return 0  # a template: `user:{user_id}:profile`, `%(name)s`
     lowered = value.lower()
     if any(word in lowered for word in ("example", "your", "placeholder", "changeme", "redacted", "dummy")):
         return 0
@@ -746,7 +751,7 @@ def _public(text: str, folded: str, start: int, end: int) -> bool:
     words = re.findall(r"[a-z]+", identifier)
     if any(w in _NOT_SECRET_WORDS for w in words):
         return True  # `Idempotency-Key`, `cache_key`, `partition key`: a key that opens nothing
-    previous = folded[max(0, left - 24) : left].split()
+    previous = _WORD_BREAK.split(folded[max(0, left - 24) : left].strip())
     if previous and previous[-1].strip("\"'`*") in _NOT_SECRET_WORDS:
         return True  # `cache key: ...`, `partition key ...`: the word before says what key
     if words and words[-1].removesuffix("s") in _TAIL_WORDS and words[-1] not in folded[start:end]:

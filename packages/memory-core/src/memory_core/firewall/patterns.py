@@ -484,7 +484,7 @@ _NAMED_RULES = [
 # -- the entropy test, last ------------------------------------------------------------------
 
 _HARMLESS_LABEL = (
-    r"(?:(?:sha\d{1,3}|md5|blake2[bs]?|blake3|h1|crc32c?|etag|integrity)[:=\-\"' ]+"
+    r"(?:(?:sha\d{1,3}|md5|blake2[bs]?|blake3|h1|crc32c?|etag|integrity)[:=\-\"' \\]+"
     r"|\|1\|(?:[A-Za-z0-9+/_\-]+=*\|)?"
     r"|(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com) "
     r"|data:(?:image|font|audio|video)/[\w.+\-]+;base64,)$"
