@@ -1073,6 +1073,8 @@ _FILLERS: dict[str, Callable[[random.Random], str]] = {
     "{H40}": lambda rng: _chars(rng, _HEX.upper(), 40),
     "{colonhex}": lambda rng: ":".join(_chars(rng, _HEX, 2) for _ in range(16)),
     "{alnum24}": lambda rng: _chars(rng, _ALNUM, 24),
+    "{b44}": lambda rng: base64.b64encode(rng.randbytes(32)).decode(),
+    "{mac}": lambda rng: ":".join(_chars(rng, _HEX, 2) for _ in range(6)),
 }
 
 
@@ -2217,6 +2219,75 @@ _FRESHZ_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
+# Round U: written by the same session after round Z: wpa_supplicant's psk, a Wi-Fi QR payload,
+# WireGuard's preshared key, a here-string, `net use`, openssl's `-k`, a YAML block scalar, TOML's
+# triple quotes, `u/p`, a Cyrillic password, a value named by an aside after it; benign Wi-Fi and
+# WireGuard configs, digests, prose with key/clave/pass, code and vault blocks. Measured once: A
+# leaked 6/24, changed 3/30 (`key_mgmt=WPA2-PSK`); B leaked 5/24, changed 0/18.
+_FRESHU_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "ops-u": (
+        "A",
+        (
+            'network={\n    ssid="HomeNet"\n    psk="{s}"\n}',
+            "WIFI:S:HomeNet;T:WPA;P:{s};;",
+            "[Peer]\nPublicKey = {b44}\nPresharedKey = {s}\nAllowedIPs = 10.0.0.2/32",
+            'gcloud secrets versions add db-pass --data-file=- <<< "{s}"',
+            "net use \\\\\\\\fs01\\\\share /user:CORP\\\\svc-backup {s}",
+            "openssl enc -aes-256-cbc -salt -in dump.sql -out dump.enc -k {s}",
+            "password: |\n  {s}",
+            'db_password = """{s}"""',
+        ),
+    ),
+    "chat-u": (
+        "B",
+        (
+            "u/p: admin/{s}",
+            "пароль: Мышь{s}",
+            "la clave del wifi es {s} jeje",
+            "root pass => {s}",
+            "use this one for now -> {s} (it's the staging pass)",
+            "Kennwort für den Drucker: {s}",
+            "master pw '{s}', don't lose it",
+            '<entry key="db.password">{s}</entry>',
+        ),
+    ),
+}
+
+_FRESHU_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "net-u": (
+        "A",
+        (
+            'network={\n    ssid="HomeNet"\n    key_mgmt=WPA-PSK\n    psk=0\n}',
+            "[Interface]\nPrivateKey = <redacted>\nListenPort = 51820\n[Peer]\nPublicKey = {b44}",
+            "net use Z: \\\\\\\\fs01\\\\share /persistent:yes",
+            "openssl dgst -sha256 -hex release.tar.gz\nSHA2-256(release.tar.gz)= {h64}",
+            "$ wpa_cli status\nbssid={mac}\nfreq=5180\nssid=HomeNet\nkey_mgmt=WPA2-PSK\nwpa_state=COMPLETED",
+        ),
+    ),
+    "text-u": (
+        "B",
+        (
+            "Пароль изменён 05.12.2026 в 10:14 (UTC+3)",
+            "La clave del éxito es la constancia.",
+            "The key takeaway: cache invalidation is hard.",
+            "Master password reset requires both admins (2-of-2).",
+            "Pass 2 of 3: linking 412 objects",
+            "u/p ratio: 0.82",
+        ),
+    ),
+    "code-u": (
+        "A",
+        (
+            "if err := bcrypt.CompareHashAndPassword(hash, []byte(pw)); err != nil {",
+            "const PASSWORD_PATTERN = /^(?=.*[A-Z])(?=.*\\d).{12,}$/;",
+            "password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  {h64}\n  {h64}",
+            "self.assertEqual(resp.json()['detail'], 'Invalid token.')",
+            "expect(screen.getByLabelText('Password')).toBeInTheDocument();",
+        ),
+    ),
+}
+
+
 def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     """Every generated secret sample and every near-miss, each with its fold."""
     fresh_secrets, fresh_benign = _fresh()
@@ -2231,6 +2302,7 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     freshx_secrets, freshx_benign = _round("freshx", _FRESHX_SECRETS, _FRESHX_BENIGN, 25)
     freshy_secrets, freshy_benign = _round("freshy", _FRESHY_SECRETS, _FRESHY_BENIGN, 23)
     freshz_secrets, freshz_benign = _round("freshz", _FRESHZ_SECRETS, _FRESHZ_BENIGN, 29)
+    freshu_secrets, freshu_benign = _round("freshu", _FRESHU_SECRETS, _FRESHU_BENIGN, 31)
     secrets = (*_stated(), *_sql(), *_otp(), *_sdk(), *_code(), *fresh_secrets, *fresh2_secrets, *fresh3_secrets)
     return (
         *secrets,
@@ -2243,6 +2315,7 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *freshx_secrets,
         *freshy_secrets,
         *freshz_secrets,
+        *freshu_secrets,
     ), (
         *_benign(),
         *fresh_benign,
@@ -2257,4 +2330,5 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *freshx_benign,
         *freshy_benign,
         *freshz_benign,
+        *freshu_benign,
     )

@@ -1,4 +1,4 @@
-# ruff: noqa: RUF001 - the names and the punctuation around them are written in many scripts
+# ruff: noqa: RUF001, RUF003 - the names and the punctuation around them are written in many scripts
 
 """One judgement from two kinds of evidence: what names or holds a value, and what the value looks like.
 
@@ -96,9 +96,11 @@ _NOT_SECRET_TAIL = frozenset(  # a last word that says what else the value is: `
         *("fingerprint", "field", "column", "label", "env", "var", "variable", "ref", "arn", "location"),
         *("policy", "rotation", "manager", "store", "vault", "backend", "strategy", "kind", "class", "at"),
         *("required", "identifier", "server", "text", "hint", "prompt", "placeholder", "regex", "pattern"),
-        *("reset", "changed", "updated"),
+        *("reset", "changed", "updated", "mgmt", "management", "usage", "exchange", "derivation", "agreement"),
     }
 )
+_MIXED_SCRIPT = lazy(r"(?=\S*[^\W\d_])(?=\S*[\d!#$%&*+=?@^~])[^\s\u2e80-\uffff]+")
+"""Letters of any script but CJK with digits or symbols, no blank (CJK values are cut where the Latin starts)."""
 _INTERPOLATED = lazy(r"\{[A-Za-z_][\w.]*\}|%\([A-Za-z_]\w*\)[sd]")
 _WORD_BREAK = lazy(r"\s+|\\[nrt]")
 """Between words: blanks, or an escaped newline in a repr or a JSON string."""
@@ -145,6 +147,7 @@ _NOT_VALUE = lazy(
     r"|(?i:sha\d{1,3}|md5|sha):\S+"  # a labelled digest or fingerprint: `SHA256:...`
     r"|[A-Za-z_]\w{0,20}=[\d.]+"  # a parameter set to a number: `m=65536`
     r"|[a-z]+\d+(?:\.\d+)+(?:[-:][a-z0-9.]+)*"  # a model or package and its version: `qwen2.5-coder`, `llama3.1:8b`
+    r"|[A-Z]{2,}\d{0,3}(?:[-_][A-Z]{2,}\d{0,3})+"  # an enum constant: `WPA2-PSK`, `AES256_GCM`
     r"|[a-z]{2,}\d{1,3}[a-z]{1,3}"  # a term with its number inside: `argon2id`, `base64url`, `sha256sum`
 )
 _HOST = lazy(r"[a-z0-9\-]+(?:\.[a-z0-9\-]+)*\.(?:com|net|org|io|dev|app|cloud|co|ai|sh|me|[a-z]{2})")
@@ -172,6 +175,10 @@ _USED_AS = lazy(
 """A value stated before the name it is used as."""
 _SEND = lazy(r"[ \t]*(?:exp_)?send[ \t]+(?:--[ \t]+)?\"((?:[^\"\\\n]|\\[^rn])+?)(?:\\[rn])*\"")
 """An `expect` script's `send "...\\r"`: the text sent, less its carriage return."""
+_BLOCK_SCALAR = lazy(r"[\"']?[ \t]*:[ \t]*[|>][-+]?[ \t]*(?:\r?\n|(?:\\r)?\\n)[ \t]+([^\s#\\][^\n\\]{0,200})")
+"""A YAML block scalar: `password: |` and the value on the indented line below it."""
+_ASIDE = lazy(r"(?:^|(?<=\s))([^\s()\[\]{}\"'`\\]{6,128})[ \t]+\([^()\n`]{0,60}$")
+"""A value, then an aside in parentheses that names it: `X (it's the staging pass)`."""
 _SECOND_HALF = lazy(r"[ \t]*/[ \t]*([^\s\"'`/]{6,128})")
 """The second half of `user / password`."""
 _CAT_VERBS = ("cat ", "type ", "get-content", "gc ", "more ", "head ")
@@ -247,8 +254,11 @@ def value_score(value: str, *, direct: bool = False) -> int:
     """0: not a credential; 1: could be one; 2: is one by its look alone. `direct`: the value
     is the one a name assigns (`password = a=b`), so a `name=` inside it is not another name's.
     """
-    if not value or len(value) > 400 or (value.isalpha() and value[1:].islower()) or not value.isascii():
+    if not value or len(value) > 400 or (value.isalpha() and value[1:].islower()):
         return 0  # the common case first: a word of prose
+    if not value.isascii():
+        # a password in another script mixes its letters with digits or symbols (`Мышь2024!`)
+        return int(len(value) >= _SHORTEST_VALUE and _MIXED_SCRIPT.fullmatch(value) is not None)
     if value.isdigit():  # a code or a PIN: the caller asks a strong name of it
         return 1 if _OTP_DIGITS[0] <= len(value) <= _OTP_DIGITS[1] else 0
     if len(value) < _SHORTEST_VALUE:
@@ -427,7 +437,7 @@ def _after_name(
     """The value a name at `text[start:end]` gives, by reading the tokens after it (a URL's
     query parameter, `query`, runs to the next `&`).
     """
-    paired = text[start - 1 : start] == "/"  # `login/pass`, `user/password`: the value is a pair too
+    paired = text[start - 1 : start] == "/" or "/" in text[start:end]  # `login/pass`, `u/p`: the value is a pair too
     for index, (token_start, token_end) in enumerate(_tokens(text, end, limit, steps)):
         label = text[token_end - 1] == ":" and token_end > token_start  # asked first: it spares the pattern
         if label and _CODE_LABEL.fullmatch(text, token_start, token_end):
@@ -503,7 +513,14 @@ def names_a_credential(value: str) -> bool:
 
 
 def _before_name(text: str, at: int, strength: int) -> list[tuple[int, int]]:
-    """`use X as the keystore passphrase`, `nimm X als Passwort`: a value named after it is written."""
+    """`use X as the keystore passphrase`, `nimm X als Passwort`, `X (the staging pass)`: a value
+    named after it is written.
+    """
+    line_start = text.rfind("\n", max(0, at - _WINDOW), at) + 1
+    if "(" in text[line_start:at]:
+        aside = _ASIDE.search(text, line_start, at)
+        if aside is not None and (score := value_score(aside.group(1))) and score + strength >= _BAR:
+            return [aside.span(1)]
     window = text[max(0, at - _WINDOW) : at].lower()
     if not any(word in window for word in _AS_WORDS):
         return []
@@ -823,6 +840,14 @@ def _spans(
     column = _column(text, at, end, strength)
     if column:
         return column
+    scalar = _BLOCK_SCALAR.match(text, end, limit)
+    if scalar is not None:  # `password: |` and the value on the indented line below
+        score = value_score(scalar.group(1).rstrip())
+        return (
+            [(scalar.start(1), scalar.start(1) + len(scalar.group(1).rstrip()))]
+            if score and score + strength >= _BAR
+            else []
+        )
     groups = _B32_GROUPS.search(text, end, limit) if word in _B32_NAMES else None
     if groups is not None and not text[end : groups.start()].strip(" \t:=-–—()'\"`").replace("(", ""):
         return [groups.span()]

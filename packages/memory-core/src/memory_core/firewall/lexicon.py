@@ -29,7 +29,8 @@ __all__ = ["GLUABLE", "MODERATE", "STRONG"]
 _PASSWORD: dict[str, tuple[str, ...]] = {
     # English and its informal spellings
     "en": ("password", "passwd", "passphrase", "pass phrase", "pass-phrase", "passcode", "pwd", "pw", "p/w"),
-    "en-informal": ("pswd", "pword", "pass", "login details", "access code", "unlock code"),
+    "en-informal": ("pswd", "pword", "pass", "u/p", "login details", "access code", "unlock code"),
+    "en-wifi": ("psk", "pre-shared key", "preshared key", "wpa key", "network key"),
     # Chinese (Mandarin, Cantonese, Wu, Min: one written language), Japanese, Korean
     "zh": ("密码", "密碼", "口令", "通行码", "登录密码", "凭据", "憑證", "凭证"),
     "ja": ("パスワード", "暗証番号", "認証情報", "合言葉"),
