@@ -413,10 +413,10 @@ def _step(text: str, position: int) -> _Step:
 
 
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
-    if text.startswith(("**", "__"), start):
+    if text.startswith("**", start):
         start += 2  # Markdown's bold opens: `**production-ready**`
     stripped = text[start:end].rstrip(".,;:")
-    if stripped.endswith(("**", "__")):
+    if stripped.endswith("**"):
         end = start + len(stripped) - 2  # and closes: `Completed:**`, `overhead**`
     while end > start and text[end - 1] in ".,;:!?)]}>'\"`\\":
         if (
