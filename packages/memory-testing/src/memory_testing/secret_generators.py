@@ -2288,6 +2288,71 @@ _FRESHU_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
+# Round V: written by the same session after round U: a password changed to a value, in twenty
+# languages and their word orders (verb-final, particles glued to the value, prepositions before it);
+# benign: the same verbs with a count, a length or a description instead of a value. Measured once:
+# A leaked 2/30 (Korean `X로`: the particle was read as part of the value), changed 0/21; B 0/30, 0/21.
+_FRESHV_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "changed-v1": (
+        "A",
+        (
+            "パスワードを {s} に変更しました",
+            "비밀번호를 {s}로 바꿨어요",
+            "Şifreyi {s} olarak değiştirdim",
+            "Vaihdoin salasanaksi {s}",
+            "Ich habe das Passwort auf {s} gesetzt",
+            "Wachtwoord veranderd naar {s}",
+            "Zmieniłem hasło na {s}",
+            "把数据库密码改成了{s}",
+            "Đã đổi mật khẩu thành {s}",
+            "เปลี่ยนรหัสผ่านเป็น {s} แล้ว",
+        ),
+    ),
+    "changed-v2": (
+        "B",
+        (
+            "Cambié la contraseña a {s}",
+            "Mudei a senha para {s}",
+            "Ho cambiato la password in {s}",
+            "Поменял пароль на {s}",
+            "Ganti password jadi {s} ya",
+            "غيرت كلمة المرور إلى {s}",
+            "שיניתי את הסיסמה ל-{s}",
+            "मैंने पासवर्ड बदलकर {s} कर दिया",
+            "رمز عبور را به {s} تغییر دادم",
+            "J'ai remis le mot de passe à {s}",
+        ),
+    ),
+}
+
+_FRESHV_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "verbs-v1": (
+        "A",
+        (
+            "비밀번호를 3번 틀려서 계정이 잠겼어요",
+            "パスワードを8文字以上に変更してください",
+            "Şifreyi 90 günde bir değiştirin",
+            "Vaihda salasana 90 päivän välein",
+            "Ich habe das Passwort auf der Rückseite notiert",
+            "Zmieniłem hasło na nowe, szczegóły w sejfie",
+            "把密码改成了更长的",
+        ),
+    ),
+    "verbs-v2": (
+        "B",
+        (
+            "Cambié la contraseña a una más larga",
+            "Mudei a senha para a do cofre",
+            "Поменял пароль на более длинный",
+            "Ganti password jadi lebih panjang ya",
+            "J'ai remis le mot de passe à zéro",
+            "Ho cambiato la password in quella del vault",
+            "Password changed to the one in 1Password",
+        ),
+    ),
+}
+
+
 def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     """Every generated secret sample and every near-miss, each with its fold."""
     fresh_secrets, fresh_benign = _fresh()
@@ -2303,6 +2368,7 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     freshy_secrets, freshy_benign = _round("freshy", _FRESHY_SECRETS, _FRESHY_BENIGN, 23)
     freshz_secrets, freshz_benign = _round("freshz", _FRESHZ_SECRETS, _FRESHZ_BENIGN, 29)
     freshu_secrets, freshu_benign = _round("freshu", _FRESHU_SECRETS, _FRESHU_BENIGN, 31)
+    freshv_secrets, freshv_benign = _round("freshv", _FRESHV_SECRETS, _FRESHV_BENIGN, 21)
     secrets = (*_stated(), *_sql(), *_otp(), *_sdk(), *_code(), *fresh_secrets, *fresh2_secrets, *fresh3_secrets)
     return (
         *secrets,
@@ -2316,6 +2382,7 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *freshy_secrets,
         *freshz_secrets,
         *freshu_secrets,
+        *freshv_secrets,
     ), (
         *_benign(),
         *fresh_benign,
@@ -2331,4 +2398,5 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *freshy_benign,
         *freshz_benign,
         *freshu_benign,
+        *freshv_benign,
     )

@@ -423,6 +423,12 @@ def _step(text: str, position: int) -> _Step:
         while cut < end and ord(text[cut]) < 0x2E80:
             cut += 1
         end = cut
+    elif not text.isascii():  # `X로`, `Xに`: a particle glued after a Latin value is not part of it
+        cut = position
+        while cut < end and ord(text[cut]) < 0x2E80:
+            cut += 1
+        if cut > position:
+            end = cut
     return (position, end), end
 
 
