@@ -40,6 +40,16 @@ def test_a_plain_word_after_a_strong_name_is_kept(word: str) -> None:
         "const resend = new Resend('{s}');",  # a constructor given one literal
         "> Cookie: theme=dark; sessionid={s}",  # a header as `curl -v` prints it
         "az keyvault secret set --vault-name kv --name db --value {s}",  # flags do not count
+        'mot_de_passe = "{s}"',  # a word of several joined as an identifier
+        "비밀번호를 {s}로 바꿨어요",  # a particle glued after the value
+        "password: |\n  {s}",  # a YAML block scalar
+        "<tr><td>password</td><td>{s}</td></tr>",  # tags between the name and the value
+        "- [x] rotate `{s}` (old staging pw)",  # named by an aside after it
+        "$ pass show infra/db\n{s}\nuser: app",  # a command that prints a secret
+        "echo '{s}' | sudo -S systemctl restart app",  # piped to a program reading a password
+        'expect "Password:"\nsend "{s}\\r"',  # an expect script's answer
+        "net use Z: \\\\fs01\\share {s} /user:CORP\\bob",  # net use's password operand
+        "пароль: Мышь{s}",  # a password in another script
     ],
 )
 def test_inflected_glued_and_paired_forms_are_read(text: str) -> None:
@@ -65,6 +75,12 @@ def test_inflected_glued_and_paired_forms_are_read(text: str) -> None:
         "jcode --provider ollama --model qwen2.5-coder run 'hi'  # after jcode login",
         "ldap_search_s('ou=people,dc=corp', ldap.SCOPE_SUBTREE, '(uid=alice)')",  # a filter, not a password
         "const d = new Date('2024-05-01T10:00:00Z'); throw new Error('Invalid token');",
+        "    client-key-data: DATA+OMITTED",  # kubectl's mask
+        "key_mgmt=WPA2-PSK",  # an enum constant
+        "$ kubectl get secret db -o jsonpath='{.data.password}' | base64 -d | wc -c\n24",
+        "비밀번호를 3번 틀려서 계정이 잠겼어요",  # a count, not a value
+        "Cambié la contraseña a una más larga",
+        'key = f"user:{user_id}:profile"',  # a template
     ],
 )
 def test_what_sits_near_a_credential_word_is_kept(text: str) -> None:

@@ -1075,6 +1075,11 @@ _FILLERS: dict[str, Callable[[random.Random], str]] = {
     "{alnum24}": lambda rng: _chars(rng, _ALNUM, 24),
     "{b44}": lambda rng: base64.b64encode(rng.randbytes(32)).decode(),
     "{mac}": lambda rng: ":".join(_chars(rng, _HEX, 2) for _ in range(6)),
+    "{AK16}": lambda rng: _chars(rng, _B32, 16),
+    "{AK4}": lambda rng: _chars(rng, _B32, 4),
+    "{H4}": lambda rng: _chars(rng, _HEX.upper(), 4),
+    "{b32l}": lambda rng: _chars(rng, "qpzry9x8gf2tvdw0s3jn54khce6mua7l", 58),
+    "{b64s}": lambda rng: base64.b64encode(rng.randbytes(18)).decode(),
 }
 
 
@@ -2230,7 +2235,7 @@ _FRESHU_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
         (
             'network={\n    ssid="HomeNet"\n    psk="{s}"\n}',
             "WIFI:S:HomeNet;T:WPA;P:{s};;",
-            "[Peer]\nPublicKey = {b44}\nPresharedKey = {s}\nAllowedIPs = 10.0.0.2/32",
+            "[Peer]\nPublicKey = xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=\nPresharedKey = {s}\nAllowedIPs = 10.0.0.2/32",
             'gcloud secrets versions add db-pass --data-file=- <<< "{s}"',
             "net use \\\\\\\\fs01\\\\share /user:CORP\\\\svc-backup {s}",
             "openssl enc -aes-256-cbc -salt -in dump.sql -out dump.enc -k {s}",
@@ -2353,6 +2358,65 @@ _FRESHV_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
+# Round T: written by the same session after round V: what tools print: `vault kv get`, a Secret's
+# YAML, `docker inspect`, `printenv`, `pass show`, STS credentials, Markdown and box tables, an HTML
+# table; benign: the masks tools print (`aws configure list`, `gh auth status`, `kubectl config
+# view`, `terraform output`, `npm config list`), key fingerprints, env listings, test names.
+# Measured once: A leaked 2/18 (`pass show`), changed 3/18 (`DATA+OMITTED`); B leaked 4/18 (an aside
+# in backticks, an HTML table), changed 0/18. The Secret's template was first written with an
+# unfilled placeholder (a secret template is not filled), so its 3 samples measured nothing; it
+# holds `stringData` now, and the STS template fixed ids.
+_FRESHT_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "tools-t": (
+        "A",
+        (
+            "$ vault kv get secret/db\n====== Data ======\nKey         Value\n---         -----\npassword    {s}\nusername    app",
+            "$ kubectl get secret db -o yaml\napiVersion: v1\nstringData:\n  password: {s}\nkind: Secret",
+            '$ docker inspect api --format "{{json .Config.Env}}"\n["PATH=/usr/local/bin","DB_PASSWORD={s}","PORT=8080"]',
+            "$ printenv | grep -i token\nSLACK_APP_TOKEN={s}",
+            "$ pass show infra/db\n{s}\nuser: app",
+            '$ aws sts get-session-token\n{\n    "Credentials": {\n        "AccessKeyId": "ASIA5JQ2XKPO7RTM4WDE",\n        "SecretAccessKey": "{s}",\n        "SessionToken": "IQoJb3JpZ2luX2VjEJr//////////wEaCXVzLWVhc3QtMSJHMEUCIQDk"\n    }\n}',
+        ),
+    ),
+    "ui-t": (
+        "B",
+        (
+            "| Name | Value |\n|---|---|\n| DB_USER | app |\n| DB_PASS | {s} |",
+            "Username: deploy\nPassword: {s}\nHost: 10.0.4.12",
+            "╭─ credentials ─╮\n│ user: ci      │\n│ pass: {s} │\n╰───────────────╯",
+            "- [x] rotate `{s}` (old staging pw)",
+            "* **Password:** `{s}`",
+            "<tr><td>password</td><td>{s}</td></tr>",
+        ),
+    ),
+}
+
+_FRESHT_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "cli-t": (
+        "A",
+        (
+            "$ aws configure list\n      Name                    Value             Type    Location\n   access_key     ****************{AK4}      shared-credentials-file\n   secret_key     ****************{AK4}      shared-credentials-file",
+            "$ gh auth status\ngithub.com\n  ✓ Logged in to github.com account dana (keyring)\n  - Token: gho_************************************\n  - Token scopes: 'gist', 'read:org', 'repo'",
+            "$ kubectl config view\nusers:\n- name: admin\n  user:\n    client-certificate-data: DATA+OMITTED\n    client-key-data: DATA+OMITTED\n    token: REDACTED",
+            '$ terraform output\ndb_password = <sensitive>\ndb_host = "db.internal"',
+            "$ docker login ghcr.io -u dana --password-stdin < token.txt\nLogin Succeeded",
+            '$ npm config list\n//registry.npmjs.org/:_authToken = (protected)\nregistry = "https://registry.npmjs.org/"',
+        ),
+    ),
+    "out-t": (
+        "B",
+        (
+            "$ ssh-keygen -t ed25519 -C dana@laptop\nYour identification has been saved in /home/dana/.ssh/id_ed25519\nThe key fingerprint is:\nSHA256:{b64u} dana@laptop",
+            "$ gpg --fingerprint dana@example.org\npub   ed25519 2024-01-10 [SC]\n      {H4} {H4} {H4} {H4} {H4}  {H4} {H4} {H4} {H4} {H4}",
+            "$ age-keygen -y key.txt\nage1{b32l}",
+            "$ printenv | head -4\nPWD=/home/dana/src/api\nOLDPWD=/home/dana\nSHLVL=1\nLANG=en_US.UTF-8",
+            "$ git config -l | grep cred\ncredential.helper=store\ncredential.https://github.com.username=dana",
+            "tests/test_auth.py::test_password_reset_token_expires PASSED [ 42%]\ntests/test_auth.py::test_login_with_wrong_password PASSED [ 43%]",
+        ),
+    ),
+}
+
+
 def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     """Every generated secret sample and every near-miss, each with its fold."""
     fresh_secrets, fresh_benign = _fresh()
@@ -2369,6 +2433,7 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     freshz_secrets, freshz_benign = _round("freshz", _FRESHZ_SECRETS, _FRESHZ_BENIGN, 29)
     freshu_secrets, freshu_benign = _round("freshu", _FRESHU_SECRETS, _FRESHU_BENIGN, 31)
     freshv_secrets, freshv_benign = _round("freshv", _FRESHV_SECRETS, _FRESHV_BENIGN, 21)
+    fresht_secrets, fresht_benign = _round("fresht", _FRESHT_SECRETS, _FRESHT_BENIGN, 33)
     secrets = (*_stated(), *_sql(), *_otp(), *_sdk(), *_code(), *fresh_secrets, *fresh2_secrets, *fresh3_secrets)
     return (
         *secrets,
@@ -2383,6 +2448,7 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *freshz_secrets,
         *freshu_secrets,
         *freshv_secrets,
+        *fresht_secrets,
     ), (
         *_benign(),
         *fresh_benign,
@@ -2399,4 +2465,5 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *freshz_benign,
         *freshu_benign,
         *freshv_benign,
+        *fresht_benign,
     )

@@ -47,7 +47,7 @@ from memory_core.firewall.entropy import looks_random
 from memory_core.firewall.values import is_ordinary, is_placeholder, looks_like_secret
 from memory_core.lazyre import lazy
 
-__all__ = ["find_judged", "JUDGED_TRIGGERS", "KIND"]
+__all__ = ["find_judged", "find_printed", "JUDGED_TRIGGERS", "PRINTED_TRIGGERS", "KIND"]
 
 KIND = "credential"
 
@@ -189,9 +189,14 @@ _USED_AS = lazy(
 """A value stated before the name it is used as."""
 _SEND = lazy(r"[ \t]*(?:exp_)?send[ \t]+(?:--[ \t]+)?\"((?:[^\"\\\n]|\\[^rn])+?)(?:\\[rn])*\"")
 """An `expect` script's `send "...\\r"`: the text sent, less its carriage return."""
+_TAG = lazy(r"</?[A-Za-z][\w:\-]{0,20}(?:[ \t][^<>\n]{0,80})?>")
+"""An HTML or XML tag between a name and its value."""
 _BLOCK_SCALAR = lazy(r"[\"']?[ \t]*:[ \t]*[|>][-+]?[ \t]*(?:\r?\n|(?:\\r)?\\n)[ \t]+([^\s#\\][^\n\\]{0,200})")
 """A YAML block scalar: `password: |` and the value on the indented line below it."""
-_ASIDE = lazy(r"(?:^|(?<=\s))([^\s()\[\]{}\"'`\\]{6,128})[ \t]+\([^()\n`]{0,60}$")
+_ASIDE = lazy(
+    r"(?:^|(?<=\s))(?:([^\s()\[\]{}\"'`\\]{6,128})|`([^`\s]{6,128})`|\"([^\"\s]{6,128})\"|'([^'\s]{6,128})')"
+    r"[ \t]+\([^()\n`]{0,60}$"
+)
 """A value, then an aside in parentheses that names it: `X (it's the staging pass)`."""
 _SECOND_HALF = lazy(r"[ \t]*/[ \t]*([^\s\"'`/]{6,128})")
 """The second half of `user / password`."""
@@ -388,6 +393,8 @@ def _step(text: str, position: int) -> _Step:
                 position += 1
             return None, position
         return None, position + 2  # an escape: `\t`
+    if char == "<" and (tag := _TAG.match(text, position)) is not None:
+        return None, tag.end()  # `<td>password</td><td>value</td>`: a tag links a name to its value
     if char in _LINK_CHARS:
         position += 1  # a run of links is short: a loop costs less than a pattern's lookup
         while position < size and text[position] in _LINK_CHARS:
@@ -540,17 +547,18 @@ def _before_name(text: str, at: int, strength: int) -> list[tuple[int, int]]:
     line_start = text.rfind("\n", max(0, at - _WINDOW), at) + 1
     if "(" in text[line_start:at]:
         aside = _ASIDE.search(text, line_start, at)
-        if aside is not None and (score := value_score(aside.group(1))) and score + strength >= _BAR:
-            return [aside.span(1)]
+        group = next((g for g in (1, 2, 3, 4) if aside.group(g) is not None), 1) if aside is not None else 1
+        if aside is not None and (score := value_score(aside.group(group))) and score + strength >= _BAR:
+            return [aside.span(group)]
     window = text[max(0, at - _WINDOW) : at].lower()
     if not any(word in window for word in _AS_WORDS):
         return []
     found = _USED_AS.search(text, max(0, at - _WINDOW), at)
     if found is None:
         return []
-    group = next(g for g in ("q", "b") if found.group(g) is not None)
-    value = found.group(group)
-    return [found.span(group)] if (score := value_score(value)) and score + strength >= _BAR else []
+    name = next(g for g in ("q", "b") if found.group(g) is not None)
+    value = found.group(name)
+    return [found.span(name)] if (score := value_score(value)) and score + strength >= _BAR else []
 
 
 def _literals(text: str, start: int, limit: int) -> list[tuple[int, int]]:
@@ -811,6 +819,39 @@ def _public(text: str, folded: str, start: int, end: int) -> bool:
     if "." in identifier and _HOST.fullmatch(identifier.strip(".")):
         return True  # `auth0.com`, `api.token.io`: a host, not a name
     return any(word in identifier for word in _PUBLIC_WORDS) or identifier.endswith(("_id", "-id", 'id"', "ids"))
+
+
+_PRINTER = lazy(
+    # a command line whose output is a secret, as data: a password manager's `show`, a CLI's token
+    # printer, a decode; at the start of its line (after a prompt), its output the next line
+    r"^[ \t]*(?:[$#>%][ \t]*|PS[^>\n]{0,40}>[ \t]*)?"
+    r"(?:(?:pass(?:[ \t]+show)?|gopass(?:[ \t]+show)?|op[ \t]+read|bw[ \t]+get[ \t]+password|gh[ \t]+auth[ \t]+token"
+    r"|security[ \t]+find-(?:generic|internet)-password\b[^\n]{0,200}?[ \t]-w"
+    r"|gcloud[ \t]+auth[ \t]+print-(?:access|identity)-token|az[ \t]+account[ \t]+get-access-token\b[^\n]{0,200}?tsv"
+    r"|vault[ \t]+(?:kv[ \t]+get|read)[ \t][^\n]{0,200}?-field[ =]"
+    r"|aws[ \t]+secretsmanager[ \t]+get-secret-value\b[^\n]{0,300}?text)"
+    r"|[^\n]{0,300}?\|[ \t]*base64[ \t]+(?:-d|--decode|-D)\b)"
+    r"(?:[ \t][^\n|;&]{0,300})?\r?\n(?P<v>[^\n]{6,200})",
+    re.MULTILINE,
+)
+PRINTED_TRIGGERS: tuple[str, ...] = (
+    *("pass", "op read", "bw get", "find-generic", "find-internet", "auth token", "print-", "get-access-token"),
+    *("-field", "get-secret-value", "base64 -d", "base64 --decode", "base64 -D"),
+)
+"""A command that prints a secret stands in the text (the pattern is asked only then)."""
+
+
+def find_printed(text: str, folded: str) -> list[tuple[int, int, str]]:
+    """The first line a command that prints a secret printed (`pass show db`, `gh auth token`,
+    `vault kv get -field=password`, `... | base64 -d`): a credential when it looks like one.
+    """
+    edits: list[tuple[int, int, str]] = []
+    for found in _PRINTER.finditer(text):
+        value = found.group("v").strip()
+        if value and not value.startswith(("$", ">", "#", "[REDACTED:")) and value_score(value):
+            start = found.start("v") + len(found.group("v")) - len(found.group("v").lstrip())
+            edits.append((start, start + len(value), KIND))
+    return edits
 
 
 def find_judged(text: str, folded: str) -> list[tuple[int, int, str]]:

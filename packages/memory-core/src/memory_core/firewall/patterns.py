@@ -33,7 +33,7 @@ from collections.abc import Callable
 
 from memory_core.firewall.files import find_pgpass_passwords
 from memory_core.firewall.flags import FLAG_TRIGGERS, find_flag_passwords
-from memory_core.firewall.judge import JUDGED_TRIGGERS, find_judged
+from memory_core.firewall.judge import JUDGED_TRIGGERS, PRINTED_TRIGGERS, find_judged, find_printed
 from memory_core.firewall.values import is_placeholder, line_prefix, looks_like_code
 from memory_core.lazyre import lazy
 from memory_core.urls import MAX_URL, URL_END, find_userinfo
@@ -479,6 +479,7 @@ _NAMED_RULES = [
     Rule("password-flag", FLAG_TRIGGERS, find=find_flag_passwords),
     Rule("credential", (":",), find=find_pgpass_passwords),
     Rule("credential", JUDGED_TRIGGERS, find=find_judged),
+    Rule("credential", PRINTED_TRIGGERS, find=find_printed),
 ]
 
 # -- the entropy test, last ------------------------------------------------------------------

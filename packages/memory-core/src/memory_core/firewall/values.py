@@ -147,6 +147,8 @@ _PLACEHOLDER_PARTS = (
     "replace-",
     "changeme",
     "xxxxx",
+    "omitted",  # what tools print instead of the value: kubectl's `DATA+OMITTED`
+    "masked",
 )
 """Documentation writes these into the value it shows: vendors' example keys end in `EXAMPLE`."""
 _MASK = lazy(r"[\[<(][a-z _\-]{3,20}[\]>)]")
