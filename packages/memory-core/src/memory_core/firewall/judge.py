@@ -825,7 +825,8 @@ _PRINTER = lazy(
     # a command line whose output is a secret, as data: a password manager's `show`, a CLI's token
     # printer, a decode; at the start of its line (after a prompt), its output the next line
     r"^[ \t]*(?:[$#>%][ \t]*|PS[^>\n]{0,40}>[ \t]*)?"
-    r"(?:(?:pass(?:[ \t]+show)?[ \t]+[\w.@/\-]+|gopass(?:[ \t]+show)?|op[ \t]+read|bw[ \t]+get[ \t]+password|gh[ \t]+auth[ \t]+token"
+    r"(?:(?:pass(?:[ \t]+show)?[ \t]+[\w.@/\-]+|gopass(?:[ \t]+show)?|op[ \t]+read|bw[ \t]+get[ \t]+password"
+    r"|gh[ \t]+auth[ \t]+token"
     r"|security[ \t]+find-(?:generic|internet)-password\b[^\n]{0,200}?[ \t]-w"
     r"|gcloud[ \t]+auth[ \t]+print-(?:access|identity)-token|az[ \t]+account[ \t]+get-access-token\b[^\n]{0,200}?tsv"
     r"|vault[ \t]+(?:kv[ \t]+get|read)[ \t][^\n]{0,200}?-field[ =]"
