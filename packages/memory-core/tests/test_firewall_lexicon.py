@@ -81,7 +81,7 @@ def test_inflected_glued_and_paired_forms_are_read(text: str) -> None:
         "비밀번호를 3번 틀려서 계정이 잠겼어요",  # a count, not a value
         "Cambié la contraseña a una más larga",
         'key = f"user:{user_id}:profile"',  # a template
-        "        except AttributeError:\n            pass\n        self._parser.SetParamEntityParsing(x)",  # Python's pass
+        "    except AttributeError:\n        pass\n    self._parser.SetParamEntityParsing(x)",  # Python's pass
     ],
 )
 def test_what_sits_near_a_credential_word_is_kept(text: str) -> None:
