@@ -50,6 +50,8 @@ def test_a_plain_word_after_a_strong_name_is_kept(word: str) -> None:
         'expect "Password:"\nsend "{s}\\r"',  # an expect script's answer
         "net use Z: \\\\fs01\\share {s} /user:CORP\\bob",  # net use's password operand
         "пароль: Мышь{s}",  # a password in another script
+        "$ pass generate infra/db 24\nThe generated password for infra/db is:\n{s}",  # a label ends its line
+        "<th>Password</th>\n<td>{s}</td>",  # a table's value below its header
     ],
 )
 def test_inflected_glued_and_paired_forms_are_read(text: str) -> None:
@@ -81,6 +83,8 @@ def test_inflected_glued_and_paired_forms_are_read(text: str) -> None:
         "비밀번호를 3번 틀려서 계정이 잠겼어요",  # a count, not a value
         "Cambié la contraseña a una más larga",
         'key = f"user:{user_id}:profile"',  # a template
+        "const re = new RegExp('^[A-Z]{2}\\d{6}$');",  # a regular expression
+        "description: |\n  The password for the admin account, rotated monthly.",
         "    except AttributeError:\n        pass\n    self._parser.SetParamEntityParsing(x)",  # Python's pass
     ],
 )

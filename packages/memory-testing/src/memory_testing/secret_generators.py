@@ -2417,6 +2417,56 @@ _FRESHT_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
+# Round R: written by the same session after round T, to try the shapes v6 reads (constructors,
+# `login`, tags, asides, printers, block scalars, values in other scripts) on code and text that
+# hold no secret, and a few secrets in them. Measured once: A leaked 2/9 (`pass generate`'s output
+# under its label), changed 3/18 (a regular expression given to `new RegExp`); B leaked 1/9 (a
+# table's value on the line below its header), changed 3/18: `echo 'done' | sudo -S true`, taken
+# out after as mislabelled: what is piped to `sudo -S` is its password, whatever it reads like.
+_FRESHR_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "mix-r": (
+        "A",
+        (
+            "$ pass generate infra/db 24\nThe generated password for infra/db is:\n{s}",
+            "const api = new Mailjet({ apiKey: 'pub-key-1', apiSecret: '{s}' });",
+            "Login -> ops / {s}",
+        ),
+    ),
+    "mix-r2": (
+        "B",
+        (
+            "<th>Password</th>\n<td>{s}</td>",
+            "secret: >-\n  {s}",
+            "κωδικός: {s}",
+        ),
+    ),
+}
+
+_FRESHR_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "jsx-r": (
+        "A",
+        (
+            "<td>{user.password ? '••••••' : 'none'}</td>",
+            '<label htmlFor="pw">Password</label><input id="pw" type="password" value={pw} />',
+            "<th>Token</th><td>expires 2026-01-01</td>",
+            "const collator = new Intl.Collator('sv-SE-u-co-phonebk');\nconst d = new Date(2024, 0, 1);",
+            "const buf = new Buffer('SGVsbG8gd29ybGQ=', 'base64'); const re = new RegExp('^[A-Z]{2}\\\\d{6}$');",
+            "const login = new LoginPage(page); await login.goto('/signin');",
+        ),
+    ),
+    "text-r": (
+        "B",
+        (
+            "пароль: не менее 8 символов, из них 2 цифры",
+            "Login: 2026-12-05 10:00:12 from 10.0.0.1 (ssh)",
+            "description: |\n  The password for the admin account, rotated monthly.",
+            "password: >-\n  {{ vault_db_password }}",
+            "$ pass ls\nPassword Store\n└── infra\n    └── db",
+        ),
+    ),
+}
+
+
 def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     """Every generated secret sample and every near-miss, each with its fold."""
     fresh_secrets, fresh_benign = _fresh()
@@ -2434,6 +2484,7 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     freshu_secrets, freshu_benign = _round("freshu", _FRESHU_SECRETS, _FRESHU_BENIGN, 31)
     freshv_secrets, freshv_benign = _round("freshv", _FRESHV_SECRETS, _FRESHV_BENIGN, 21)
     fresht_secrets, fresht_benign = _round("fresht", _FRESHT_SECRETS, _FRESHT_BENIGN, 33)
+    freshr_secrets, freshr_benign = _round("freshr", _FRESHR_SECRETS, _FRESHR_BENIGN, 35)
     secrets = (*_stated(), *_sql(), *_otp(), *_sdk(), *_code(), *fresh_secrets, *fresh2_secrets, *fresh3_secrets)
     return (
         *secrets,
@@ -2449,6 +2500,7 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *freshu_secrets,
         *freshv_secrets,
         *fresht_secrets,
+        *freshr_secrets,
     ), (
         *_benign(),
         *fresh_benign,
@@ -2466,4 +2518,5 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *freshu_benign,
         *freshv_benign,
         *fresht_benign,
+        *freshr_benign,
     )

@@ -115,6 +115,8 @@ _NOT_SECRET_TAIL = frozenset(  # a last word that says what else the value is: `
 )
 _MIXED_SCRIPT = lazy(r"(?=\S*[^\W\d_])(?=\S*[\d!#$%&*+=?@^~])[^\s\u2e80-\uffff]+")
 """Letters of any script but CJK with digits or symbols, no blank (CJK values are cut where the Latin starts)."""
+_REGEX = lazy(r"\[[^\]]{0,20}-[^\]]{0,20}\](?:[{*+?]|$)|\\[dwsbDWS][{*+?]|\{\d{1,3}(?:,\d{0,3})?\}")
+"""Marks of a regular expression: a class with a range then a quantifier, an escape class, `{2,4}`."""
 _INTERPOLATED = lazy(r"\{[A-Za-z_][\w.]*\}|%\([A-Za-z_]\w*\)[sd]")
 _WORD_BREAK = lazy(r"\s+|\\[nrt]")
 """Between words: blanks, or an escaped newline in a repr or a JSON string."""
@@ -191,6 +193,8 @@ _SEND = lazy(r"[ \t]*(?:exp_)?send[ \t]+(?:--[ \t]+)?\"((?:[^\"\\\n]|\\[^rn])+?)
 """An `expect` script's `send "...\\r"`: the text sent, less its carriage return."""
 _TAG = lazy(r"</?[A-Za-z][\w:\-]{0,20}(?:[ \t][^<>\n]{0,80})?>")
 """An HTML or XML tag between a name and its value."""
+_COPULAS = frozenset({"is", "are", "was", "ist", "est", "es", "é", "è", "är", "er", "jest", "je", "это", "now"})
+"""The words that end a line whose value is on the next one: "The generated password for db is"."""
 _BLOCK_SCALAR = lazy(r"[\"']?[ \t]*:[ \t]*[|>][-+]?[ \t]*(?:\r?\n|(?:\\r)?\\n)[ \t]+([^\s#\\][^\n\\]{0,200})")
 """A YAML block scalar: `password: |` and the value on the indented line below it."""
 _ASIDE = lazy(
@@ -297,8 +301,8 @@ def value_score(value: str, *, direct: bool = False) -> int:
         return 0  # a path, a tag, a flag, another assignment, a list, `bob@corp`
     if " " in value.strip() or is_placeholder(value) or _NOT_VALUE.fullmatch(value) or is_ordinary(value):
         return 0
-    if _INTERPOLATED.search(value):
-        return 0  # a template: `user:{user_id}:profile`, `%(name)s`
+    if _INTERPOLATED.search(value) or _REGEX.search(value):
+        return 0  # a template (`user:{user_id}:profile`, `%(name)s`) or a regular expression (`^[A-Z]{2}\d{6}$`)
     lowered = value.lower()
     if any(word in lowered for word in ("example", "your", "placeholder", "changeme", "redacted", "dummy")):
         return 0
@@ -930,5 +934,25 @@ def _spans(
         left -= 1
     query = text[left - 1 : left] in ("?", "&")
     return _after_name(text, at, end, strength, limit, steps, query=query) or (
-        _before_name(text, at, strength) if strength > 1 else []
+        (_next_line(text, end, strength, steps) or _before_name(text, at, strength)) if strength > 1 else []
     )
+
+
+def _next_line(text: str, end: int, strength: int, steps: dict[int, _Step]) -> list[tuple[int, int]]:
+    """A label that ends its line (`The generated password for db is:`, `<th>Password</th>`) and
+    the value alone on the next line.
+    """
+    newline = text.find("\n", end, end + _WINDOW)
+    if newline < 0:
+        return []
+    rest = _TAG.sub("", text[end:newline]).strip(" \t\r")
+    if rest and not rest.endswith(":") and rest.rsplit(None, 1)[-1].lower() not in _COPULAS:
+        return []
+    following = text.find("\n", newline + 1, newline + 1 + _WINDOW)
+    line_end = following if following >= 0 else min(len(text), newline + 1 + _WINDOW)
+    tokens = _tokens(text, newline + 1, line_end, steps)
+    if len(tokens) != 1:
+        return []  # the value stands alone on its line; a sentence there is prose
+    start, stop = _trim(text, *tokens[0])
+    score = value_score(text[start:stop])
+    return [(start, stop)] if score and score + strength >= _BAR else []
