@@ -1064,6 +1064,22 @@ _FILLERS: dict[str, Callable[[random.Random], str]] = {
     "{i}": lambda rng: base64.b64encode(rng.randbytes(64)).decode(),
     "{b64}": lambda rng: base64.b64encode(rng.randbytes(rng.randint(90, 300))).decode(),
     "{b64u}": lambda rng: base64.urlsafe_b64encode(rng.randbytes(rng.randint(24, 48))).decode().rstrip("="),
+    # from round 8 on (drawn only when present, so earlier rounds draw exactly what they drew before)
+    "{h8}": lambda rng: _chars(rng, _HEX, 8),
+    "{h24}": lambda rng: _chars(rng, _HEX, 24),
+    "{k44}": lambda rng: base64.b64encode(rng.randbytes(32)).decode(),
+    # from rounds W and X on
+    "{H16}": lambda rng: _chars(rng, _HEX.upper(), 16),
+    "{H40}": lambda rng: _chars(rng, _HEX.upper(), 40),
+    "{colonhex}": lambda rng: ":".join(_chars(rng, _HEX, 2) for _ in range(16)),
+    "{alnum24}": lambda rng: _chars(rng, _ALNUM, 24),
+    "{b44}": lambda rng: base64.b64encode(rng.randbytes(32)).decode(),
+    "{mac}": lambda rng: ":".join(_chars(rng, _HEX, 2) for _ in range(6)),
+    "{AK16}": lambda rng: _chars(rng, _B32, 16),
+    "{AK4}": lambda rng: _chars(rng, _B32, 4),
+    "{H4}": lambda rng: _chars(rng, _HEX.upper(), 4),
+    "{b32l}": lambda rng: _chars(rng, "qpzry9x8gf2tvdw0s3jn54khce6mua7l", 58),
+    "{b64s}": lambda rng: base64.b64encode(rng.randbytes(18)).decode(),
 }
 
 
@@ -1499,6 +1515,958 @@ _FRESH7_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
+# Round 8, written without reading the rules: South Asian, Persian, Balkan, Baltic and Nordic phrasings, webhook
+# URLs, cookies, basic-auth URLs, netrc/poetry/Maven files, fish/csh/nushell, keystore tools, warehouse SQL, key
+# files; near-misses are certificates, documented emulator keys, secret-store references, lockfiles, masked values.
+_FRESH8_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "lang-8": (
+        "A",
+        (
+            "প্রোডাকশন ডাটাবেসের পাসওয়ার্ড হলো {s}, কাউকে শেয়ার করবেন না",
+            "سرور کا پاس ورڈ {s} ہے، لاگ ان کے بعد بدل دیں",
+            "رمز عبور پایگاه داده‌ی تست {s} است",
+        ),
+    ),
+    "lang-8b": (
+        "B",
+        (
+            "சர்வரின் கடவுச்சொல் {s} — மாற்றிய பிறகு சொல்லுங்கள்",
+            "स्टेजिंग सर्व्हरचा पासवर्ड {s} आहे",
+            "Heslo k produkčnej databáze je {s}, nikomu ho neposielaj",
+        ),
+    ),
+    "lang-8c": (
+        "A",
+        (
+            "Паролата за сървъра е {s}",
+            "Lozinka za bazu je {s}, nemoj je slati na Slack",
+            "Serverio slaptažodis: {s} (pakeisk po prisijungimo)",
+        ),
+    ),
+    "lang-8d": (
+        "B",
+        (
+            "Andmebaasi parool on {s}",
+            "Lykilorðið að þjóninum er {s}",
+            "Fjalëkalimi i serverit është {s}, mos ia jep askujt",
+        ),
+    ),
+    "informal-8": (
+        "A",
+        (
+            "login: qa-admin / {s}  (staging only, pls don't paste it in #general)",
+            "the creds are svc_reports and {s}, same as last quarter",
+            "pwd's {s} if it doesn't work ping Ravi",
+        ),
+    ),
+    "webhook-8": (
+        "B",
+        (
+            "SLACK_WEBHOOK_URL=https://hooks.slack.com/services/T04QX1RLM/B06HZ9K2P7Q/{s}",
+            "receivers:\n  - name: oncall\n    discord_configs:\n      - webhook_url: https://discord.com/api/webhooks/1187429052310421504/{s}",
+            'curl -s "https://api.telegram.org/bot6021948375:{s}/sendMessage" -d chat_id=-1001987 -d text=deployed',
+        ),
+    ),
+    "cookie-8": (
+        "A",
+        (
+            "> GET /admin/ HTTP/1.1\n> Host: shop.internal\n> Cookie: theme=dark; sessionid={s}\n> User-Agent: curl/8.5.0",
+            "< HTTP/1.1 302 Found\n< Set-Cookie: laravel_session={s}; expires=Sat, 05-Dec-2026 14:00:00 GMT; path=/; httponly; samesite=lax\n< Location: /dashboard",
+            "http --session=dev GET :8000/api/me 'Cookie:PHPSESSID={s}'",
+        ),
+    ),
+    "url-auth-8": (
+        "B",
+        (
+            "git remote set-url origin https://oauth2:{s}@gitlab.acme.dev/platform/api.git",
+            "pip install --extra-index-url https://__token__:{s}@pypi.acme.dev/simple/ acme-sdk==2.3.1",
+            "CELERY_BROKER_URL=amqp://worker:{s}@rabbitmq:5672/prod",
+        ),
+    ),
+    "files-8": (
+        "A",
+        (
+            "$ cat ~/.netrc\nmachine api.heroku.com\n  login ops@acme.dev\n  password {s}",
+            '$ cat ~/.config/pypoetry/auth.toml\n[http-basic.acme]\nusername = "deploy"\npassword = "{s}"',
+            "<servers>\n  <server>\n    <id>nexus-releases</id>\n    <username>ci</username>\n    <password>{s}</password>\n  </server>\n</servers>",
+        ),
+    ),
+    "shells-8": (
+        "B",
+        (
+            "~> set -gx DIGITALOCEAN_ACCESS_TOKEN {s}\n~> doctl compute droplet list",
+            "% setenv RESTIC_PASSWORD '{s}'\n% restic -r sftp:backup@nas:/srv/restic snapshots",
+            '$env.CLOUDFLARE_API_TOKEN = "{s}"',
+        ),
+    ),
+    "tools-8": (
+        "A",
+        (
+            "keytool -importkeystore -srckeystore old.p12 -srcstoretype PKCS12 -srcstorepass {s} -destkeystore app.jks",
+            "openssl pkcs12 -export -in cert.pem -inkey key.pem -out bundle.p12 -passout pass:{s}",
+            "rabbitmqctl add_user metrics {s} && rabbitmqctl set_user_tags metrics monitoring",
+        ),
+    ),
+    "sdk-8": (
+        "B",
+        (
+            "sg = SendGridAPIClient('{s}')\nresp = sg.send(message)",
+            "const resend = new Resend('{s}');",
+            'SMTP = ("smtp.eu.mailgun.org", 587, "postmaster@mg.acme.dev", "{s}")',
+        ),
+    ),
+    "sqlx-8": (
+        "A",
+        (
+            "ALTER USER etl_loader SET PASSWORD = '{s}' MUST_CHANGE_PASSWORD = FALSE;",
+            "CREATE USER ch_reader IDENTIFIED WITH sha256_password BY '{s}' DEFAULT DATABASE analytics;",
+            "cqlsh> CREATE ROLE app WITH PASSWORD = '{s}' AND LOGIN = true;",
+        ),
+    ),
+    "keys-8": (
+        "B",
+        (
+            '{\n  "type": "service_account",\n  "project_id": "acme-prod-2231",\n  "private_key": "-----BEGIN PRIVATE KEY-----\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQC{s}\\n-----END PRIVATE KEY-----\\n",\n  "client_email": "deployer@acme-prod-2231.iam.gserviceaccount.com"\n}',
+            "$ cat > deploy_key <<'KEY'\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\nQyNTUxOQAAACD{s}\n-----END OPENSSH PRIVATE KEY-----\nKEY\n$ chmod 600 deploy_key",
+            "production:\n  secret_key_base: {s}\n  active_record_encryption:\n    primary_key: ${AR_PRIMARY_KEY}",
+        ),
+    ),
+}
+
+_FRESH8_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "cert-8": (
+        "A",
+        (
+            "$ openssl s_client -connect api.acme.dev:443 -showcerts </dev/null\n-----BEGIN CERTIFICATE-----\n{b64}\n-----END CERTIFICATE-----",
+            'command="/usr/local/bin/backup-only",no-pty,no-port-forwarding ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{b64u} backup@nas',
+            "$ gpg --armor --export dev@acme.dev\n-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmQINBG{b64}\n=Ab3x\n-----END PGP PUBLIC KEY BLOCK-----",
+        ),
+    ),
+    "example-8": (
+        "B",
+        (
+            "AZURE_STORAGE_CONNECTION_STRING=DefaultEndpointsProtocol=http;AccountName=devstoreaccount1;AccountKey=Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==;BlobEndpoint=http://127.0.0.1:10000/devstoreaccount1;  # Azurite's documented emulator key",
+            "SLACK_BOT_TOKEN=xoxb-your-bot-token\nSLACK_SIGNING_SECRET=your-signing-secret",
+            "# the sample token from jwt.io, decodes to John Doe\nEXAMPLE_JWT = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c'",
+        ),
+    ),
+    "vault-ref-8": (
+        "A",
+        (
+            'password: "op://Engineering/postgres-prod/password"\nusername: "op://Engineering/postgres-prod/username"',
+            "DB_PASSWORD_SECRET_ARN=arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db/password-Ab12Cd",
+            "api_key: ENC[AES256_GCM,data:{i},iv:{k44},tag:{k44},type:str]\nsops:\n    version: 3.8.1",
+        ),
+    ),
+    "template-8": (
+        "B",
+        (
+            "  password: {{ .Values.postgresql.auth.password | b64enc | quote }}",
+            "DATABASE_URL=postgres://app:${DB_PASSWORD}@db:5432/app",
+            'curl -u "admin:<your-password>" https://grafana.acme.dev/api/org',
+        ),
+    ),
+    "ids-8": (
+        "A",
+        (
+            "X-Amzn-Trace-Id: Root=1-{h8}-{h24};Parent={h16};Sampled=1",
+            "$ file ./bin/api\n./bin/api: ELF 64-bit LSB executable, x86-64, dynamically linked, BuildID[sha1]={h}, stripped",
+            "az keyvault show --ids /subscriptions/{u}/resourceGroups/rg-prod-weu/providers/Microsoft.KeyVault/vaults/kv-acme-prod",
+        ),
+    ),
+    "lock-8": (
+        "B",
+        (
+            "  /zod@3.23.8:\n    resolution: {integrity: sha512-{i}}\n    dev: false",
+            '"dist": {\n    "type": "zip",\n    "url": "https://api.github.com/repos/guzzle/guzzle/zipball/7.8.1",\n    "reference": "{h}",\n    "shasum": ""\n}',
+            '"nixpkgs": {\n  "locked": {\n    "lastModified": 1714906307,\n    "narHash": "sha256-{k44}",\n    "rev": "{h}",\n    "type": "github"\n  }\n}',
+        ),
+    ),
+    "prose-8": (
+        "A",
+        (
+            "পাসওয়ার্ড কমপক্ষে ১২ অক্ষরের হতে হবে এবং একটি সংখ্যা থাকতে হবে।",
+            "پاس ورڈ غلط ہے، دوبارہ کوشش کریں",
+            "Lozinka je istekla. Molimo postavite novu lozinku.",
+        ),
+    ),
+    "prose-8b": (
+        "B",
+        (
+            "Паролата е грешна или акаунтът е заключен.",
+            "Parool peab olema vähemalt 12 märki pikk.",
+            "رمز عبور شما منقضی شده است؛ لطفاً آن را تغییر دهید.",
+        ),
+    ),
+    "usage-8": (
+        "A",
+        (
+            '"usage": {"prompt_tokens": 1832, "completion_tokens": 211, "total_tokens": 2043}',
+            "Input tokens: 48,213 · Output tokens: 1,902 · Cache read tokens: 120,448 · Cost: $0.41",
+            "FEATURE_TOKEN_ROTATION=true\nFEATURE_PASSWORDLESS_LOGIN=false\nSECRET_SCANNING_ENABLED=true",
+        ),
+    ),
+    "code-8": (
+        "B",
+        (
+            ".password-strength__meter--weak { width: 25%; background: #e5484d; }",
+            "export const useAuthToken = () => useContext(AuthTokenContext);",
+            'def test_rejects_expired_token(client):\n    token = make_token(exp=0, secret="test-secret-not-real")\n    assert client.get("/me", headers={"Authorization": "Bearer " + token}).status_code == 401',
+        ),
+    ),
+    "build-8": (
+        "A",
+        (
+            "$ docker pull postgres:16\n16: Pulling from library/postgres\nDigest: sha256:{h64}\nStatus: Downloaded newer image for postgres:16",
+            "$ go tool buildid ./api\n{b64u}/{b64u}/{b64u}/{b64u}",
+            "Created wheel for acme-sdk: filename=acme_sdk-2.3.1-py3-none-any.whl size=48213 sha256={h64}",
+        ),
+    ),
+    "masked-8": (
+        "B",
+        (
+            "OPENAI_API_KEY=sk-...Qx7f (last rotated 2024-05-01)",
+            "Password: ********\nConfirm password: ********",
+            "$ heroku config -a shop\nDATABASE_URL: postgres://u1:[REDACTED]@ec2-3-1-2-4.compute-1.amazonaws.com:5432/d8",
+        ),
+    ),
+}
+
+
+# Round W: written with rules v5 by the session that widened the lexicon, before changing any rule,
+# to test the lexicon by the languages it lacked (Belarusian, Serbo-Croatian `šifra`, Hungarian
+# and Lithuanian inflections, a German compound, Estonian, Danish `kodeord`, Hebrew `סיסמא`, Persian,
+# Hindi, Marathi, Odia, Telugu without its joiner, Haitian Creole, Swahili, Kinyarwanda, Malagasy,
+# Albanian) and English shorthand, and the judge by benign values after credential words (LLM token
+# counts, key fingerprints, gpg ids, cache keys, image tags, request ids, JWT headers, JWKs,
+# password policies, UI code, lockfiles, examples). Measured once on v5: A leaked 25/54, changed
+# 4/66; B leaked 19/54, changed 3/84.
+_FRESHW_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "lang-w1": (
+        "A",
+        (
+            "Гасло да базы: {s}",  # Belarusian
+            "Шифра за сервер је {s}",  # Serbian Cyrillic
+            "Šifra za bazu: {s}",  # Croatian
+            "A jelszava most {s}, kérlek ne oszd meg",  # Hungarian inflection
+            "Datenbankpasswort lautet {s}",  # German compound
+            "Parool andmebaasile on {s}",  # Estonian
+            "Kodeordet til routeren er {s}",  # Danish kodeord
+            "הסיסמא לשרת היא {s}",  # Hebrew common spelling
+            "گذرواژه سرور: {s}",  # Persian
+            "کلمه عبور دیتابیس {s} است",  # Persian
+        ),
+    ),
+    "lang-w2": (
+        "B",
+        (
+            "सर्वर का कूटशब्द {s} है",  # Hindi
+            "सर्व्हरचा संकेतशब्द: {s}",  # Marathi
+            "ପାସୱାର୍ଡ: {s}",  # Odia
+            "పాస్వర్డ్: {s}",  # Telugu without ZWNJ
+            "Modpas sèvè a se {s}",  # Haitian Creole
+            "Neno la siri ni {s}",  # Swahili
+            "Ijambo ry'ibanga ni {s}",  # Kinyarwanda
+            "Tenimiafina: {s}",  # Malagasy
+            "Slaptažodį pakeičiau į {s}",  # Lithuanian accusative
+            "Fjalëkalimin e ndryshova në {s}",  # Albanian inflection
+        ),
+    ),
+    "phrasing-w": (
+        "A",
+        (
+            "login/pass for the staging box: deploy/{s}",
+            "pwd for jenkins is {s} btw",
+            "just use {s} as the admin password for now",
+            "the wifi passcode is {s}",
+            "p/w: {s}",
+            "the root pswd = {s}",
+            "creds are ops and {s}",
+            "here's the pass phrase: {s}",
+        ),
+    ),
+    "code-w": (
+        "B",
+        (
+            "PIN码：{s}",
+            "Your access code is {s}",
+            "the db's master key -> {s}",
+            'secretKey := "{s}"',
+            "ENV DB_PASSWD {s}",
+            "set -x API_SECRET {s}",
+            "$env:ADMIN_PASSWORD = '{s}'",
+            "heslo k wifi: {s}",
+        ),
+    ),
+}
+
+_FRESHW_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "usage-w": (
+        "A",
+        (
+            "usage: prompt_tokens=18234 completion_tokens=912 total_tokens=19146",
+            '{"usage": {"input_tokens": 20411, "output_tokens": 1337, "cache_read_input_tokens": 18240}}',
+            "Tokens: 120,442 in / 8,211 out · cost $0.41",
+            "context window: 200000 tokens, max output tokens 64000",
+        ),
+    ),
+    "fingerprint-w": (
+        "A",
+        (
+            "The key fingerprint is SHA256:{b64u}",
+            'gpg: key {H16}: public key "Dana <dana@example.org>" imported',
+            "pub   rsa4096/{H16} 2024-03-01 [SC]\n      {H40}",
+            "ED25519 key fingerprint is MD5:{colonhex}.",
+            "signing key id: {H16}",
+        ),
+    ),
+    "cachekey-w": (
+        "A",
+        (
+            "Cache saved with key: Linux-cargo-{h64}",
+            'cache key: v2-deps-{{ checksum "go.sum" }}',
+            "restore_keys: |\n  ${{ runner.os }}-pip-",
+            "redis key session:{u} expired",
+            'key = f"user:{user_id}:profile"',
+        ),
+    ),
+    "image-w": (
+        "A",
+        (
+            "image: ghcr.io/acme/api:sha-{h7}",
+            "docker pull registry.gitlab.com/acme/auth-service@sha256:{h64}",
+            "Successfully tagged token-service:{h12}",
+            "FROM python:3.12-slim@sha256:{h64}",
+        ),
+    ),
+    "reqid-w": (
+        "B",
+        (
+            "x-request-id: {b64u}\nx-trace-id: {h32}",
+            "X-Amzn-Trace-Id: Root=1-{h8}-{h24}",
+            "request_id=req_{alnum24} status=429 retry_after=12",
+            "traceparent: 00-{h32}-{h16}-01",
+            'ETag: "{b64u}"',
+            "cf-ray: {h16}-FRA",
+        ),
+    ),
+    "jwt-w": (
+        "B",
+        (
+            'The JWT header decodes to eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCIsImtpZCI6IjEyMyJ9 which is just {"alg":"RS256","typ":"JWT","kid":"123"}',
+            'jwks: {"keys":[{"kty":"RSA","use":"sig","kid":"{h16}","n":"{b64u}","e":"AQAB"}]}',
+            "-----BEGIN PUBLIC KEY-----\n{b64}\n-----END PUBLIC KEY-----",
+            "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAI{b64u} dana@laptop",
+        ),
+    ),
+    "policy-w": (
+        "B",
+        (
+            "Password must be at least 12 characters and contain 1 uppercase, 1 digit and 1 symbol.",
+            "Le mot de passe doit contenir au moins 8 caractères.",
+            "Das Passwort muss mindestens 10 Zeichen lang sein.",
+            "La contraseña debe tener al menos 8 caracteres.",
+            "Forgot your password? We'll email you a reset link.",
+            "パスワードは8文字以上で入力してください",
+        ),
+    ),
+    "ui-w": (
+        "B",
+        (
+            '<input type="password" name="password" autocomplete="current-password" placeholder="••••••••">',
+            "const [password, setPassword] = useState('');",
+            ".password-strength-meter{height:4px;background:#e0e0e0}",
+            "export const PASSWORD_RESET_TOKEN_TTL_SECONDS = 3600;",
+            '{"passwordReset": {"title": "Reset password", "cta": "Send reset link"}}',
+            "function t(e){return e.token||e.accessToken}var o=t(n);",
+        ),
+    ),
+    "lock-w": (
+        "A",
+        (
+            'checksum = "{h64}"',
+            '"packages/token-utils": {"version": "1.2.3", "integrity": "sha512-{i}"}',
+            "golang.org/x/crypto v0.21.0 h1:{b64u}=",
+            'content-hash = "{h64}"',
+        ),
+    ),
+    "example-w": (
+        "B",
+        (
+            "export OPENAI_API_KEY=sk-...",
+            "password: <your password>",
+            "API_KEY=xxxxxxxxxxxxxxxxxxxxxxxx",
+            "token: REPLACE_ME",
+            "DB_PASSWORD=postgres  # local docker only",
+            "SECRET_KEY = 'django-insecure-change-me'",
+        ),
+    ),
+}
+
+
+# Round X: written by the same session after rules v6's lexicon, before the changes it led to:
+# inflected and glued forms (Turkish, Finnish, Polish, Czech, Arabic, Hebrew, Greek, Thai,
+# Indonesian), CJK and Cyrillic chat, English shorthand, config and CLI syntaxes; benign password
+# policies and i18n strings in ten languages, counts, ids, digests, code and prose. Measured once:
+# A leaked 3/54, changed 0/66; B leaked 3/54, changed 9/60. A tenth benign template, `key: <uuid>`,
+# was taken out after: a bare UUID after `key` is a Heroku API key as often as an id (3 of the 9).
+_FRESHX_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "infl-x": (
+        "A",
+        (
+            "Şifreniz {s} olarak güncellendi",  # Turkish suffix
+            "Salasanasi on nyt {s}",  # Finnish possessive
+            "Zalogowałem się hasłem {s}",  # Polish instrumental
+            "Přihlas se heslem {s}",  # Czech instrumental
+            "والرقم السري هو {s}",  # Arabic: another word for PIN/secret number
+            "והסיסמה החדשה היא {s}",  # Hebrew glued 'and the'
+            "Ο κωδικός πρόσβασης είναι {s}",  # Greek
+            "Mật khẩu wifi là {s}",  # Vietnamese
+            "รหัสผ่านคือ {s}",  # Thai glued
+            "Kata sandinya {s}",  # Indonesian -nya
+        ),
+    ),
+    "asia-x": (
+        "B",
+        (
+            "サーバーのパスワードは「{s}」です",
+            "DB 비밀번호는 {s} 입니다",
+            "数据库密码是{s}，别外传",
+            "管理员口令：{s}",
+            "ルーターの暗証番号は {s}",
+            "Пароль от вайфая — {s}",
+            "Пароль до бази: {s}",
+            "Лозинка за базу је {s}",
+            "Mot de passe provisoire : {s}",
+            "Contraseña temporal: {s}",
+        ),
+    ),
+    "slang-x": (
+        "A",
+        (
+            "changed the pw to {s}",
+            "pw's {s} fyi",
+            "password -> {s}",
+            "passwd={s}",
+            "admin creds: admin:{s}",
+            "the secret for the webhook is {s}",
+            "my PIN is {s}",
+            "use passcode {s} to unlock",
+        ),
+    ),
+    "syntax-x": (
+        "B",
+        (
+            "docker run -e POSTGRES_PASSWORD={s} postgres:16",
+            'config.set("db.password", "{s}")',
+            "spring.datasource.password={s}",
+            "<Password>{s}</Password>",
+            "[client]\nuser=app\npassword={s}",
+            "kubectl create secret generic db --from-literal=password={s}",
+            "az keyvault secret set --vault-name kv --name db --value {s}",
+            "gh secret set DEPLOY_TOKEN --body {s}",
+        ),
+    ),
+}
+
+_FRESHX_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "policy-x": (
+        "A",
+        (
+            "Şifreniz en az 8 karakter olmalıdır.",
+            "Salasanan on oltava vähintään 12 merkkiä pitkä.",
+            "Hasło musi mieć co najmniej 8 znaków.",
+            "Jelszó hossza: legalább 10 karakter",
+            "Лозинка мора имати најмање 8 знакова.",
+            "Kata sandi minimal 8 karakter.",
+            "密码长度至少为8位，需包含字母和数字",
+            "비밀번호는 8자 이상이어야 합니다",
+            "Le mot de passe expire dans 90 jours.",
+            "Das Kennwort läuft in 14 Tagen ab.",
+        ),
+    ),
+    "i18n-x": (
+        "A",
+        (
+            '"password": "Пароль", "password_hint": "Не менее 8 символов"',
+            'msgid "Forgot password?"\nmsgstr "Zapomniałeś hasła?"',
+            '{"login.pin": "PIN码", "login.pin.error": "PIN码错误，还剩3次"}',
+            'forgot_password = "¿Olvidaste tu contraseña?"',
+            '<string name="password_label">Wachtwoord</string>',
+            "pwReset.title=Passwort zurücksetzen",
+        ),
+    ),
+    "ids-x": (
+        "B",
+        (
+            "Token usage: 1,204,332 / 2,000,000 (60%)",
+            "PIN 4 (GPIO17) set HIGH",
+            "pass 1234 tests, fail 0, skip 12",
+            "api key id: ak_{h16}",
+            "Session key expired at 2026-12-05T11:02:03Z",
+            "cache_key=sha1:{h}",
+            "codeVerifier length 43, code_challenge_method S256",
+        ),
+    ),
+    "digests-x": (
+        "B",
+        (
+            "docker.io/library/nginx@sha256:{h64}",
+            "Digest: sha256:{h64}\nStatus: Downloaded newer image for node:20-alpine",
+            'integrity="sha384-{b64u}" crossorigin="anonymous"',
+            "commit {h} (HEAD -> main, origin/main)",
+            "Fingerprint: {colonhex}",
+            "x-goog-hash: crc32c={b64u}",
+        ),
+    ),
+    "code-x": (
+        "A",
+        (
+            "if (password.length < MIN_PASSWORD_LENGTH) throw new Error('too short');",
+            "const token = await getToken({ audience: AUDIENCE });",
+            "password_hash = bcrypt.hashpw(password.encode(), bcrypt.gensalt(rounds=12))",
+            "SELECT id, email FROM users WHERE reset_token_expires_at < now();",
+            '@Column(name = "password_hash", nullable = false)\nprivate String passwordHash;',
+            ".btn-secret{color:#a0a0a0}.token-list>li:nth-child(2n){margin:0}",
+        ),
+    ),
+    "prose-x": (
+        "B",
+        (
+            "The PIN pad on the door broke again, ticket OPS-4412.",
+            "We store passwords with argon2id (m=65536, t=3, p=4).",
+            "Rotate the API key every 90 days; the current one was issued 2026-09-01.",
+            "La clé API se trouve dans le coffre, pas dans le dépôt.",
+            "Der Schlüssel liegt im Tresor, nicht im Repo.",
+            "トークンの有効期限は3600秒です",
+        ),
+    ),
+}
+
+
+# Round Y: written by the same session after studying round 8, to try what that study added (a
+# constructor's and a login protocol's literals, `login` as a name, curl's header lines) on other
+# code: constructors and protocol calls that hold no secret, Windows logon events, SQL Server's
+# login error, CSS/JS identifiers, the words for code and token in prose. Measured once: A leaked
+# 2/15, changed 3/48 (an LDAP filter read as a protocol's password, an LDAP bind's password
+# missed); B leaked 2/15 (German `Zugang: user / password`), changed 0/42.
+_FRESHY_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "client-y": (
+        "A",
+        (
+            "const client = new PaymentsClient({ apiKey: '{s}' });",
+            "$mail = new PHPMailer(true); $mail->Password = '{s}';",
+            'var creds = new NetworkCredential("svc-backup", "{s}");',
+            "ftp = FTP('files.acme.dev', 'deploy', '{s}')",
+            "conn = ldap.initialize('ldaps://dc1.corp'); conn.simple_bind_s('cn=svc,dc=corp', '{s}')",
+        ),
+    ),
+    "chat-y": (
+        "B",
+        (
+            "Login: ops / {s}",
+            "sign-in is ci-bot, {s}",
+            "Zugang: admin / {s}",
+            "user=grafana pass={s}",
+            "ssh deploy@10.0.0.4 (pw {s})",
+        ),
+    ),
+}
+
+_FRESHY_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "ctor-y": (
+        "A",
+        (
+            "const d = new Date('2024-05-01T10:00:00Z'); throw new Error('Invalid token');",
+            "const fmt = new Intl.NumberFormat('de-DE', { style: 'currency', currency: 'EUR' });",
+            "const id = new ObjectId('{h24}');",
+            "const url = new URL('/v1/users', 'https://api.acme.dev');",
+            "const dec = new TextDecoder('utf-8'); const w = new Worker('worker2.js');",
+            "const re = new RegExp('^[a-z0-9_-]{3,16}$'); const b = new BigNumber('1e18');",
+            "new Chart(ctx, { type: 'line', data: { labels: ['Q1', 'Q2'] } });",
+        ),
+    ),
+    "proto-y": (
+        "A",
+        (
+            "server = smtplib.SMTP('smtp.gmail.com', 587); server.starttls()",
+            "imap = imaplib.IMAP4_SSL('imap.fastmail.com'); imap.select('INBOX')",
+            "ftp.cwd('/pub/releases/v2.3.1'); ftp.retrbinary('RETR app-2.3.1.tgz', fh.write)",
+            "ldap_search_s('ou=people,dc=corp,dc=example', ldap.SCOPE_SUBTREE, '(uid=alice)')",
+            "SMTP_HOST = ('mail.acme.dev', 25)",
+        ),
+    ),
+    "logon-y": (
+        "B",
+        (
+            "An account was successfully logged on.\nLogon Type:\t\t3\nLogon ID:\t\t0x3E7\nLogon GUID:\t\t{00000000-0000-0000-0000-000000000000}",
+            "Login failed for user 'sa'. Reason: Password did not match that for the login provided. [CLIENT: 10.1.2.3]",
+            "login: alice\nLast login: Sat Dec  5 09:12:44 2026 from 10.0.0.2",
+            "sign-in page: https://acme.dev/signin?next=%2Fdashboard",
+            "Login method: oauth2 (Google), session 3600s",
+        ),
+    ),
+    "cookie-y": (
+        "B",
+        (
+            "Cookie policy: we use essential cookies only.",
+            "> Cookie: (none)",
+            "the Set-Cookie header is missing SameSite",
+        ),
+    ),
+    "css-y": (
+        "A",
+        (
+            ".login-form__password--visible{display:block}.SignInButton_root__x7Kq2{color:#fff}",
+            "import { SignInWithGoogle, PasswordField } from '@acme/ui';",
+            '<label for="pin">PIN</label><input id="pin" inputmode="numeric" maxlength="6">',
+            'e.exports={loginUrl:"/api/login",tokenKey:"acme.auth.token",refreshKey:"acme.auth.refresh"}',
+        ),
+    ),
+    "word-y": (
+        "B",
+        (
+            "Koden er skrevet i Python 3.12 og kører på Kubernetes.",
+            "Kode program ini menggunakan FastAPI versi 0.110.",
+            "Kod źródłowy jest na GitHubie, gałąź release-2.4.",
+            "Ο κωδικός της εφαρμογής βρίσκεται στο αποθετήριο.",
+            "Le jeton expire après 3600 secondes.",
+            "Das Geheimnis des Erfolgs: kleine Commits.",
+        ),
+    ),
+}
+
+
+# Round Z: written by the same session after round Y: connection strings (ADO.NET, JDBC, ODBC), Redis
+# AUTH, MySQL SET PASSWORD, Mongo createUser, Go/Rust/C# literals, names in other languages as
+# identifiers, form posts, npm's _authToken, sudo -S, expect/send; benign SMTP AUTH transcripts,
+# auth errors, Django/Spring settings, shell sessions, policies in six languages. Measured once: A
+# leaked 4/36 (sudo -S, expect/send), changed 0/30; B leaked 2/18 (`mot_de_passe`), changed 0/36.
+_FRESHZ_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "conn-z": (
+        "A",
+        (
+            "Server=sql01;Database=app;User Id=app;Pwd={s};",
+            "jdbc:postgresql://db:5432/app?user=app&password={s}&ssl=true",
+            "DRIVER={{ODBC Driver 18}};SERVER=sql01;UID=sa;PWD={s}",
+            "127.0.0.1:6379> AUTH {s}\nOK",
+            "mysql> SET PASSWORD FOR 'app'@'%' = '{s}';",
+            'db.createUser({ user: "app", pwd: "{s}", roles: ["readWrite"] })',
+        ),
+    ),
+    "lang-code-z": (
+        "B",
+        (
+            'cfg := Config{User: "app", Password: "{s}"}',
+            'let opts = Opts { password: "{s}".into(), ..Default::default() };',
+            'var conn = new SqlConnectionStringBuilder { Password = "{s}" };',
+            "contraseña_db: {s}",
+            "CONTRASENA_DB={s}",
+            'mot_de_passe = "{s}"',
+        ),
+    ),
+    "http-z": (
+        "A",
+        (
+            "curl -X POST https://acme.dev/login -d 'username=ops&password={s}'",
+            "curl -F user=ops -F password={s} https://acme.dev/upload",
+            "POST /login HTTP/1.1\nContent-Type: application/x-www-form-urlencoded\n\nusername=ops&password={s}",
+            "npm config set //registry.acme.dev/:_authToken {s}",
+            "echo '{s}' | sudo -S systemctl restart app",
+            'expect "Password:"\nsend "{s}\\r"',
+        ),
+    ),
+}
+
+_FRESHZ_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "smtp-z": (
+        "A",
+        (
+            "S: 334 VXNlcm5hbWU6\nC: <base64 user>\nS: 334 UGFzc3dvcmQ6\nC: <base64 password>\nS: 235 2.7.0 Authentication successful",
+            "(error) WRONGPASS invalid username-password pair or user is disabled.",
+            "ERROR 1045 (28000): Access denied for user 'app'@'10.0.0.4' (using password: YES)",
+            'FATAL:  password authentication failed for user "app"',
+            "sudo: a password is required",
+        ),
+    ),
+    "config-z": (
+        "B",
+        (
+            "PASSWORD_HASHERS = ['django.contrib.auth.hashers.Argon2PasswordHasher']",
+            "AUTH_PASSWORD_VALIDATORS = [{'NAME': 'django.contrib.auth.password_validation.MinimumLengthValidator'}]",
+            "security:\n  password-encoder: bcrypt\n  token-validity-seconds: 86400",
+            "[auth]\npassword_min_length = 12\ntoken_ttl = 3600\nsecret_backend = vault",
+            "session:\n  secret: ${SESSION_SECRET}\n  cookie_name: sid",
+            "spring.datasource.password=${DB_PASSWORD:}",
+        ),
+    ),
+    "shell-z": (
+        "A",
+        (
+            "$ pwd\n/home/dana/src/acme-api-v2",
+            "$ passwd\nChanging password for dana.\nCurrent password:\npasswd: Authentication token manipulation error",
+            "$ gpg --list-secret-keys\nsec   ed25519/9F3A2B7C1D0E4F56 2024-01-10 [SC]",
+            "$ ssh-add -l\n256 SHA256:{b64u} dana@laptop (ED25519)",
+            "$ kubectl get secret db -o jsonpath='{.data.password}' | base64 -d | wc -c\n24",
+        ),
+    ),
+    "prose-z": (
+        "B",
+        (
+            "Bitte das Passwort nicht im Klartext speichern, sondern als Hash (bcrypt, Kosten 12).",
+            "Ne partagez jamais votre mot de passe : le support ne vous le demandera pas.",
+            "La contraseña se cambia en Ajustes > Seguridad > Contraseña.",
+            "密码错误次数过多，账户已锁定30分钟",
+            "Пароль должен содержать не менее 12 символов, включая цифры.",
+            "A senha expira em 90 dias; use o gerenciador de senhas da empresa.",
+        ),
+    ),
+}
+
+
+# Round U: written by the same session after round Z: wpa_supplicant's psk, a Wi-Fi QR payload,
+# WireGuard's preshared key, a here-string, `net use`, openssl's `-k`, a YAML block scalar, TOML's
+# triple quotes, `u/p`, a Cyrillic password, a value named by an aside after it; benign Wi-Fi and
+# WireGuard configs, digests, prose with key/clave/pass, code and vault blocks. Measured once: A
+# leaked 6/24, changed 3/30 (`key_mgmt=WPA2-PSK`); B leaked 5/24, changed 0/18.
+_FRESHU_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "ops-u": (
+        "A",
+        (
+            'network={\n    ssid="HomeNet"\n    psk="{s}"\n}',
+            "WIFI:S:HomeNet;T:WPA;P:{s};;",
+            "[Peer]\nPublicKey = xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=\nPresharedKey = {s}\nAllowedIPs = 10.0.0.2/32",
+            'gcloud secrets versions add db-pass --data-file=- <<< "{s}"',
+            "net use \\\\\\\\fs01\\\\share /user:CORP\\\\svc-backup {s}",
+            "openssl enc -aes-256-cbc -salt -in dump.sql -out dump.enc -k {s}",
+            "password: |\n  {s}",
+            'db_password = """{s}"""',
+        ),
+    ),
+    "chat-u": (
+        "B",
+        (
+            "u/p: admin/{s}",
+            "пароль: Мышь{s}",
+            "la clave del wifi es {s} jeje",
+            "root pass => {s}",
+            "use this one for now -> {s} (it's the staging pass)",
+            "Kennwort für den Drucker: {s}",
+            "master pw '{s}', don't lose it",
+            '<entry key="db.password">{s}</entry>',
+        ),
+    ),
+}
+
+_FRESHU_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "net-u": (
+        "A",
+        (
+            'network={\n    ssid="HomeNet"\n    key_mgmt=WPA-PSK\n    psk=0\n}',
+            "[Interface]\nPrivateKey = <redacted>\nListenPort = 51820\n[Peer]\nPublicKey = {b44}",
+            "net use Z: \\\\\\\\fs01\\\\share /persistent:yes",
+            "openssl dgst -sha256 -hex release.tar.gz\nSHA2-256(release.tar.gz)= {h64}",
+            "$ wpa_cli status\nbssid={mac}\nfreq=5180\nssid=HomeNet\nkey_mgmt=WPA2-PSK\nwpa_state=COMPLETED",
+        ),
+    ),
+    "text-u": (
+        "B",
+        (
+            "Пароль изменён 05.12.2026 в 10:14 (UTC+3)",
+            "La clave del éxito es la constancia.",
+            "The key takeaway: cache invalidation is hard.",
+            "Master password reset requires both admins (2-of-2).",
+            "Pass 2 of 3: linking 412 objects",
+            "u/p ratio: 0.82",
+        ),
+    ),
+    "code-u": (
+        "A",
+        (
+            "if err := bcrypt.CompareHashAndPassword(hash, []byte(pw)); err != nil {",
+            "const PASSWORD_PATTERN = /^(?=.*[A-Z])(?=.*\\d).{12,}$/;",
+            "password: !vault |\n  $ANSIBLE_VAULT;1.1;AES256\n  {h64}\n  {h64}",
+            "self.assertEqual(resp.json()['detail'], 'Invalid token.')",
+            "expect(screen.getByLabelText('Password')).toBeInTheDocument();",
+        ),
+    ),
+}
+
+
+# Round V: written by the same session after round U: a password changed to a value, in twenty
+# languages and their word orders (verb-final, particles glued to the value, prepositions before it);
+# benign: the same verbs with a count, a length or a description instead of a value. Measured once:
+# A leaked 2/30 (Korean `X로`: the particle was read as part of the value), changed 0/21; B 0/30, 0/21.
+_FRESHV_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "changed-v1": (
+        "A",
+        (
+            "パスワードを {s} に変更しました",
+            "비밀번호를 {s}로 바꿨어요",
+            "Şifreyi {s} olarak değiştirdim",
+            "Vaihdoin salasanaksi {s}",
+            "Ich habe das Passwort auf {s} gesetzt",
+            "Wachtwoord veranderd naar {s}",
+            "Zmieniłem hasło na {s}",
+            "把数据库密码改成了{s}",
+            "Đã đổi mật khẩu thành {s}",
+            "เปลี่ยนรหัสผ่านเป็น {s} แล้ว",
+        ),
+    ),
+    "changed-v2": (
+        "B",
+        (
+            "Cambié la contraseña a {s}",
+            "Mudei a senha para {s}",
+            "Ho cambiato la password in {s}",
+            "Поменял пароль на {s}",
+            "Ganti password jadi {s} ya",
+            "غيرت كلمة المرور إلى {s}",
+            "שיניתי את הסיסמה ל-{s}",
+            "मैंने पासवर्ड बदलकर {s} कर दिया",
+            "رمز عبور را به {s} تغییر دادم",
+            "J'ai remis le mot de passe à {s}",
+        ),
+    ),
+}
+
+_FRESHV_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "verbs-v1": (
+        "A",
+        (
+            "비밀번호를 3번 틀려서 계정이 잠겼어요",
+            "パスワードを8文字以上に変更してください",
+            "Şifreyi 90 günde bir değiştirin",
+            "Vaihda salasana 90 päivän välein",
+            "Ich habe das Passwort auf der Rückseite notiert",
+            "Zmieniłem hasło na nowe, szczegóły w sejfie",
+            "把密码改成了更长的",
+        ),
+    ),
+    "verbs-v2": (
+        "B",
+        (
+            "Cambié la contraseña a una más larga",
+            "Mudei a senha para a do cofre",
+            "Поменял пароль на более длинный",
+            "Ganti password jadi lebih panjang ya",
+            "J'ai remis le mot de passe à zéro",
+            "Ho cambiato la password in quella del vault",
+            "Password changed to the one in 1Password",
+        ),
+    ),
+}
+
+
+# Round T: written by the same session after round V: what tools print: `vault kv get`, a Secret's
+# YAML, `docker inspect`, `printenv`, `pass show`, STS credentials, Markdown and box tables, an HTML
+# table; benign: the masks tools print (`aws configure list`, `gh auth status`, `kubectl config
+# view`, `terraform output`, `npm config list`), key fingerprints, env listings, test names.
+# Measured once: A leaked 2/18 (`pass show`), changed 3/18 (`DATA+OMITTED`); B leaked 4/18 (an aside
+# in backticks, an HTML table), changed 0/18. The Secret's template was first written with an
+# unfilled placeholder (a secret template is not filled), so its 3 samples measured nothing; it
+# holds `stringData` now, and the STS template fixed ids.
+_FRESHT_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "tools-t": (
+        "A",
+        (
+            "$ vault kv get secret/db\n====== Data ======\nKey         Value\n---         -----\npassword    {s}\nusername    app",
+            "$ kubectl get secret db -o yaml\napiVersion: v1\nstringData:\n  password: {s}\nkind: Secret",
+            '$ docker inspect api --format "{{json .Config.Env}}"\n["PATH=/usr/local/bin","DB_PASSWORD={s}","PORT=8080"]',
+            "$ printenv | grep -i token\nSLACK_APP_TOKEN={s}",
+            "$ pass show infra/db\n{s}\nuser: app",
+            '$ aws sts get-session-token\n{\n    "Credentials": {\n        "AccessKeyId": "ASIA5JQ2XKPO7RTM4WDE",\n        "SecretAccessKey": "{s}",\n        "SessionToken": "IQoJb3JpZ2luX2VjEJr//////////wEaCXVzLWVhc3QtMSJHMEUCIQDk"\n    }\n}',
+        ),
+    ),
+    "ui-t": (
+        "B",
+        (
+            "| Name | Value |\n|---|---|\n| DB_USER | app |\n| DB_PASS | {s} |",
+            "Username: deploy\nPassword: {s}\nHost: 10.0.4.12",
+            "╭─ credentials ─╮\n│ user: ci      │\n│ pass: {s} │\n╰───────────────╯",
+            "- [x] rotate `{s}` (old staging pw)",
+            "* **Password:** `{s}`",
+            "<tr><td>password</td><td>{s}</td></tr>",
+        ),
+    ),
+}
+
+_FRESHT_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "cli-t": (
+        "A",
+        (
+            "$ aws configure list\n      Name                    Value             Type    Location\n   access_key     ****************{AK4}      shared-credentials-file\n   secret_key     ****************{AK4}      shared-credentials-file",
+            "$ gh auth status\ngithub.com\n  ✓ Logged in to github.com account dana (keyring)\n  - Token: gho_************************************\n  - Token scopes: 'gist', 'read:org', 'repo'",
+            "$ kubectl config view\nusers:\n- name: admin\n  user:\n    client-certificate-data: DATA+OMITTED\n    client-key-data: DATA+OMITTED\n    token: REDACTED",
+            '$ terraform output\ndb_password = <sensitive>\ndb_host = "db.internal"',
+            "$ docker login ghcr.io -u dana --password-stdin < token.txt\nLogin Succeeded",
+            '$ npm config list\n//registry.npmjs.org/:_authToken = (protected)\nregistry = "https://registry.npmjs.org/"',
+        ),
+    ),
+    "out-t": (
+        "B",
+        (
+            "$ ssh-keygen -t ed25519 -C dana@laptop\nYour identification has been saved in /home/dana/.ssh/id_ed25519\nThe key fingerprint is:\nSHA256:{b64u} dana@laptop",
+            "$ gpg --fingerprint dana@example.org\npub   ed25519 2024-01-10 [SC]\n      {H4} {H4} {H4} {H4} {H4}  {H4} {H4} {H4} {H4} {H4}",
+            "$ age-keygen -y key.txt\nage1{b32l}",
+            "$ printenv | head -4\nPWD=/home/dana/src/api\nOLDPWD=/home/dana\nSHLVL=1\nLANG=en_US.UTF-8",
+            "$ git config -l | grep cred\ncredential.helper=store\ncredential.https://github.com.username=dana",
+            "tests/test_auth.py::test_password_reset_token_expires PASSED [ 42%]\ntests/test_auth.py::test_login_with_wrong_password PASSED [ 43%]",
+        ),
+    ),
+}
+
+
+# Round R: written by the same session after round T, to try the shapes v6 reads (constructors,
+# `login`, tags, asides, printers, block scalars, values in other scripts) on code and text that
+# hold no secret, and a few secrets in them. Measured once: A leaked 2/9 (`pass generate`'s output
+# under its label), changed 3/18 (a regular expression given to `new RegExp`); B leaked 1/9 (a
+# table's value on the line below its header), changed 3/18: `echo 'done' | sudo -S true`, taken
+# out after as mislabelled: what is piped to `sudo -S` is its password, whatever it reads like.
+_FRESHR_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "mix-r": (
+        "A",
+        (
+            "$ pass generate infra/db 24\nThe generated password for infra/db is:\n{s}",
+            "const api = new Mailjet({ apiKey: 'pub-key-1', apiSecret: '{s}' });",
+            "Login -> ops / {s}",
+        ),
+    ),
+    "mix-r2": (
+        "B",
+        (
+            "<th>Password</th>\n<td>{s}</td>",
+            "secret: >-\n  {s}",
+            "κωδικός: {s}",
+        ),
+    ),
+}
+
+_FRESHR_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "jsx-r": (
+        "A",
+        (
+            "<td>{user.password ? '••••••' : 'none'}</td>",
+            '<label htmlFor="pw">Password</label><input id="pw" type="password" value={pw} />',
+            "<th>Token</th><td>expires 2026-01-01</td>",
+            "const collator = new Intl.Collator('sv-SE-u-co-phonebk');\nconst d = new Date(2024, 0, 1);",
+            "const buf = new Buffer('SGVsbG8gd29ybGQ=', 'base64'); const re = new RegExp('^[A-Z]{2}\\\\d{6}$');",
+            "const login = new LoginPage(page); await login.goto('/signin');",
+        ),
+    ),
+    "text-r": (
+        "B",
+        (
+            "пароль: не менее 8 символов, из них 2 цифры",
+            "Login: 2026-12-05 10:00:12 from 10.0.0.1 (ssh)",
+            "description: |\n  The password for the admin account, rotated monthly.",
+            "password: >-\n  {{ vault_db_password }}",
+            "$ pass ls\nPassword Store\n└── infra\n    └── db",
+        ),
+    ),
+}
+
+
 def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     """Every generated secret sample and every near-miss, each with its fold."""
     fresh_secrets, fresh_benign = _fresh()
@@ -1508,8 +2476,32 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     fresh5_secrets, fresh5_benign = _round("fresh5", _FRESH5_SECRETS, _FRESH5_BENIGN, 26)
     fresh6_secrets, fresh6_benign = _round("fresh6", _FRESH6_SECRETS, _FRESH6_BENIGN, 30)
     fresh7_secrets, fresh7_benign = _round("fresh7", _FRESH7_SECRETS, _FRESH7_BENIGN, 28)
+    fresh8_secrets, fresh8_benign = _round("fresh8", _FRESH8_SECRETS, _FRESH8_BENIGN, 34)
+    freshw_secrets, freshw_benign = _round("freshw", _FRESHW_SECRETS, _FRESHW_BENIGN, 27)
+    freshx_secrets, freshx_benign = _round("freshx", _FRESHX_SECRETS, _FRESHX_BENIGN, 25)
+    freshy_secrets, freshy_benign = _round("freshy", _FRESHY_SECRETS, _FRESHY_BENIGN, 23)
+    freshz_secrets, freshz_benign = _round("freshz", _FRESHZ_SECRETS, _FRESHZ_BENIGN, 29)
+    freshu_secrets, freshu_benign = _round("freshu", _FRESHU_SECRETS, _FRESHU_BENIGN, 31)
+    freshv_secrets, freshv_benign = _round("freshv", _FRESHV_SECRETS, _FRESHV_BENIGN, 21)
+    fresht_secrets, fresht_benign = _round("fresht", _FRESHT_SECRETS, _FRESHT_BENIGN, 33)
+    freshr_secrets, freshr_benign = _round("freshr", _FRESHR_SECRETS, _FRESHR_BENIGN, 35)
     secrets = (*_stated(), *_sql(), *_otp(), *_sdk(), *_code(), *fresh_secrets, *fresh2_secrets, *fresh3_secrets)
-    return (*secrets, *fresh4_secrets, *fresh5_secrets, *fresh6_secrets, *fresh7_secrets), (
+    return (
+        *secrets,
+        *fresh4_secrets,
+        *fresh5_secrets,
+        *fresh6_secrets,
+        *fresh7_secrets,
+        *fresh8_secrets,
+        *freshw_secrets,
+        *freshx_secrets,
+        *freshy_secrets,
+        *freshz_secrets,
+        *freshu_secrets,
+        *freshv_secrets,
+        *fresht_secrets,
+        *freshr_secrets,
+    ), (
         *_benign(),
         *fresh_benign,
         *fresh2_benign,
@@ -1518,4 +2510,13 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *fresh5_benign,
         *fresh6_benign,
         *fresh7_benign,
+        *fresh8_benign,
+        *freshw_benign,
+        *freshx_benign,
+        *freshy_benign,
+        *freshz_benign,
+        *freshu_benign,
+        *freshv_benign,
+        *fresht_benign,
+        *freshr_benign,
     )

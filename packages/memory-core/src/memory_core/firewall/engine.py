@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from memory_core.firewall.patterns import RULES, Edit, marker
+from memory_core.firewall.values import DOCUMENTED_EXAMPLES
 
 __all__ = ["Firewall", "Scrubbed", "TurnVerdict", "KINDS", "marker"]
 
@@ -96,9 +97,12 @@ class Firewall:
         if "<" in text and "private" in text.lower():
             text = _remove_private(text, counts)
         folded = _fold(text)
+        examples = [example for example in DOCUMENTED_EXAMPLES if example in text]
         for rule in RULES:
             if rule.triggered(text, folded):
                 edits = rule.edits(text, folded)
+                if edits and examples:
+                    edits = _not_examples(text, edits, examples)
                 if edits:
                     text = _splice(text, edits, counts)
                     folded = _fold(text)
@@ -122,6 +126,17 @@ class Firewall:
 def _fold(text: str) -> str:
     """`text` in lower case, character for character, so positions found in one hold in the other."""
     return text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
+
+
+def _not_examples(text: str, edits: list[Edit], examples: list[str]) -> list[Edit]:
+    """`edits` less those that touch a vendor's published example credential (`DOCUMENTED_EXAMPLES`)."""
+    covered = bytearray(len(text))  # a mark per character, so each edit costs its own length
+    for example in examples:
+        at = text.find(example)
+        while at >= 0:
+            covered[at : at + len(example)] = b"\x01" * len(example)
+            at = text.find(example, at + len(example))
+    return [edit for edit in edits if covered.find(1, edit[0], edit[1]) < 0]
 
 
 def _splice(text: str, edits: list[Edit], counts: dict[str, int]) -> str:

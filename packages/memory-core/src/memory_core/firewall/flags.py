@@ -80,8 +80,8 @@ _NEEDS_LOGIN = frozenset(_LOGIN_TOOLS)
 """These read `-p` as a password only in their `login` subcommand (`docker run -p 80:80` is a port)."""
 _SAMBA = ("smbclient", "rpcclient", "smbmap", "smbget", "smbcacls", "net")
 _PROGRAMS = tuple(dict.fromkeys((*_SPACED, *_ATTACHED, *_SAMBA, "htpasswd", "sqlplus", "rabbitmqctl")))
-FLAG_TRIGGERS = ("-", "/p:", "sqlplus", "rabbitmqctl")
-"""Every password flag has a dash but FreeRDP's `/p:` and `sqlplus user/password@db`."""
+FLAG_TRIGGERS = ("-", "/p:", "sqlplus", "rabbitmqctl", "net use")
+"""Every password flag has a dash but FreeRDP's `/p:`, `sqlplus user/password@db` and `net use`'s password."""
 _PROGRAM = lazy(
     r"(?:(?<![\w.\-])|(?<=\\n))(?P<p>"
     + "|".join(re.escape(p) for p in sorted(_PROGRAMS, key=len, reverse=True))
@@ -94,15 +94,17 @@ _MAX_COMMAND = 600
 _PIPED = lazy(
     r"(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+|'%s'[ \t]+|\"%s\"[ \t]+)?"
     r"(?:\\\"(?P<e>[^\"\\\n]{1,256})\\\"|\"(?P<q>[^\"\n]{1,256})\"|'(?P<r>[^'\n]{1,256})'|(?P<b>[^\s|;&\"'\\]{1,256}))"
-    r"[ \t]*\|[^\n|;]{0,300}?--password-stdin"
+    r"[ \t]*\|[^\n|;]{0,300}?(?:--password-stdin|\bsudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S\b|\bpasswd[ \t]+--stdin)"
 )
-"""`echo "$PW" | docker login --password-stdin`: the password is what is piped in."""
+"""`echo "$PW" | docker login --password-stdin`, `echo pw | sudo -S ...`, `| passwd --stdin user`: the
+password is what is piped in."""
 _POSITIONAL: dict[tuple[str, str], int] = {
     ("rabbitmqctl", "add_user"): 2,
     ("rabbitmqctl", "change_password"): 2,
     ("rabbitmqctl", "authenticate_user"): 2,
 }
 """(program, subcommand) -> which operand after the subcommand is the password (1 = the first)."""
+_DEVICE = lazy(r"[A-Za-z]:|LPT\d:|\*")
 _GENERAL = lazy(r"(?<=[ \t])-p(?P<s>[^\s\-\"'`][^\s\"'`]{5,255})")
 _SQLPLUS = lazy(r"[\w.$#]+/(?P<s>[^\s@/\"']{1,128})(?:@|\s|$)")
 
@@ -155,6 +157,11 @@ def _read_command(text: str, program: str, start: int, end: int) -> list[tuple[i
             operands = [w for w in words[i + 1 :] if not w[2].startswith("-")]
             if len(operands) >= 3 and _password(operands[2][2]):  # htpasswd -b FILE USER PASSWORD
                 edits.append((operands[2][0], operands[2][1], KIND))
+    if program == "net" and words and words[0][2].lower() == "use":
+        # `net use [Z:] \\\\server\\share [password] [/user:...]`: the operand that is not a device, a share or a switch
+        rest = [w for w in words[1:] if not (w[2].startswith(("\\", "/", "*")) or _DEVICE.fullmatch(w[2]))]
+        if rest and _password(rest[0][2]) and looks_like_secret(rest[0][2]):
+            edits.append((rest[0][0], rest[0][1], KIND))
     operands = [w for w in words if not w[2].startswith("-")]
     if operands and (program, operands[0][2]) in _POSITIONAL:
         index = _POSITIONAL[(program, operands[0][2])]
@@ -170,7 +177,7 @@ def _read_command(text: str, program: str, start: int, end: int) -> list[tuple[i
 def find_flag_passwords(text: str, folded: str) -> list[tuple[int, int, str]]:
     """Every password passed as a command-line flag, as `(start, end, "password-flag")`."""
     edits: list[tuple[int, int, str]] = []
-    if "-stdin" in text:
+    if "-stdin" in text or "sudo" in text:
         for found in _PIPED.finditer(text):
             group = next(g for g in ("e", "q", "r", "b") if found.group(g) is not None)
             if _password(found.group(group)):

@@ -33,20 +33,22 @@ from collections.abc import Callable
 
 from memory_core.firewall.files import find_pgpass_passwords
 from memory_core.firewall.flags import FLAG_TRIGGERS, find_flag_passwords
-from memory_core.firewall.judge import JUDGED_TRIGGERS, find_judged
+from memory_core.firewall.judge import JUDGED_TRIGGERS, PRINTED_TRIGGERS, find_judged, find_printed
 from memory_core.firewall.values import is_placeholder, line_prefix, looks_like_code
 from memory_core.lazyre import lazy
 from memory_core.urls import MAX_URL, URL_END, find_userinfo
 
 __all__ = ["Rule", "RULES", "RULES_VERSION", "MARKER_PREFIX", "marker", "Edit"]
 
-RULES_VERSION = 5
+RULES_VERSION = 6
 """The rule set's version: raise it whenever a change makes the rules catch something they
 did not (1: vendor prefixes, assignments and entropy; 2: the RFC 3986 userinfo parser,
 password flags, named keys, stated passwords, `.pgpass`; 3: the judgement of a name and a
 value together, in any language, `firewall.judge`; 4: the judgement alone reads named
 credentials, the per-syntax assignment rules are gone, kinds `*-assignment` become
-`credential`; 5: the words for password in some twenty more languages, round 7).
+`credential`; 5: the words for password in some twenty more languages, round 7; 6: the
+lexicon as a table of a hundred-odd languages, `firewall.lexicon`, with stems, compounds and
+informal English spellings).
 `memory scrub` records the version
 it ran with, captures record the version that scrubbed them, and `doctor` says when stored
 records were last scrubbed by an older rule set."""
@@ -155,7 +157,9 @@ class Rule:
         return edits
 
 
-_FILLER_RUN = lazy(r"(.)\1{7}|XXXX|xxxx|\.\.\.|EXAMPLE|[Ee]xample")
+_FILLER_RUN = lazy(
+    r"(.)\1{7}|XXXX|xxxx|\.\.\.|EXAMPLE|[Ee]xample|[-_](?:your|YOUR)[-_]|[Pp]laceholder|REPLACE|[Rr]eplace[-_]"
+)
 """In a documentation example the random part is filler (`AKIAXXXXXXXXXXXXXXXX`, `ghp_xxxx...`)
 or says so: AWS documents `AKIAIOSFODNN7EXAMPLE`, and no issued key spells EXAMPLE."""
 
@@ -282,10 +286,17 @@ _VENDOR_RULES = [
     _vendor("mailgun-key", ("key-",), r"key-[0-9a-f]{32}"),
     _vendor("mailchimp-key", ("-us",), r"[0-9a-f]{32}-us\d{1,2}"),
     _vendor("telegram-token", (":AA",), r"\d{8,10}:AA[A-Za-z0-9_\-]{32,33}"),
+    # A URL whose path holds its credential by the vendor's layout: whatever stands there is it.
+    Rule(
+        "telegram-token",
+        ("api.telegram.org/bot",),
+        rf"api\.telegram\.org/bot{_NOT_MARKER}(?P<s>\d{{5,12}}:{_NOT_MARKER}[^\s/?\"'`<>]+)",
+        anchored=True,
+    ),
     Rule(
         "discord-webhook",
         ("discord",),
-        r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[A-Za-z0-9_\-]{20,}",
+        r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/(?!\[REDACTED:)[^\s/?\"'`<>]+",
     ),
     Rule(
         "azure-key",
@@ -410,11 +421,18 @@ def _judge_basic(match: re.Match[str]) -> Edit | None:
 
 def _judge_cookie(match: re.Match[str]) -> Edit | None:
     prefix = line_prefix(match.string, match.start())
-    if prefix is None or prefix.strip(" \t-").lower() not in ("", "set"):
-        return None  # a header starts its line; "the cookie: it expired" is prose
+    if prefix is None:
+        return None
+    quote = prefix[-1:] if prefix[-1:] in ("'", '"') else ""  # `-H 'Cookie: ...'`, httpie's `'Cookie:...'`
+    if not quote and prefix.strip(" \t-<>*|").lower() not in ("", "set"):
+        return None  # a header starts its line (curl -v marks it `>` or `<`); "the cookie: it expired" is prose
     if re.search(r"\s=\s|[(\[]", match.group("s")):
         return None  # `cookie: http.cookies.SimpleCookie = ...` is a Python annotation
-    return match.start("s"), match.end("s"), "cookie"
+    end = match.end("s")
+    if quote:
+        close = match.string.find(quote, match.start("s"), end + 1)
+        end = close if close >= 0 else end
+    return (match.start("s"), end, "cookie") if end > match.start("s") else None
 
 
 _HEADER_RULES = [
@@ -461,12 +479,13 @@ _NAMED_RULES = [
     Rule("password-flag", FLAG_TRIGGERS, find=find_flag_passwords),
     Rule("credential", (":",), find=find_pgpass_passwords),
     Rule("credential", JUDGED_TRIGGERS, find=find_judged),
+    Rule("credential", PRINTED_TRIGGERS, find=find_printed),
 ]
 
 # -- the entropy test, last ------------------------------------------------------------------
 
 _HARMLESS_LABEL = (
-    r"(?:(?:sha\d{1,3}|md5|blake2[bs]?|blake3|h1|crc32c?|etag|integrity)[:=\-\"' ]+"
+    r"(?:(?:sha\d{1,3}|md5|blake2[bs]?|blake3|h1|crc32c?|etag|integrity)[:=\-\"' \\]+"
     r"|\|1\|(?:[A-Za-z0-9+/_\-]+=*\|)?"
     r"|(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com) "
     r"|data:(?:image|font|audio|video)/[\w.+\-]+;base64,)$"
@@ -518,8 +537,15 @@ def _judge_entropy(match: re.Match[str]) -> Edit | None:
     from memory_core.firewall.entropy import looks_random
 
     token = match.group(0)
-    if token.startswith(_SRI_PREFIXES):
-        return None
+    if token.startswith(_SRI_PREFIXES) or _LABELLED_HEX.fullmatch(token):
+        return None  # a digest; `rsa4096/<key id>` in a gpg listing: hex alone is never flagged either
+    segments = token.split("/")
+    if len(segments) > 2 and min(map(len, segments)) >= _ID_SEGMENT and ("-" in token or "_" in token):
+        return None  # URL-safe ids joined by `/` (Go's build id): one base64 value never mixes `/` with `-` or `_`
+    if _FILE_EXTENSION.match(match.string, match.end()) and "://" in _token_before(match.string, match.start()):
+        return None  # a file's name in a URL's path (`https://images.host/<id>.jpg`): a resource, not a key
+    if _ENCRYPTED.search(match.string, max(0, match.start() - _MAX_ENCRYPTED), match.start()):
+        return None  # SOPS's `ENC[AES256_GCM,data:...,iv:...]`: ciphertext, useless without its key
     if not looks_random(token) or is_placeholder(token) or _encodes_plain_text(token):
         return None
     before = match.string[max(0, match.start() - 100) : match.start()]  # a `|1|salt|` fits
@@ -533,6 +559,21 @@ def _judge_entropy(match: re.Match[str]) -> Edit | None:
     return match.start(), match.end(), "high-entropy"
 
 
+_FILE_EXTENSION = lazy(r"\.(?:jpe?g|png|gif|webp|svg|avif|mp[34]|webm|pdf|html?|css|js)(?![\w.])", re.IGNORECASE)
+
+
+def _token_before(text: str, start: int) -> str:
+    """The text from the last blank (or quote) before `start` up to it: the rest of its token."""
+    window = text[max(0, start - 300) : start]
+    cut = max(window.rfind(c) for c in " \t\n\"'(<")
+    return window[cut + 1 :]
+
+
+_ID_SEGMENT = 16
+_MAX_ENCRYPTED = 2048
+_ENCRYPTED = lazy(r"ENC\[(?:AES256_GCM|PGP|age)[^\]\s]*$")
+"""A SOPS-encrypted value up to the token: its data, iv and tag are ciphertext."""
+_LABELLED_HEX = lazy(r"[a-z][a-z0-9]*/[0-9A-Fa-f]{8,}")
 _LABEL = lazy(
     r"(?:\\[nrt])?(?P<label>[A-Za-z][\w.\-]{0,40})\\?[\"']?\]?[ \t]*(?:[:=]|==)[ \t]*\\?[\"']?(?:W/)?\\?[\"']?$"
 )

@@ -21,9 +21,31 @@ import re
 
 from memory_core.lazyre import lazy
 
-__all__ = ["looks_like_secret", "is_ordinary", "trim_value", "is_placeholder", "looks_like_code", "line_prefix"]
+__all__ = [
+    "DOCUMENTED_EXAMPLES",
+    "looks_like_secret",
+    "is_ordinary",
+    "trim_value",
+    "is_placeholder",
+    "looks_like_code",
+    "line_prefix",
+]
 
 _TRAILING = ")]},.:;!?"
+
+DOCUMENTED_EXAMPLES = (
+    # Credentials a vendor publishes in its documentation for everyone to paste: they open nothing.
+    # Azurite, the Azure Storage emulator
+    "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==",
+    "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",  # the signature of jwt.io's sample token
+    "sk_test_4eC39HqLyjWDarjtT1zdp7dc",  # Stripe's API reference
+    "pk_test_TYooMQauvdEDq54NiTphI7jx",
+    "6LeIxAcTAAAAAJcZVRqyHh71UMIEGNQ_MXjiZKhI",  # reCAPTCHA's test secret key
+    "6LeIxAcTAAAAAGG-vFI1TnRWxMZNFuojJ4WifJWe",
+    "1x0000000000000000000000000000000AA",  # Cloudflare Turnstile's test secret
+)
+"""Published example credentials, kept wherever they stand (AWS's `...EXAMPLE` keys are kept by
+their own spelling, `is_placeholder`)."""
 
 _MIN_LENGTH = 6
 _STRICT_MIN_LENGTH = 16
@@ -125,8 +147,11 @@ _PLACEHOLDER_PARTS = (
     "replace-",
     "changeme",
     "xxxxx",
+    "omitted",  # what tools print instead of the value: kubectl's `DATA+OMITTED`
+    "masked",
 )
 """Documentation writes these into the value it shows: vendors' example keys end in `EXAMPLE`."""
+_MASK = lazy(r"[\[<(][a-z _\-]{3,20}[\]>)]")
 _CODE_REFERENCE = r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*"
 _MAX_LINE_PREFIX = 64
 
@@ -140,8 +165,10 @@ def is_placeholder(value: str) -> bool:
     lowered = value.lower()
     if lowered.startswith(_PLACEHOLDER_STARTS) and (not lowered.startswith("<") or lowered.endswith(">")):
         return True
-    if lowered.endswith(("...", "…")):
-        return True  # `sk-...`: an example cut short
+    if "..." in lowered or "…" in lowered or "****" in lowered:
+        return True  # `sk-...`, `sk-...Qx7f`, `ab****yz`: an example cut short or a masked value
+    if _MASK.fullmatch(lowered):
+        return True  # `[REDACTED]`, `<hidden>`, `(masked)`: a tool already hid the value
     if any(word in lowered for word in _PLACEHOLDER_PARTS):
         return True  # `AKIAIOSFODNN7EXAMPLE`, `YOUR_API_KEY`, `replace-with-your-token`
     return lowered in _PLACEHOLDER_WORDS or set(value.strip(":@ ")) <= _FILLER
