@@ -1080,6 +1080,11 @@ _FILLERS: dict[str, Callable[[random.Random], str]] = {
     "{H4}": lambda rng: _chars(rng, _HEX.upper(), 4),
     "{b32l}": lambda rng: _chars(rng, "qpzry9x8gf2tvdw0s3jn54khce6mua7l", 58),
     "{b64s}": lambda rng: base64.b64encode(rng.randbytes(18)).decode(),
+    # from round 9 on
+    "{a14}": lambda rng: _chars(rng, _ALNUM, 14),
+    "{a24}": lambda rng: _chars(rng, _ALNUM, 24),
+    "{ulid}": lambda rng: rng.choice("01") + _chars(rng, "0123456789ABCDEFGHJKMNPQRSTVWXYZ", 25),
+    "{dna}": lambda rng: "\n".join(_chars(rng, "ACGT", 70) for _ in range(rng.randint(2, 5))),
 }
 
 
@@ -2467,6 +2472,290 @@ _FRESHR_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
+# Round 9, written without reading the rules and unlike round 8: Indic, Southeast Asian, Caucasian, Balkan, Iberian
+# and African phrasings, values stated before their noun, Windows and SMB/Wi-Fi commands, vendor auth schemes and
+# agent files, positional credentials in Perl/Go/Scala/JS/R/Clojure/Erlang, package-manager credential files, recovery
+# keys; near-misses are DNS records, public web-push/SAML/SSH keys, chain addresses, vendor object ids, lockfiles of
+# other ecosystems, filtered logs, indirect references, "the password is wrong" in other scripts, sequences.
+_FRESH9_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "lang-9": (
+        "A",
+        (
+            "స్టేజింగ్ డేటాబేస్ పాస్‌వర్డ్: {s}",
+            "सर्भरको पासवर्ड {s} हो, कसैलाई नभन्नुहोस्",
+            "સર્વરનો પાસવર્ડ {s} છે",
+        ),
+    ),
+    "lang-9b": (
+        "B",
+        (
+            "ಸರ್ವರ್‌ನ ಪಾಸ್‌ವರ್ಡ್ {s} ಆಗಿದೆ",
+            "സെർവറിന്റെ പാസ്‌വേഡ് {s} ആണ്",
+            "ਸਰਵਰ ਦਾ ਪਾਸਵਰਡ {s} ਹੈ",
+        ),
+    ),
+    "lang-9c": (
+        "A",
+        (
+            "සර්වරයේ මුරපදය: {s}",
+            "ဆာဗာ စကားဝှက်က {s} ပါ",
+            "ពាក្យសម្ងាត់ម៉ាស៊ីនមេគឺ {s}",
+        ),
+    ),
+    "lang-9d": (
+        "B",
+        (
+            "የአገልጋዩ የይለፍ ቃል {s} ነው",
+            "Սերվերի գաղտնաբառը՝ {s}",
+            "Серверийн нууц үг: {s}",
+        ),
+    ),
+    "lang-9e": (
+        "A",
+        (
+            "Zaporka za poslužitelj je {s}",
+            "Geslo za strežnik je {s}, ne pošiljaj ga po mailu",
+            "Лозинката за серверот е {s}",
+        ),
+    ),
+    "lang-9f": (
+        "B",
+        (
+            "O contrasinal do servidor é {s}",
+            "Die wagwoord vir die bediener is {s}",
+            "資料庫密碼：{s}（請勿外流）",
+        ),
+    ),
+    "value-first-9": (
+        "B",
+        (
+            "{s} is the new root password on db-3, old one's revoked",
+            "u: admin p: {s}",
+            "try {s} at the sudo prompt, that's what IT gave me",
+        ),
+    ),
+    "windows-9": (
+        "A",
+        (
+            "C:\\> net use \\\\fs01\\deploy /user:ACME\\svc_build {s} /persistent:no",
+            "cmdkey /add:sql01.acme.local /user:ACME\\sqladmin /pass:{s}",
+            'sqlcmd -S sql01 -U sa -P {s} -Q "SELECT @@VERSION"',
+        ),
+    ),
+    "unix-net-9": (
+        "B",
+        (
+            "smbclient //fs01/share -U ops%{s} -c 'ls'",
+            "sudo mount -t cifs //fs01/backup /mnt/backup -o username=ops,password={s},vers=3.0",
+            "nmcli dev wifi connect AcmeCorp-5G password {s}",
+        ),
+    ),
+    "auth-schemes-9": (
+        "A",
+        (
+            "curl -H 'Authorization: SSWS {s}' 'https://acme.okta.com/api/v1/users?limit=25'",
+            'curl -k https://splunk.acme.dev:8088/services/collector -H "Authorization: Splunk {s}" -d \'{"event": "deploy finished"}\'',
+            "GET /_cluster/health HTTP/1.1\nHost: es.acme.dev:9200\nAuthorization: ApiKey {s}",
+        ),
+    ),
+    "vendor-cfg-9": (
+        "B",
+        (
+            "$ cat /etc/datadog-agent/datadog.yaml\napi_key: {s}\nsite: datadoghq.eu\nlogs_enabled: true",
+            '$ cat ~/.terraformrc\ncredentials "app.terraform.io" {\n  token = "{s}"\n}',
+            '# /etc/buildkite-agent/buildkite-agent.cfg\ntoken="{s}"\nname="%hostname-%spawn"\ntags="queue=default"',
+        ),
+    ),
+    "positional-9": (
+        "A",
+        (
+            'my $dbh = DBI->connect("dbi:Pg:dbname=app;host=db", "app", "{s}", { RaiseError => 1 });',
+            'db, err := sql.Open("mysql", "app:{s}@tcp(db:3306)/shop?parseTime=true")',
+            'credentials += Credentials("Sonatype Nexus Repository Manager", "nexus.acme.dev", "deploy", "{s}")',
+        ),
+    ),
+    "positional-9b": (
+        "B",
+        (
+            "client.connect('10.0.4.12', 22, 'ops', '{s}', timeout=10)",
+            "const token = jwt.sign({ sub: user.id }, '{s}', { expiresIn: '1h' });",
+            "conn = ldap3.Connection(server, 'cn=admin,dc=acme,dc=dev', '{s}', auto_bind=True)",
+        ),
+    ),
+    "langs-code-9": (
+        "A",
+        (
+            'con <- dbConnect(RPostgres::Postgres(), dbname = "dw", user = "analyst", password = "{s}")',
+            '{:db {:dbtype "postgresql" :user "app" :password "{s}"}}',
+            "erl -name node1@10.0.0.5 -setcookie {s} -s app start",
+        ),
+    ),
+    "sys-cfg-9": (
+        "B",
+        (
+            'network={\n    ssid="AcmeCorp"\n    psk="{s}"\n    key_mgmt=WPA-PSK\n}',
+            "userlist admins\n    user ops insecure-password {s}\n\nlisten stats\n    bind :8404\n    stats enable",
+            "$ sudo tee /etc/postfix/sasl_passwd\n[smtp.sendgrid.net]:587 apikey:{s}\n$ sudo postmap /etc/postfix/sasl_passwd",
+        ),
+    ),
+    "pkg-cfg-9": (
+        "A",
+        (
+            '$ cat ~/.cargo/credentials.toml\n[registries.acme]\ntoken = "{s}"',
+            '{\n  "http-basic": {\n    "repo.packagist.com": {\n      "username": "token",\n      "password": "{s}"\n    }\n  }\n}',
+            '<packageSourceCredentials>\n  <acme>\n    <add key="Username" value="ci" />\n    <add key="ClearTextPassword" value="{s}" />\n  </acme>\n</packageSourceCredentials>',
+        ),
+    ),
+    "cli-quoting-9": (
+        "B",
+        (
+            'git -c http.extraHeader="Authorization: Bearer {s}" clone https://git.acme.dev/infra/terraform.git',
+            "docker login -u acmebot --password-stdin registry.acme.dev <<< '{s}'",
+            'expect -c \'spawn ssh ops@10.0.3.9; expect "password:"; send "{s}\\r"; interact\'',
+        ),
+    ),
+    "recovery-9": (
+        "A",
+        (
+            "Bitwarden two-step login recovery code for ops@acme.dev: {s}",
+            "Recovery key for the CI signing YubiKey (keep it offline): {s}",
+            "LUKS passphrase for /dev/nvme0n1p3 is {s}, the paper copy is in the safe",
+        ),
+    ),
+}
+
+_FRESH9_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "dns-9": (
+        "A",
+        (
+            'selector1._domainkey.acme.dev. 3600 IN TXT "v=DKIM1; k=rsa; p={b64}"',
+            '$ dig +short TXT _acme-challenge.acme.dev\n"{b64u}"',
+            'acme.dev. 3600 IN TXT "google-site-verification={b64u}"',
+        ),
+    ),
+    "pubkeys-9": (
+        "B",
+        (
+            "const VAPID_PUBLIC_KEY = 'B{b64u}';\nawait registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: urlBase64ToUint8Array(VAPID_PUBLIC_KEY) });",
+            '<md:KeyDescriptor use="signing">\n  <ds:KeyInfo><ds:X509Data><ds:X509Certificate>{b64}</ds:X509Certificate></ds:X509Data></ds:KeyInfo>\n</md:KeyDescriptor>',
+            "$ ssh-keyscan -t rsa git.acme.dev\n# git.acme.dev:22 SSH-2.0-OpenSSH_9.6\ngit.acme.dev ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABgQ{b64}",
+        ),
+    ),
+    "chain-9": (
+        "A",
+        (
+            "Contract deployed at 0x{h} (block 19823411, gas used 1,204,331)",
+            "tx 0x{h64} confirmed in 12.4s",
+            "verify it on https://sepolia.etherscan.io/address/0x{h}#code",
+        ),
+    ),
+    "objids-9": (
+        "B",
+        (
+            "intent = stripe.PaymentIntent.retrieve('pi_3P{a24}')",
+            'db.orders.find({ _id: ObjectId("{h24}") })',
+            "event_id={ulid} customer=cus_{a14} status=succeeded",
+        ),
+    ),
+    "lock-9": (
+        "A",
+        (
+            "SPEC CHECKSUMS:\n  Alamofire: {h}\n  FirebaseCore: {h}\n\nPODFILE CHECKSUM: {h}\n\nCOCOAPODS: 1.15.2",
+            '"Newtonsoft.Json": {\n  "type": "Direct",\n  "requested": "[13.0.3, )",\n  "resolved": "13.0.3",\n  "contentHash": "{i}"\n}',
+            '<component group="com.squareup.okhttp3" name="okhttp" version="4.12.0">\n   <artifact name="okhttp-4.12.0.jar">\n      <sha256 value="{h64}" origin="Generated by Gradle"/>\n   </artifact>\n</component>',
+        ),
+    ),
+    "vcs-9": (
+        "B",
+        (
+            "$ git ls-remote origin\n{h}\tHEAD\n{h}\trefs/heads/main\n{h}\trefs/tags/v2.4.0",
+            "Fix token refresh race on cold start\n\nChange-Id: I{h}\nReviewed-on: https://gerrit.acme.dev/c/api/+/48213",
+            '"pins" : [\n  {\n    "identity" : "swift-argument-parser",\n    "location" : "https://github.com/apple/swift-argument-parser.git",\n    "state" : { "revision" : "{h}", "version" : "1.3.1" }\n  }\n]',
+        ),
+    ),
+    "filtered-9": (
+        "A",
+        (
+            'Started POST "/users/sign_in" for 10.0.0.7\n  Parameters: {"user"=>{"email"=>"ana@acme.dev", "password"=>"[FILTERED]"}, "commit"=>"Log in"}',
+            "Wi-Fi password: ●●●●●●●●●●  [Show]",
+            "$ doppler secrets get STRIPE_KEY --plain --redacted\nsk_live_****************************",
+        ),
+    ),
+    "refs-9": (
+        "B",
+        (
+            '@Value("${spring.datasource.password}")\nprivate String dbPassword;',
+            'password: <%= ENV.fetch("DB_PASSWORD") %>',
+            "services:\n  db:\n    environment:\n      POSTGRES_PASSWORD_FILE: /run/secrets/db_password\n    secrets:\n      - db_password",
+        ),
+    ),
+    "prose-9": (
+        "A",
+        (
+            "Die wagwoord is verkeerd. Probeer weer.",
+            "Zaporka je prekratka: najmanje 12 znakova.",
+            "密碼錯誤，請再試一次。",
+        ),
+    ),
+    "prose-9b": (
+        "B",
+        (
+            "പാസ്‌വേഡ് തെറ്റാണ്, വീണ്ടും ശ്രമിക്കുക",
+            "Գաղտնաբառը սխալ է։ Փորձեք կրկին։",
+            "O contrasinal caducou; cámbiao no panel de control.",
+        ),
+    ),
+    "prose-9c": (
+        "A",
+        (
+            "पासवर्ड गलत छ। फेरि प्रयास गर्नुहोस्।",
+            "Нууц үг хамгийн багадаа 12 тэмдэгт байх ёстой.",
+            "Geslo je poteklo, nastavite novo geslo.",
+        ),
+    ),
+    "usage-9": (
+        "B",
+        (
+            "Usage(input_tokens=18211, output_tokens=944, cache_creation_input_tokens=0, cache_read_input_tokens=40112)",
+            'Token { kind: Ident, span: 112..120, text: "password" }\nToken { kind: Eq, span: 121..122, text: "=" }',
+            "context: 143,882 / 200,000 tokens (72%), consider /compact",
+        ),
+    ),
+    "versions-9": (
+        "A",
+        (
+            "ro.build.fingerprint: google/oriole/oriole:14/AP2A.240605.024/11860263:user/release-keys",
+            "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.6367.207 Safari/537.36",
+            "Linux build-7 6.8.0-31-generic #31-Ubuntu SMP PREEMPT_DYNAMIC Sat Apr 20 00:40:06 UTC 2024 x86_64 GNU/Linux",
+        ),
+    ),
+    "docs-ex-9": (
+        "B",
+        (
+            "const SPREADSHEET_ID = '1BxiMVs0XRA5nFMdKvBdBZjgmUUqptlbs74OgvE2upms'; // the sample sheet from Google's quickstart",
+            "Stripe.setPublishableKey('pk_test_TYooMQauvdEDq54NiTphI7jx'); // publishable test key from the Stripe docs",
+            "TWILIO_ACCOUNT_SID=ACXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX\nTWILIO_AUTH_TOKEN=your_auth_token",
+        ),
+    ),
+    "science-9": (
+        "A",
+        (
+            ">NM_000546.6 Homo sapiens tumor protein p53 (TP53), mRNA\n{dna}",
+            "InChIKey=BSYNRYMUTXBXSQ-UHFFFAOYSA-N (aspirin), SMILES CC(=O)Oc1ccccc1C(=O)O",
+            "thumbnail pHash {h16}, dHash {h16}: distance 3, treated as a duplicate",
+        ),
+    ),
+    "oauth-public-9": (
+        "B",
+        (
+            "https://auth.acme.dev/authorize?response_type=code&client_id=web-app&code_challenge={b64u}&code_challenge_method=S256&state={h16}",
+            "Content-Security-Policy: script-src 'sha256-{k44}' 'strict-dynamic'; object-src 'none'",
+            '{"kid": "{u}", "kty": "OKP", "crv": "Ed25519", "x": "{b64u}", "use": "sig"}',
+        ),
+    ),
+}
+
+
 def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     """Every generated secret sample and every near-miss, each with its fold."""
     fresh_secrets, fresh_benign = _fresh()
@@ -2485,6 +2774,7 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     freshv_secrets, freshv_benign = _round("freshv", _FRESHV_SECRETS, _FRESHV_BENIGN, 21)
     fresht_secrets, fresht_benign = _round("fresht", _FRESHT_SECRETS, _FRESHT_BENIGN, 33)
     freshr_secrets, freshr_benign = _round("freshr", _FRESHR_SECRETS, _FRESHR_BENIGN, 35)
+    fresh9_secrets, fresh9_benign = _round("fresh9", _FRESH9_SECRETS, _FRESH9_BENIGN, 40)
     secrets = (*_stated(), *_sql(), *_otp(), *_sdk(), *_code(), *fresh_secrets, *fresh2_secrets, *fresh3_secrets)
     return (
         *secrets,
@@ -2501,6 +2791,7 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *freshv_secrets,
         *fresht_secrets,
         *freshr_secrets,
+        *fresh9_secrets,
     ), (
         *_benign(),
         *fresh_benign,
@@ -2519,4 +2810,5 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *freshv_benign,
         *fresht_benign,
         *freshr_benign,
+        *fresh9_benign,
     )
