@@ -82,13 +82,21 @@ _DEPTH = 50
 """Candidates each list contributes to the fusion. The evidence of every coding-dev question that
 either list finds at all is within its first 50."""
 _RRF_K = 60.0
-_VECTOR_WEIGHT = 0.5
+_VECTOR_WEIGHT = 0.35
 """Reciprocal-rank fusion: a record scores `1 / (_RRF_K + rank)` in the BM25 list and
 `_VECTOR_WEIGHT / (_RRF_K + rank)` in the vector list. `_RRF_K` is the usual 60 (10 and 20 gave the
-same top-5). Evidence in the top 5 (fold A / fold B, bench/rank_research.py): coding-dev, weight
-1.0: 0.927 / 0.789, 0.5: 0.927 / 0.816, BM25 alone 0.902 / 0.842, vectors alone 0.829 / 0.816;
-LoCoMo (turn pairs): 1.0: 0.586 / 0.568, 0.5: 0.593 / 0.583, BM25 alone 0.613 / 0.587, vectors
-alone 0.526 / 0.485. Both folds chose 0.5 on the two sets together."""
+same top-5). The vector list counts about a third of BM25's because on chat its first places are
+often short turns that share a topic or a speaker's name, not an answer ("Caroline: Cool! What did
+it look like?" for "How long ago was Caroline's 18th birthday?"), while a word match is rarely
+wrong. Chosen out of fold (bench/fusion_research.py, 2026-12-05): coding answered through
+`assemble` and LoCoMo R@5 / R@10 (bench/locomo.py --vectors) at 0.25 / 0.3 / 0.35 / 0.4 / 0.5:
+fold A coding 0.878 / 0.878 / 0.902 / 0.902 / 0.902, R 0.570 / 0.685, 0.570 / 0.676, 0.560 /
+0.679, 0.556 / 0.679, 0.553 / 0.656; fold B coding 0.816 at every weight, R 0.543 / 0.613, 0.534 /
+0.604, 0.523 / 0.592, 0.521 / 0.587, 0.506 / 0.589. Fold A chose 0.35 (coding answered plus mean
+R); read on fold B every row held or rose (R@5 0.506 -> 0.523, LoCoMo answered through `assemble`
+0.596 -> 0.606; coding, big store, off-topic, replay and stale figures unchanged). Fold B chose
+0.25, which read on fold A cost a coding question (0.902 -> 0.878) and one in the big store: not
+taken. Before (rank_research.py, turn pairs): 1.0 and 0.5 were compared, 0.5 kept."""
 _REPLY_SHARE = 0.3
 _REPLY_OFFSET = 1
 _LENDERS = 5
