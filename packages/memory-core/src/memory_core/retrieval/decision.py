@@ -68,7 +68,6 @@ class Bank:
         self.embedder = embedder
         self._lock = threading.Lock()
         self._vectors: npt.NDArray[np.float32] | None = None
-        self._centre: npt.NDArray[np.float32] | None = None
 
     def vectors(self) -> npt.NDArray[np.float32]:
         """(prompts, dim) unit vectors of the bank, embedded as passages (the scale of the
@@ -97,24 +96,6 @@ class Bank:
         if model != self.embedder.model_id or digest != _digest(prompts) or vectors.shape[0] != len(prompts):
             return None
         return vectors
-
-    def centre(self) -> npt.NDArray[np.float32]:
-        """The unit mean of the bank's vectors: the direction every generic prompt shares."""
-        if self._centre is None:
-            import numpy as np
-
-            mean = self.vectors().mean(axis=0)
-            self._centre = (mean / max(float(np.linalg.norm(mean)), 1e-12)).astype(np.float32)
-        return self._centre
-
-    def local(self, vector: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-        """The unit mean of the `BANK_TOP` bank vectors nearest `vector`."""
-        import numpy as np
-
-        bank = self.vectors()
-        top = np.argpartition(bank @ vector, -BANK_TOP)[-BANK_TOP:]
-        mean = bank[top].mean(axis=0)
-        return (mean / max(float(np.linalg.norm(mean)), 1e-12)).astype(np.float32)
 
     def generic(self, vector: npt.NDArray[np.float32]) -> float:
         """The mean cosine of the `BANK_TOP` bank prompts nearest `vector`."""

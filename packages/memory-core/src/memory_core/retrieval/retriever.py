@@ -97,19 +97,6 @@ R); read on fold B every row held or rose (R@5 0.506 -> 0.523, LoCoMo answered t
 0.596 -> 0.606; coding, big store, off-topic, replay and stale figures unchanged). Fold B chose
 0.25, which read on fold A cost a coding question (0.902 -> 0.878) and one in the big store: not
 taken. Before (rank_research.py, turn pairs): 1.0 and 0.5 were compared, 0.5 kept."""
-_HUB_WEIGHT = 1.0
-_HUB_LOCAL = False
-_HUB_SPLIT = False
-"""The vector list orders records by their passages' closeness to the prompt minus this much of
-their closeness to the centre of the bank of generic prompts (`Bank.centre`): the prompt's vector
-with that direction taken out. A short generic passage ("Caroline: Cool! What did it look like?",
-"ok, go ahead") is near every prompt and crowded the list's first places (a hub); what a passage
-shares with every generic prompt says nothing about this prompt. It is the decision's own
-comparison (closeness beyond generic prompts) applied to the passages. The raw cosines still make
-the decision. Chosen out of fold (bench/fusion_research.py hub, 2026-12-05), LoCoMo R@5 / R@10
-and coding answered at 0 / 0.5 / 1.0: fold A 0.560 / 0.679, 0.583 / 0.695, 0.593 / 0.692, coding
-0.902 throughout; fold B 0.523 / 0.592, 0.547 / 0.611, 0.549 / 0.617, coding 0.816 throughout.
-Both folds chose 1.0."""
 _REPLY_SHARE = 0.3
 _REPLY_OFFSET = 1
 _LENDERS = 5
@@ -347,8 +334,6 @@ class Retriever:
         lexical = self._lexical(query, terms, scopes, floor=floor)
         lexical.asked = frozenset(terms)
         near: dict[str, float] = {}
-        order: list[str] = []
-        raw_order: list[str] = []
         decision: dict[str, float | str] = {"mode": "bm25"}
         embedder, store = self.embedder, self.store
         if embedder is not None and self.bank is not None and isinstance(store, Vectors):
@@ -358,12 +343,6 @@ class Retriever:
             found = store.nearest(scopes, embedder.model_id, np.asarray(vector, dtype="<f4").tobytes(), k=_DEPTH)
             near = dict(found)
             if near:
-                # The vector list's order: closeness beyond what generic prompts share (`_HUB_WEIGHT`).
-                shifted = vector - _HUB_WEIGHT * (self.bank.local(vector) if _HUB_LOCAL else self.bank.centre())
-                shifted = shifted / max(float(np.linalg.norm(shifted)), 1e-12)
-                shifted_bytes = np.asarray(shifted, dtype="<f4").tobytes()
-                order = [rid for rid, _ in store.nearest(scopes, embedder.model_id, shifted_bytes, k=_DEPTH)]
-                raw_order = [rid for rid, _ in found]
                 similarity = max(near.values())
                 generic = self.bank.generic(vector)
                 decision = {
@@ -376,9 +355,8 @@ class Retriever:
         pool = max(_POOL_LEAST, limit * _POOL_PER_ITEM)
         # One read of the records the pool will most likely hold and of the BM25 lenders; their
         # replies come from `session_records` (a server store has them prefetched by that read).
-        fused = _fused_scores(lexical.scores, order, raw_order)
-        records = self._replies(lexical, sorted(fused, key=lambda rid: (-fused[rid], rid))[:pool])
-        fused = _fused_scores(lexical.scores, order, raw_order)  # again: the replies' shares moved BM25's list
+        records = self._replies(lexical, _fuse(lexical.scores, near)[:pool])
+        fused = dict(zip(*_fused_scores(lexical.scores, near), strict=True))
         self._context(fused, records)
         ordered = sorted(fused, key=lambda rid: (-fused[rid], rid))
         if not floor:
@@ -579,17 +557,21 @@ class Retriever:
         return hits, filtered
 
 
-def _fused_scores(scores: Mapping[str, float], by_meaning: Sequence[str], raw: Sequence[str] = ()) -> dict[str, float]:
-    """Reciprocal-rank fusion of the BM25 list (its `_DEPTH` best) and the vector list, by id."""
+def _fused_scores(scores: Mapping[str, float], near: Mapping[str, float]) -> tuple[list[str], list[float]]:
+    """Reciprocal-rank fusion of the BM25 list (its `_DEPTH` best) and the vector list: ids and scores."""
     bm25_order = heapq.nsmallest(_DEPTH, scores, key=lambda rid: (-scores[rid], rid))
     fused: dict[str, float] = {}
-    lists = [(bm25_order, 1.0), (by_meaning, _VECTOR_WEIGHT)]
-    if _HUB_SPLIT:
-        lists = [(bm25_order, 1.0), (by_meaning, _VECTOR_WEIGHT / 2), (raw, _VECTOR_WEIGHT / 2)]
-    for order, weight in lists:
+    for order, weight in ((bm25_order, 1.0), (sorted(near, key=lambda rid: (-near[rid], rid)), _VECTOR_WEIGHT)):
         for rank, rid in enumerate(order):
             fused[rid] = fused.get(rid, 0.0) + weight / (_RRF_K + rank + 1)
-    return fused
+    return list(fused), list(fused.values())
+
+
+def _fuse(scores: Mapping[str, float], near: Mapping[str, float]) -> list[str]:
+    """The fused order, best first, ties to the smaller id."""
+    ids, values = _fused_scores(scores, near)
+    fused = dict(zip(ids, values, strict=True))
+    return sorted(fused, key=lambda rid: (-fused[rid], rid))
 
 
 def _newer_first(kept: list[tuple[Record, float]], near: dict[str, float]) -> list[tuple[Record, float]]:
