@@ -6,6 +6,7 @@ come from here (2026-12-05).
     python bench/fusion_research.py weight          # _VECTOR_WEIGHT 0.25 .. 0.5
     python bench/fusion_research.py scores          # score fusions in place of reciprocal ranks
     python bench/fusion_research.py short           # a larger neighbour share for short records
+    python bench/fusion_research.py hub             # _HUB_WEIGHT 0 .. 1 (the second vector list)
     python bench/fusion_research.py ... --rows rat,cod,loc,hay
 
 Rows: `rat` LoCoMo R@5 / R@10 (one record per utterance), `cod` coding-dev through `assemble`
@@ -21,6 +22,7 @@ import contextlib
 import heapq
 import io
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -40,7 +42,8 @@ from memory_core.store import open_store
 DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
 LOCOMO = DATA / "locomo-dev" / "locomo-dev.json"
 CODING = DATA / "coding-dev"
-HAY = Path("/tmp/hay.json")
+HAY = Path(os.environ.get("BENCH_HAYSTACK", "/tmp/hay.json"))
+"""The big store's distractors (bench/haystack.py --include coding-dev.json --filler 1500)."""
 E5 = CachedE5()
 
 Fusion = Callable[[Mapping[str, float], Mapping[str, float]], tuple[list[str], list[float]]]
@@ -148,13 +151,16 @@ def short_context(extra: float, span: int) -> Callable[..., None]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("sweep", choices=("weight", "scores", "short"))
+    parser.add_argument("sweep", choices=("weight", "scores", "short", "hub"))
     parser.add_argument("--rows", default="rat,cod")
     args = parser.parse_args()
     rows = args.rows.split(",")
     if args.sweep == "weight":
         for weight in (0.25, 0.3, 0.35, 0.4, 0.5):
             run(f"weight {weight}", {(retriever, "_VECTOR_WEIGHT"): weight}, rows)
+    elif args.sweep == "hub":
+        for weight in (0.0, 0.25, 0.5, 0.75, 1.0):
+            run(f"hub {weight}", {(retriever, "_HUB_WEIGHT"): weight}, rows)
     elif args.sweep == "scores":
         for kind in ("max", "z"):
             for weight in (0.25, 0.5, 1.0):

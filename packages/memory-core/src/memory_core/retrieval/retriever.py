@@ -97,6 +97,22 @@ R); read on fold B every row held or rose (R@5 0.506 -> 0.523, LoCoMo answered t
 0.596 -> 0.606; coding, big store, off-topic, replay and stale figures unchanged). Fold B chose
 0.25, which read on fold A cost a coding question (0.902 -> 0.878) and one in the big store: not
 taken. Before (rank_research.py, turn pairs): 1.0 and 0.5 were compared, 0.5 kept."""
+_HUB_WEIGHT = 0.75
+"""A second vector list orders the records by closeness to the prompt's vector with this much of
+the bank's centre taken out (`Bank.centre`, the direction every generic prompt shares): a record
+then ranks by what its passage shares with this prompt beyond what it shares with any generic
+one, the decision's own comparison applied to the passages. Short generic passages are near
+every prompt and fill the raw list's first places (hubs: "Caroline: Cool! What did it look
+like?" for "How long ago was Caroline's 18th birthday?"). The raw list stays beside it, each
+counting half of `_VECTOR_WEIGHT`: the second list alone cost the big store a question on each
+fold (Italian "Perché avevo contestato il verdetto di tenere Hermes?" among them). The raw
+cosines still make the decision. Chosen out of fold (bench/fusion_research.py hub with
+HUB_SPLIT=1, 2026-12-05, the 354-prompt bank), LoCoMo R@5 / R@10 and LoCoMo answered through
+`assemble` at 0 / 0.25 / 0.5 / 0.75 / 1.0: fold A 0.560 / 0.679, 0.566 / 0.685, 0.573 / 0.695,
+0.580 / 0.699, 0.586 / 0.702, answered 0.666 except 0.659 at 1.0; fold B 0.523 / 0.592, 0.534 /
+0.609, 0.543 / 0.609, 0.551 / 0.611, 0.551 / 0.604, answered 0.606 / 0.604 / 0.606 / 0.609 /
+0.609. Coding answered, off-topic, generic, replay tokens, stale wins and the big store were the
+same at every weight on both folds. Both folds chose 0.75 (the best R@ with no row lower)."""
 _REPLY_SHARE = 0.3
 _REPLY_OFFSET = 1
 _LENDERS = 5
@@ -334,6 +350,7 @@ class Retriever:
         lexical = self._lexical(query, terms, scopes, floor=floor)
         lexical.asked = frozenset(terms)
         near: dict[str, float] = {}
+        by_meaning: tuple[list[str], list[str]] = ([], [])
         decision: dict[str, float | str] = {"mode": "bm25"}
         embedder, store = self.embedder, self.store
         if embedder is not None and self.bank is not None and isinstance(store, Vectors):
@@ -343,6 +360,11 @@ class Retriever:
             found = store.nearest(scopes, embedder.model_id, np.asarray(vector, dtype="<f4").tobytes(), k=_DEPTH)
             near = dict(found)
             if near:
+                # The second vector list: closeness beyond what generic prompts share (`_HUB_WEIGHT`).
+                beyond = vector - _HUB_WEIGHT * self.bank.centre()
+                beyond = beyond / max(float(np.linalg.norm(beyond)), 1e-12)
+                found_beyond = store.nearest(scopes, embedder.model_id, np.asarray(beyond, "<f4").tobytes(), k=_DEPTH)
+                by_meaning = ([rid for rid, _ in found], [rid for rid, _ in found_beyond])
                 similarity = max(near.values())
                 generic = self.bank.generic(vector)
                 decision = {
@@ -355,8 +377,9 @@ class Retriever:
         pool = max(_POOL_LEAST, limit * _POOL_PER_ITEM)
         # One read of the records the pool will most likely hold and of the BM25 lenders; their
         # replies come from `session_records` (a server store has them prefetched by that read).
-        records = self._replies(lexical, _fuse(lexical.scores, near)[:pool])
-        fused = dict(zip(*_fused_scores(lexical.scores, near), strict=True))
+        fused = _fused_scores(lexical.scores, by_meaning)
+        records = self._replies(lexical, sorted(fused, key=lambda rid: (-fused[rid], rid))[:pool])
+        fused = _fused_scores(lexical.scores, by_meaning)  # again: the replies' shares moved BM25's list
         self._context(fused, records)
         ordered = sorted(fused, key=lambda rid: (-fused[rid], rid))
         if not floor:
@@ -557,21 +580,17 @@ class Retriever:
         return hits, filtered
 
 
-def _fused_scores(scores: Mapping[str, float], near: Mapping[str, float]) -> tuple[list[str], list[float]]:
-    """Reciprocal-rank fusion of the BM25 list (its `_DEPTH` best) and the vector list: ids and scores."""
+def _fused_scores(scores: Mapping[str, float], by_meaning: tuple[list[str], list[str]]) -> dict[str, float]:
+    """Reciprocal-rank fusion of the BM25 list (its `_DEPTH` best) and the two vector lists (by
+    cosine, and by closeness beyond generic prompts, each half of `_VECTOR_WEIGHT`), by id.
+    """
     bm25_order = heapq.nsmallest(_DEPTH, scores, key=lambda rid: (-scores[rid], rid))
     fused: dict[str, float] = {}
-    for order, weight in ((bm25_order, 1.0), (sorted(near, key=lambda rid: (-near[rid], rid)), _VECTOR_WEIGHT)):
+    half = _VECTOR_WEIGHT / 2
+    for order, weight in ((bm25_order, 1.0), (by_meaning[0], half), (by_meaning[1], half)):
         for rank, rid in enumerate(order):
             fused[rid] = fused.get(rid, 0.0) + weight / (_RRF_K + rank + 1)
-    return list(fused), list(fused.values())
-
-
-def _fuse(scores: Mapping[str, float], near: Mapping[str, float]) -> list[str]:
-    """The fused order, best first, ties to the smaller id."""
-    ids, values = _fused_scores(scores, near)
-    fused = dict(zip(ids, values, strict=True))
-    return sorted(fused, key=lambda rid: (-fused[rid], rid))
+    return fused
 
 
 def _newer_first(kept: list[tuple[Record, float]], near: dict[str, float]) -> list[tuple[Record, float]]:
