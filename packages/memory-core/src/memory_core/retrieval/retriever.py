@@ -96,7 +96,10 @@ fold A coding 0.878 / 0.878 / 0.902 / 0.902 / 0.902, R 0.570 / 0.685, 0.570 / 0.
 R); read on fold B every row held or rose (R@5 0.506 -> 0.523, LoCoMo answered through `assemble`
 0.596 -> 0.606; coding, big store, off-topic, replay and stale figures unchanged). Fold B chose
 0.25, which read on fold A cost a coding question (0.902 -> 0.878) and one in the big store: not
-taken. Before (rank_research.py, turn pairs): 1.0 and 0.5 were compared, 0.5 kept."""
+taken. Before (rank_research.py, turn pairs): 1.0 and 0.5 were compared, 0.5 kept. Swept again
+with the two vector lists (`_HUB_WEIGHT`; each list gets half): fold A 0.35 again (0.3 and 0.4
+cost LoCoMo answered, 0.25 and 0.3 the big store), fold B 0.3 (R@5 0.560 against 0.551 at 0.35),
+which read on fold A cost a big-store question (0.829 -> 0.805): 0.35 kept."""
 _HUB_WEIGHT = 0.75
 """A second vector list orders the records by closeness to the prompt's vector with this much of
 the bank's centre taken out (`Bank.centre`, the direction every generic prompt shares): a record
