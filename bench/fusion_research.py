@@ -1,10 +1,10 @@
 """Fusion research through the product's own code: patch one retriever constant or function, run
 the benches (bench/locomo.py R@5 / R@10, bench/recall.py coding, LoCoMo and big-store figures) on
 both folds, print one line per setting. The shipped constants' figures in `retrieval/retriever.py`
-come from here (2026-12-05).
+come from here (2026-12-05). The score-fusion sweep (scores in place of ranks, rejected) is
+`python bench/fusion_research.py scores` at commit e92c707, before the two vector lists.
 
     python bench/fusion_research.py weight          # _VECTOR_WEIGHT 0.25 .. 0.5
-    python bench/fusion_research.py scores          # score fusions in place of reciprocal ranks
     python bench/fusion_research.py short           # a larger neighbour share for short records
     python bench/fusion_research.py hub             # _HUB_WEIGHT 0 .. 1 (the second vector list)
     python bench/fusion_research.py ... --rows rat,cod,loc,hay
@@ -23,10 +23,9 @@ import heapq
 import io
 import json
 import os
-import statistics
 import sys
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -45,8 +44,6 @@ CODING = DATA / "coding-dev"
 HAY = Path(os.environ.get("BENCH_HAYSTACK", "/tmp/hay.json"))
 """The big store's distractors (bench/haystack.py --include coding-dev.json --filler 1500)."""
 E5 = CachedE5()
-
-Fusion = Callable[[Mapping[str, float], Mapping[str, float]], tuple[list[str], list[float]]]
 
 
 def r_at(fold: str) -> str:
@@ -89,38 +86,6 @@ def run(label: str, patch: dict[tuple[Any, str], Any], rows: Sequence[str]) -> N
     print(" | ".join(line), flush=True)
 
 
-def score_fusion(kind: str, weight: float) -> Fusion:
-    """Fused scores from the scores themselves: `max` (BM25 / its best plus the cosine min-max
-    scaled over the vector list) or `z` (each list's z-scores, shifted to stay positive).
-    """
-
-    def fuse(scores: Mapping[str, float], near: Mapping[str, float]) -> tuple[list[str], list[float]]:
-        depth = retriever._DEPTH
-        lexical = heapq.nsmallest(depth, scores, key=lambda rid: (-scores[rid], rid))
-        vector = sorted(near, key=lambda rid: (-near[rid], rid))[:depth]
-        out: dict[str, float] = {}
-        for order, source, w in ((lexical, scores, 1.0), (vector, near, weight)):
-            if not order:
-                continue
-            values = [source[rid] for rid in order]
-            if kind == "z":
-                mean, spread = statistics.mean(values), statistics.pstdev(values) or 1.0
-                scaled = [(v - mean) / spread for v in values]
-            elif source is scores:
-                scaled = [v / values[0] for v in values]
-            else:
-                low, high = values[-1], values[0]
-                scaled = [(v - low) / (high - low) if high > low else 1.0 for v in values]
-            for rid, value in zip(order, scaled, strict=True):
-                out[rid] = out.get(rid, 0.0) + w * value
-        if kind == "z" and out:
-            least = min(out.values())
-            out = {rid: value - least + 1e-6 for rid, value in out.items()}
-        return list(out), list(out.values())
-
-    return fuse
-
-
 def short_context(extra: float, span: int) -> Callable[..., None]:
     """`Retriever._context` where a record shorter than a passage (600 characters) lends its
     neighbours up to `span` turns away `extra` more of its score, in proportion to how short it is.
@@ -151,7 +116,7 @@ def short_context(extra: float, span: int) -> Callable[..., None]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("sweep", choices=("weight", "scores", "short", "hub"))
+    parser.add_argument("sweep", choices=("weight", "short", "hub"))
     parser.add_argument("--rows", default="rat,cod")
     args = parser.parse_args()
     rows = args.rows.split(",")
@@ -161,10 +126,6 @@ def main() -> int:
     elif args.sweep == "hub":
         for weight in (0.0, 0.25, 0.5, 0.75, 1.0):
             run(f"hub {weight}", {(retriever, "_HUB_WEIGHT"): weight}, rows)
-    elif args.sweep == "scores":
-        for kind in ("max", "z"):
-            for weight in (0.25, 0.5, 1.0):
-                run(f"{kind} {weight}", {(retriever, "_fused_scores"): score_fusion(kind, weight)}, rows)
     else:
         for extra in (0.1, 0.2, 0.3):
             for span in (1, 2):
