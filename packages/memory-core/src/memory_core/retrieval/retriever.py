@@ -1,13 +1,14 @@
 """Ranking: which stored memories answer a prompt, best first, the same on every backend.
 
 How a record is ranked (docs/retrieval.md has the reasoning and the measured figures):
-1. Two candidate lists: BM25 over the store's postings (`k1`, `b` below), and, when an embedder
+1. Candidate lists: BM25 over the store's postings (`k1`, `b` below), and, when an embedder
    is loaded and the store keeps vectors, the records whose best passage is nearest the
-   prompt's vector (`Vectors.nearest`). BM25 postings are read rarest term first within a
+   prompt's vector (`Vectors.nearest`), and nearest it with the generic prompts' common
+   direction taken out (`_HUB_WEIGHT`). BM25 postings are read rarest term first within a
    budget; the commonest terms that would overflow it are not read (their df still counts). A
    store that can sum BM25 itself (`SummingPostings`, `PickedPostings`) returns only the
    postings of the records that can be in the list.
-2. Reciprocal-rank fusion of the two lists (`_RRF_K`). A record with no vector yet is ranked by
+2. Reciprocal-rank fusion of the lists (`_RRF_K`, `_VECTOR_WEIGHT`). A record with no vector yet is ranked by
    BM25 alone; with no embedder (cold hook process, model missing) BM25 is the only list.
 3. Recall (`floor=True`) then decides whether to inject at all (`decision`): the prompt's best
    passage cosine against its closeness to a bank of generic prompts. Only records whose own
