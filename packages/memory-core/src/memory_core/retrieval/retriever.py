@@ -1,13 +1,14 @@
 """Ranking: which stored memories answer a prompt, best first, the same on every backend.
 
 How a record is ranked (docs/retrieval.md has the reasoning and the measured figures):
-1. Two candidate lists: BM25 over the store's postings (`k1`, `b` below), and, when an embedder
+1. Candidate lists: BM25 over the store's postings (`k1`, `b` below), and, when an embedder
    is loaded and the store keeps vectors, the records whose best passage is nearest the
-   prompt's vector (`Vectors.nearest`). BM25 postings are read rarest term first within a
+   prompt's vector (`Vectors.nearest`), and nearest it with the generic prompts' common
+   direction taken out (`_HUB_WEIGHT`). BM25 postings are read rarest term first within a
    budget; the commonest terms that would overflow it are not read (their df still counts). A
    store that can sum BM25 itself (`SummingPostings`, `PickedPostings`) returns only the
    postings of the records that can be in the list.
-2. Reciprocal-rank fusion of the two lists (`_RRF_K`). A record with no vector yet is ranked by
+2. Reciprocal-rank fusion of the lists (`_RRF_K`, `_VECTOR_WEIGHT`). A record with no vector yet is ranked by
    BM25 alone; with no embedder (cold hook process, model missing) BM25 is the only list.
 3. Recall (`floor=True`) then decides whether to inject at all (`decision`): the prompt's best
    passage cosine against its closeness to a bank of generic prompts. Only records whose own
@@ -82,13 +83,40 @@ _DEPTH = 50
 """Candidates each list contributes to the fusion. The evidence of every coding-dev question that
 either list finds at all is within its first 50."""
 _RRF_K = 60.0
-_VECTOR_WEIGHT = 0.5
+_VECTOR_WEIGHT = 0.35
 """Reciprocal-rank fusion: a record scores `1 / (_RRF_K + rank)` in the BM25 list and
 `_VECTOR_WEIGHT / (_RRF_K + rank)` in the vector list. `_RRF_K` is the usual 60 (10 and 20 gave the
-same top-5). Evidence in the top 5 (fold A / fold B, bench/rank_research.py): coding-dev, weight
-1.0: 0.927 / 0.789, 0.5: 0.927 / 0.816, BM25 alone 0.902 / 0.842, vectors alone 0.829 / 0.816;
-LoCoMo (turn pairs): 1.0: 0.586 / 0.568, 0.5: 0.593 / 0.583, BM25 alone 0.613 / 0.587, vectors
-alone 0.526 / 0.485. Both folds chose 0.5 on the two sets together."""
+same top-5). The vector list counts about a third of BM25's because on chat its first places are
+often short turns that share a topic or a speaker's name, not an answer ("Caroline: Cool! What did
+it look like?" for "How long ago was Caroline's 18th birthday?"), while a word match is rarely
+wrong. Chosen out of fold (bench/fusion_research.py, 2026-12-05): coding answered through
+`assemble` and LoCoMo R@5 / R@10 (bench/locomo.py --vectors) at 0.25 / 0.3 / 0.35 / 0.4 / 0.5:
+fold A coding 0.878 / 0.878 / 0.902 / 0.902 / 0.902, R 0.570 / 0.685, 0.570 / 0.676, 0.560 /
+0.679, 0.556 / 0.679, 0.553 / 0.656; fold B coding 0.816 at every weight, R 0.543 / 0.613, 0.534 /
+0.604, 0.523 / 0.592, 0.521 / 0.587, 0.506 / 0.589. Fold A chose 0.35 (coding answered plus mean
+R); read on fold B every row held or rose (R@5 0.506 -> 0.523, LoCoMo answered through `assemble`
+0.596 -> 0.606; coding, big store, off-topic, replay and stale figures unchanged). Fold B chose
+0.25, which read on fold A cost a coding question (0.902 -> 0.878) and one in the big store: not
+taken. Before (rank_research.py, turn pairs): 1.0 and 0.5 were compared, 0.5 kept. Swept again
+with the two vector lists (`_HUB_WEIGHT`; each list gets half): fold A 0.35 again (0.3 and 0.4
+cost LoCoMo answered, 0.25 and 0.3 the big store), fold B 0.3 (R@5 0.560 against 0.551 at 0.35),
+which read on fold A cost a big-store question (0.829 -> 0.805): 0.35 kept."""
+_HUB_WEIGHT = 0.75
+"""A second vector list orders the records by closeness to the prompt's vector with this much of
+the bank's centre taken out (`Bank.centre`, the direction every generic prompt shares): a record
+then ranks by what its passage shares with this prompt beyond what it shares with any generic
+one, the decision's own comparison applied to the passages. Short generic passages are near
+every prompt and fill the raw list's first places (hubs: "Caroline: Cool! What did it look
+like?" for "How long ago was Caroline's 18th birthday?"). The raw list stays beside it, each
+counting half of `_VECTOR_WEIGHT`: the second list alone cost the big store a question on each
+fold (Italian "Perché avevo contestato il verdetto di tenere Hermes?" among them). The raw
+cosines still make the decision. Chosen out of fold (bench/fusion_research.py hub with
+HUB_SPLIT=1, 2026-12-05, the 354-prompt bank), LoCoMo R@5 / R@10 and LoCoMo answered through
+`assemble` at 0 / 0.25 / 0.5 / 0.75 / 1.0: fold A 0.560 / 0.679, 0.566 / 0.685, 0.573 / 0.695,
+0.580 / 0.699, 0.586 / 0.702, answered 0.666 except 0.659 at 1.0; fold B 0.523 / 0.592, 0.534 /
+0.609, 0.543 / 0.609, 0.551 / 0.611, 0.551 / 0.604, answered 0.606 / 0.604 / 0.606 / 0.609 /
+0.609. Coding answered, off-topic, generic, replay tokens, stale wins and the big store were the
+same at every weight on both folds. Both folds chose 0.75 (the best R@ with no row lower)."""
 _REPLY_SHARE = 0.3
 _REPLY_OFFSET = 1
 _LENDERS = 5
@@ -326,6 +354,7 @@ class Retriever:
         lexical = self._lexical(query, terms, scopes, floor=floor)
         lexical.asked = frozenset(terms)
         near: dict[str, float] = {}
+        by_meaning: tuple[list[str], list[str]] = ([], [])
         decision: dict[str, float | str] = {"mode": "bm25"}
         embedder, store = self.embedder, self.store
         if embedder is not None and self.bank is not None and isinstance(store, Vectors):
@@ -335,6 +364,11 @@ class Retriever:
             found = store.nearest(scopes, embedder.model_id, np.asarray(vector, dtype="<f4").tobytes(), k=_DEPTH)
             near = dict(found)
             if near:
+                # The second vector list: closeness beyond what generic prompts share (`_HUB_WEIGHT`).
+                beyond = vector - _HUB_WEIGHT * self.bank.centre()
+                beyond = beyond / max(float(np.linalg.norm(beyond)), 1e-12)
+                found_beyond = store.nearest(scopes, embedder.model_id, np.asarray(beyond, "<f4").tobytes(), k=_DEPTH)
+                by_meaning = ([rid for rid, _ in found], [rid for rid, _ in found_beyond])
                 similarity = max(near.values())
                 generic = self.bank.generic(vector)
                 decision = {
@@ -347,8 +381,9 @@ class Retriever:
         pool = max(_POOL_LEAST, limit * _POOL_PER_ITEM)
         # One read of the records the pool will most likely hold and of the BM25 lenders; their
         # replies come from `session_records` (a server store has them prefetched by that read).
-        records = self._replies(lexical, _fuse(lexical.scores, near)[:pool])
-        fused = dict(zip(*_fused_scores(lexical.scores, near), strict=True))
+        fused = _fused_scores(lexical.scores, by_meaning)
+        records = self._replies(lexical, sorted(fused, key=lambda rid: (-fused[rid], rid))[:pool])
+        fused = _fused_scores(lexical.scores, by_meaning)  # again: the replies' shares moved BM25's list
         self._context(fused, records)
         ordered = sorted(fused, key=lambda rid: (-fused[rid], rid))
         if not floor:
@@ -549,21 +584,17 @@ class Retriever:
         return hits, filtered
 
 
-def _fused_scores(scores: Mapping[str, float], near: Mapping[str, float]) -> tuple[list[str], list[float]]:
-    """Reciprocal-rank fusion of the BM25 list (its `_DEPTH` best) and the vector list: ids and scores."""
+def _fused_scores(scores: Mapping[str, float], by_meaning: tuple[list[str], list[str]]) -> dict[str, float]:
+    """Reciprocal-rank fusion of the BM25 list (its `_DEPTH` best) and the two vector lists (by
+    cosine, and by closeness beyond generic prompts, each half of `_VECTOR_WEIGHT`), by id.
+    """
     bm25_order = heapq.nsmallest(_DEPTH, scores, key=lambda rid: (-scores[rid], rid))
     fused: dict[str, float] = {}
-    for order, weight in ((bm25_order, 1.0), (sorted(near, key=lambda rid: (-near[rid], rid)), _VECTOR_WEIGHT)):
+    half = _VECTOR_WEIGHT / 2
+    for order, weight in ((bm25_order, 1.0), (by_meaning[0], half), (by_meaning[1], half)):
         for rank, rid in enumerate(order):
             fused[rid] = fused.get(rid, 0.0) + weight / (_RRF_K + rank + 1)
-    return list(fused), list(fused.values())
-
-
-def _fuse(scores: Mapping[str, float], near: Mapping[str, float]) -> list[str]:
-    """The fused order, best first, ties to the smaller id."""
-    ids, values = _fused_scores(scores, near)
-    fused = dict(zip(ids, values, strict=True))
-    return sorted(fused, key=lambda rid: (-fused[rid], rid))
+    return fused
 
 
 def _newer_first(kept: list[tuple[Record, float]], near: dict[str, float]) -> list[tuple[Record, float]]:
