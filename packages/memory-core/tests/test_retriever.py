@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -280,3 +282,43 @@ def test_the_reply_to_the_turn_a_question_matches_is_recalled_with_it(store: SQL
         store.put_vectors(record.id, embedder.model_id, [embedder.embed_passages([record.text])[0].tobytes()])
     hits = Retriever(store, embedder=embedder).rank("How did the ceramics lesson go?", [PROJECT], limit=2, floor=False)
     assert [h.record.id for h in hits] == ["chat-3", "chat-4"]
+
+
+def test_the_prompt_is_embedded_while_bm25_reads_and_ranks_the_same(
+    store: SQLiteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The model is most of a recall's time; BM25 reading postings meanwhile makes a recall cost
+    # the larger of the two, not their sum. Here each BM25 read waits (at most 5 s) for the
+    # prompt's embedding to have begun: with the two one after the other, it would never begin.
+    embedder = _TopicEmbedder()
+    turns = [
+        make_record("chat-3", "Melanie: Was the pottery workshop fun?", session_id="chat", seq=3),
+        make_record("chat-4", "Caroline: I shaped a blue bowl and glazed it!", session_id="chat", seq=4),
+        make_record("paint-0", "Caroline: My painting of a sunset is finished.", session_id="paint", seq=0),
+    ]
+    _put(store, *turns)
+    for record in turns:
+        store.put_vectors(record.id, embedder.model_id, [embedder.embed_passages([record.text])[0].tobytes()])
+    query = "How did the pottery lesson go?"
+    plain = Retriever(store, embedder=embedder).ranking(query, [PROJECT], limit=2)
+    began = threading.Event()
+    embed_query = embedder.embed_query
+
+    def embedding(text: str) -> npt.NDArray[np.float32]:
+        began.set()
+        return embed_query(text)
+
+    read = store.postings
+    overlapped: list[bool] = []
+
+    def postings(*args: Any, **kwargs: Any) -> Any:
+        overlapped.append(began.wait(5))
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(embedder, "embed_query", embedding)
+    monkeypatch.setattr(store, "postings", postings)
+    concurrent = Retriever(store, embedder=embedder).ranking(query, [PROJECT], limit=2)
+    assert overlapped
+    assert all(overlapped)
+    assert [h.record.id for h in concurrent.hits] == [h.record.id for h in plain.hits] == ["chat-3", "chat-4"]
+    assert concurrent.decision == plain.decision

@@ -37,6 +37,7 @@ from __future__ import annotations
 import heapq
 import math
 import re
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -48,6 +49,7 @@ from memory_core.retrieval.render import approx_tokens, render_block
 from memory_core.retrieval.tokenizer import query_terms, term_spans
 from memory_core.store.base import (
     NEIGHBOUR_SPAN,
+    Neighbour,
     NumberedPosting,
     PickedPostings,
     Posting,
@@ -58,6 +60,11 @@ from memory_core.store.base import (
 )
 
 if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
+
+    import numpy as np
+    import numpy.typing as npt
+
     from memory_core.embedding import Embedder
     from memory_core.retrieval.decision import Bank
 
@@ -323,20 +330,25 @@ class Retriever:
         terms = query_terms(query)
         if not scopes or limit <= 0 or not query.strip():
             return Ranking([], NO_TERMS)
+        embedder, bank = self.embedder, self.bank
+        semantic = None
+        if embedder is not None and bank is not None and isinstance(self.store, Vectors):
+            # The prompt's vector and its neighbours are computed in a thread while BM25 reads
+            # the postings: the engine and numpy's scan release the GIL, so on two cores a recall
+            # costs the larger of the two instead of their sum (docs/performance.md). Embedded as
+            # written; in the rare turn where BM25 finds a new token to leave out, again without it.
+            semantic = _threads().submit(self._semantic, query, scopes)
         lexical = self._lexical(query, terms, scopes, floor=floor)
         lexical.asked = frozenset(terms)
         near: dict[str, float] = {}
         decision: dict[str, float | str] = {"mode": "bm25"}
-        embedder, store = self.embedder, self.store
-        if embedder is not None and self.bank is not None and isinstance(store, Vectors):
-            import numpy as np
-
-            vector = embedder.embed_query(_embedded_text(query, lexical.unseen))
-            found = store.nearest(scopes, embedder.model_id, np.asarray(vector, dtype="<f4").tobytes(), k=_DEPTH)
+        if semantic is not None and bank is not None:
+            text = _embedded_text(query, lexical.unseen)
+            vector, found = semantic.result() if text == query else self._semantic(text, scopes)
             near = dict(found)
             if near:
                 similarity = max(near.values())
-                generic = self.bank.generic(vector)
+                generic = bank.generic(vector)
                 decision = {
                     "mode": "vectors",
                     "similarity": round(similarity, 4),
@@ -372,6 +384,17 @@ class Retriever:
         if hits:
             return Ranking(hits, FOUND, candidates, decision)
         return Ranking(hits, ALL_FILTERED if filtered else BELOW_FLOOR, candidates, decision)
+
+    def _semantic(self, text: str, scopes: Sequence[Scope]) -> tuple[npt.NDArray[np.float32], list[Neighbour]]:
+        """The prompt's vector and the `_DEPTH` records nearest it (an embedder and vectors are there)."""
+        import numpy as np
+
+        embedder, store = self.embedder, self.store
+        assert embedder is not None
+        assert isinstance(store, Vectors)
+        vector = embedder.embed_query(text)
+        found = store.nearest(scopes, embedder.model_id, np.asarray(vector, dtype="<f4").tobytes(), k=_DEPTH)
+        return vector, found
 
     def _lexical(self, query: str, terms: Sequence[str], scopes: Sequence[Scope], *, floor: bool) -> _Lexical:
         """BM25 scores of the records that can be among the `_DEPTH` best."""
@@ -547,6 +570,24 @@ class Retriever:
             size = EXCERPT_CHARS if index < _FULL_EXCERPTS else int(EXCERPT_CHARS * _SHORT_EXCERPT_SHARE)
             hits.append(Hit(record, score, excerpt(record.text, lexical.weights, size=size)))
         return hits, filtered
+
+
+_executor: ThreadPoolExecutor | None = None
+_executor_lock = threading.Lock()
+
+
+def _threads() -> ThreadPoolExecutor:
+    """The process's threads for prompts' vectors: two, so two sessions' recalls do not queue
+    (created at the first recall with a model; the hook client never gets here).
+    """
+    global _executor  # one small pool per process, like the model it feeds
+    if _executor is None:
+        with _executor_lock:
+            if _executor is None:
+                from concurrent.futures import ThreadPoolExecutor
+
+                _executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="memory-prompt-vector")
+    return _executor
 
 
 def _fused_scores(scores: Mapping[str, float], near: Mapping[str, float]) -> tuple[list[str], list[float]]:
