@@ -322,3 +322,31 @@ def test_the_prompt_is_embedded_while_bm25_reads_and_ranks_the_same(
     assert all(overlapped)
     assert [h.record.id for h in concurrent.hits] == [h.record.id for h in plain.hits] == ["chat-3", "chat-4"]
     assert concurrent.decision == plain.decision
+
+
+def test_a_long_prompt_is_embedded_as_its_first_passage_and_still_recalls(store: SQLiteStore) -> None:
+    # A pasted log after the question: the model's cost grows faster than the text (seconds for
+    # a few thousand characters), so it reads the prompt's first passage; BM25 reads it all.
+    embedder = _TopicEmbedder()
+    seen: list[str] = []
+    embed_query = embedder.embed_query
+
+    def recording(text: str) -> npt.NDArray[np.float32]:
+        seen.append(text)
+        return embed_query(text)
+
+    embedder.embed_query = recording  # type: ignore[method-assign]
+    turns = [
+        make_record("chat-3", "Melanie: Was the pottery workshop fun?", session_id="chat", seq=3),
+        make_record("paint-0", "Caroline: My painting of a sunset is finished.", session_id="paint", seq=0),
+    ]
+    _put(store, *turns)
+    for record in turns:
+        store.put_vectors(record.id, embedder.model_id, [embedder.embed_passages([record.text])[0].tobytes()])
+    log = "\n".join(f"line {n}: worker idle, queue empty, nothing to report" for n in range(400))
+    retriever = Retriever(store, embedder=embedder)
+    short = retriever.ranking("How did the ceramics lesson go?", [PROJECT], limit=1)
+    long = retriever.ranking(f"How did the ceramics lesson go?\n{log}", [PROJECT], limit=1)
+    assert [h.record.id for h in long.hits] == [h.record.id for h in short.hits] == ["chat-3"]
+    assert len(seen[-1]) <= 600 < len(log)
+    assert seen[-1].startswith("How did the ceramics lesson go?")

@@ -126,6 +126,11 @@ A 0.878 / 0.902 / 0.878 coding, fold B the same coding and R@5 0.506 / 0.509 / 0
 B 20 (by 0.004), each better than none on the other fold. Two or three turns either side (shares
 0.1 to 0.3) raised LoCoMo R@5 to 0.57-0.59 (A) and 0.53-0.56 (B) but cost coding 7 to 29 points.
 The neighbours are within `NEIGHBOUR_SPAN` of records the pool read: a server store prefetched them."""
+_PROMPT_CHARS = 600
+"""A longer prompt is embedded as its first passage (`embedding.passages`, the size records are
+embedded at): the engine's cost grows faster than the text (on this machine ~25 ms for 90
+characters, 0.23 s for 740, 3.8 s for 5,900; a pasted log of 28,000 would take minutes, past any
+hook's timeout), and e5 reads 512 tokens at most. BM25 still reads the whole prompt."""
 _POOL_LEAST = 12
 _POOL_PER_ITEM = 2
 _POOL_ROUNDS = 4
@@ -243,6 +248,15 @@ def _embedded_text(query: str, unseen: set[str]) -> str:
     return "".join(kept).strip()
 
 
+def _vector_text(text: str) -> str:
+    """What of the prompt is embedded: all of it up to `_PROMPT_CHARS`, else its first passage."""
+    if len(text) <= _PROMPT_CHARS:
+        return text
+    from memory_core.embedding.passages import passages  # only where a model runs, never the hook client
+
+    return (passages(text) or [text[:_PROMPT_CHARS]])[0]
+
+
 @dataclass
 class _Lexical:
     """BM25 over one query: the matched records' scores and the terms each holds."""
@@ -337,14 +351,14 @@ class Retriever:
             # the postings: the engine and numpy's scan release the GIL, so on two cores a recall
             # costs the larger of the two instead of their sum (docs/performance.md). Embedded as
             # written; in the rare turn where BM25 finds a new token to leave out, again without it.
-            semantic = _threads().submit(self._semantic, query, scopes)
+            semantic = _threads().submit(self._semantic, _vector_text(query), scopes)
         lexical = self._lexical(query, terms, scopes, floor=floor)
         lexical.asked = frozenset(terms)
         near: dict[str, float] = {}
         decision: dict[str, float | str] = {"mode": "bm25"}
         if semantic is not None and bank is not None:
-            text = _embedded_text(query, lexical.unseen)
-            vector, found = semantic.result() if text == query else self._semantic(text, scopes)
+            text = _vector_text(_embedded_text(query, lexical.unseen))
+            vector, found = semantic.result() if text == _vector_text(query) else self._semantic(text, scopes)
             near = dict(found)
             if near:
                 similarity = max(near.values())
