@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -350,3 +351,28 @@ def test_a_long_prompt_is_embedded_as_its_first_passage_and_still_recalls(store:
     assert [h.record.id for h in long.hits] == [h.record.id for h in short.hits] == ["chat-3"]
     assert len(seen[-1]) <= 600 < len(log)
     assert seen[-1].startswith("How did the ceramics lesson go?")
+
+
+def test_a_forked_process_still_recalls_with_vectors(store: SQLiteStore) -> None:
+    # The prompt's threads belong to the process that made them; a child forked after a recall
+    # has none of them and must make its own rather than wait on threads that are not there.
+    embedder = _TopicEmbedder()
+    record = make_record("chat-3", "Melanie: Was the pottery workshop fun?", session_id="chat", seq=3)
+    _put(store, record)
+    store.put_vectors(record.id, embedder.model_id, [embedder.embed_passages([record.text])[0].tobytes()])
+    retriever = Retriever(store, embedder=embedder)
+    assert [h.record.id for h in retriever.rank("the pottery class?", [PROJECT], limit=1)] == ["chat-3"]
+    context = multiprocessing.get_context("fork")
+    answers = context.Queue()
+
+    def child() -> None:
+        answers.put([h.record.id for h in retriever.rank("the pottery class?", [PROJECT], limit=1)])
+
+    process = context.Process(target=child)
+    process.start()
+    process.join(30)
+    alive = process.is_alive()
+    if alive:
+        process.kill()
+    assert not alive
+    assert answers.get(timeout=5) == ["chat-3"]

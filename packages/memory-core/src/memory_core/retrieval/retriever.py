@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import os
 import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -586,22 +587,24 @@ class Retriever:
         return hits, filtered
 
 
-_executor: ThreadPoolExecutor | None = None
+_executor: tuple[int, ThreadPoolExecutor] | None = None
 _executor_lock = threading.Lock()
 
 
 def _threads() -> ThreadPoolExecutor:
     """The process's threads for prompts' vectors: two, so two sessions' recalls do not queue
-    (created at the first recall with a model; the hook client never gets here).
+    (created at the first recall with a model; the hook client never gets here). A forked child
+    gets its own: its parent's threads are not in it, and a pool that counts them runs nothing.
     """
     global _executor  # one small pool per process, like the model it feeds
-    if _executor is None:
+    pid = os.getpid()
+    if _executor is None or _executor[0] != pid:
         with _executor_lock:
-            if _executor is None:
+            if _executor is None or _executor[0] != pid:
                 from concurrent.futures import ThreadPoolExecutor
 
-                _executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="memory-prompt-vector")
-    return _executor
+                _executor = (pid, ThreadPoolExecutor(max_workers=2, thread_name_prefix="memory-prompt-vector"))
+    return _executor[1]
 
 
 def _fused_scores(scores: Mapping[str, float], near: Mapping[str, float]) -> tuple[list[str], list[float]]:
