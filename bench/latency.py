@@ -258,7 +258,8 @@ def give_vectors(url: str) -> int:
     given = 0
     try:
         assert isinstance(store, Vectors)
-        while batch := store.unvectored(None, embedder.model_id, limit=_BATCH):
+        # Large batches: each call scans past every record already given vectors (newest first).
+        while batch := store.unvectored(None, embedder.model_id, limit=10 * _BATCH):
             for record in batch:
                 pick = noise.integers(0, _BASES, size=1 + int(noise.random() < 0.5))
                 rows = bases[pick] + noise.standard_normal((len(pick), embedder.dim)) * _NOISE

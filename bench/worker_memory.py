@@ -7,9 +7,10 @@ then five turns; prints the SessionStart hook's time and output, and the worker'
 after warming and after the turns. Pass `0` to measure without the model.
 
 With `--store` and `--project`, the worker serves that store and project (say, a copy of
-`bench/latency.py --vectors`'s seed, whose project key is `bench:latency-v2-<count>`), and the
-bench waits `--settle` seconds after `SessionStart` for the project's vectors to load into the
-worker's cache before the turns: VmHWM is then the load's peak.
+`bench/latency.py --vectors`'s seed, whose project key is `bench:latency-v2-<count>`); a first
+prompt then starts the load of the project's vectors into the worker's cache (a `SessionStart`
+that starts the worker does not: docs/performance.md), and the bench waits `--settle` seconds for
+it before the turns: VmHWM is then the load's peak.
 """
 
 from __future__ import annotations
@@ -75,6 +76,8 @@ def main() -> int:
         lines = Path(f"/proc/{pid}/status").read_text().splitlines()
         return [line for line in lines if line.startswith(("VmRSS", "VmHWM"))]
 
+    if args.store:
+        hook("UserPromptSubmit.json", session_id="s1", prompt_id="p-load", prompt="how do we deploy?")
     time.sleep(args.settle)
     print("after warming", rss())
     answer = "We deploy with tox and a long answer. " * 16
