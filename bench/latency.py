@@ -15,6 +15,17 @@ there), then measures, interleaved so that machine noise hits every series alike
   process imports the engine (pydantic, the store's client) and handles the payload itself,
   which is what the first turn after a log-in, a crash or a settings change costs.
 
+With `--vectors`, every seeded record also has the passage vectors of the product's model (the
+embedder is loaded in the bench's process, as in the worker): each record gets one or two vectors
+(the development sessions' ~1.5 passages a turn), each a real embedding of one of `_BASES`
+synthetic turns of the same generator plus a little noise, so the prompt-to-passage cosines and
+the inject decision behave as with real turns while seeding stays minutes, not days (embedding
+150,000 passages would take hours here). The scope's vector cache is loaded before timing, and
+each timed recall starts once the vectors of the previous run's capture are written (a real next
+prompt comes seconds after a turn's capture, whose vectors take ~0.5 s). The run then also times
+the prompt's embedding alone (`embed_p95_ms`), the floor of what a recall with vectors can cost.
+Without `--vectors`, the service still loads the model but no record has a vector.
+
 With `--tool-calls N`, every Claude Code write hook names a transcript (written for its fresh
 session, in Claude Code's format, by `bench/timeline.py`) whose turn made N tool calls: the
 worker then reads and stores the turn's timeline after answering the hook, as it does for a real
@@ -26,7 +37,7 @@ package, as pip does when it installs a wheel: an editable checkout run with
 also compile about seventy modules from source, a cost no installed package pays. `--no-compile`
 measures the checkout as it is.
 
-`--json` prints one line: bytecode (whether the bench compiled it), floor_p95_ms,
+`--json` prints one line: vectors (whether records had them), bytecode (whether the bench compiled it), floor_p95_ms,
 assemble_p50_ms, assemble_p95_ms, capture_p50_ms, capture_p95_ms, per harness
 <name>_read_p95_ms, <name>_write_p95_ms, <name>_cold_read_p95_ms and <name>_cold_write_p95_ms,
 and each figure's ratio to the floor (`*_x_floor`).
@@ -59,6 +70,7 @@ from memory_core.models import Record, Scope
 from memory_core.retrieval.tokenizer import index_terms
 from memory_core.service import MemoryService, turn_record_id, turn_text
 from memory_core.store import open_store
+from memory_core.store.base import Vectors
 from memory_core.store.sqlite import SQLiteStore
 from memory_core.textnorm import clean_text
 
@@ -66,6 +78,12 @@ _SEED = 20261130
 _CORPUS_VERSION = 2
 _TURNS_PER_SESSION = 24
 _BATCH = 5000
+_BASES = 256
+"""Distinct real embeddings the `--vectors` seed draws from: a cosine of a prompt to its nearest
+base is as real as the model makes it; 256 turns take ~30 s to embed once."""
+_NOISE = 0.01
+"""Per value, on 384 values: each seeded vector keeps a cosine of ~0.98 to its base, so the
+compact form's sign bits and pool see distinct rows, not 256 repeated ones."""
 
 _MODULES = ["billing", "auth", "ingest", "search", "export", "scheduler", "gateway", "cache", "metrics", "audit"]
 _THINGS = [
@@ -222,6 +240,40 @@ def seed(url: str, project: str, count: int, *, user: str = "bench") -> list[str
     return about
 
 
+def give_vectors(url: str) -> int:
+    """Give every record of the store lacking vectors of the product's model one or two (see the
+    module docstring); the count given. Raises `RuntimeError` when the model does not load.
+    """
+    import numpy as np
+    from memory_core.embedding import load_embedder, passages, to_bytes
+
+    embedder, problem = load_embedder()
+    if embedder is None:
+        raise RuntimeError(f"--vectors needs the embedding model: {problem}")
+    rng = random.Random(_SEED + 2)
+    texts = [passages(turn_text(*_turn(rng)[:2]))[0] for _ in range(_BASES)]
+    bases = embedder.embed_passages(texts)
+    noise = np.random.default_rng(_SEED)
+    store = open_store(url, timeout=30.0, allow_db0=False)
+    given = 0
+    try:
+        assert isinstance(store, Vectors)
+        # Large batches: each call scans past every record already given vectors (newest first).
+        while batch := store.unvectored(None, embedder.model_id, limit=10 * _BATCH):
+            for record in batch:
+                pick = noise.integers(0, _BASES, size=1 + int(noise.random() < 0.5))
+                rows = bases[pick] + noise.standard_normal((len(pick), embedder.dim)) * _NOISE
+                rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+                store.put_vectors(record.id, embedder.model_id, to_bytes(rows.astype(np.float32)))
+                given += 1
+            sys.stderr.write(f"vectors for {given} records\n")
+        if isinstance(store, SQLiteStore):
+            store.checkpoint(truncate=True)
+    finally:
+        store.close()
+    return given
+
+
 def print_timings(result: dict[str, Any]) -> None:
     """Each `*_ms` figure of a result, with its ratio to the floor where it has one."""
     for key in sorted(k for k in result if k.endswith("_ms") and k != "floor_p95_ms"):
@@ -230,7 +282,7 @@ def print_timings(result: dict[str, Any]) -> None:
         print(f"{key:<28}{result[key]:8.2f} ms{suffix}")
 
 
-def seeded_copy(count: int, workdir: Path) -> tuple[str, list[str]]:
+def seeded_copy(count: int, workdir: Path, *, vectors: bool = False) -> tuple[str, list[str]]:
     """An embedded store holding the seed, copied from a cache under the temp folder.
 
     The cache is keyed by the corpus version and the count, built once (into a partial file,
@@ -239,6 +291,18 @@ def seeded_copy(count: int, workdir: Path) -> tuple[str, list[str]]:
     """
     cache = Path(tempfile.gettempdir()) / f"memory-bench-seed-v{_CORPUS_VERSION}-{count}.db"
     about_file = cache.with_suffix(".about.json")
+    if vectors:
+        plain, about = seeded_copy(count, workdir)
+        cache = cache.with_name(f"{cache.stem}-vectors.db")
+        if not cache.exists():
+            partial = cache.with_suffix(".partial")
+            for leftover in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm")):
+                leftover.unlink(missing_ok=True)
+            shutil.copyfile(plain.removeprefix("sqlite:///"), partial)
+            give_vectors(f"sqlite:///{partial}")
+            os.replace(partial, cache)
+        shutil.copyfile(cache, workdir / "bench.db")
+        return plain, about
     if not (cache.exists() and about_file.exists()):
         partial = cache.with_suffix(".partial")
         for leftover in (partial, Path(f"{partial}-wal"), Path(f"{partial}-shm")):
@@ -332,6 +396,7 @@ def measure(
     about: list[str],
     only: set[str] | None = None,
     tool_calls: int = 0,
+    vectors: bool = False,
 ) -> dict[str, Any]:
     """Every series of the module docstring, interleaved run by run."""
     transcripts = workdir / "transcripts"
@@ -346,7 +411,7 @@ def measure(
     config = Config.from_env(env)
     service = MemoryService(config, long_lived=True)
     rng = random.Random(_SEED + 1)
-    series: dict[str, list[float]] = {"floor": [], "assemble": [], "capture": []}
+    series: dict[str, list[float]] = {"floor": [], "assemble": [], "capture": [], "embed": []}
     cold_env = {**env, "MEMORY_WORKER": "0"}
     hooks: list[tuple[str, list[str], dict[str, Any], dict[str, str]]] = []
     harnesses, _ = discover_harnesses()
@@ -362,6 +427,12 @@ def measure(
 
     # Warm the page cache, the imports, and each hook's worker (the first hook call starts it).
     service.assemble(_QUERIES[0], harness="bench", session_id="warm", turn_id="w")
+    embedder = service.embedder if vectors else None
+    if vectors:
+        if embedder is None:
+            raise RuntimeError(f"--vectors needs the embedding model: {service.embedder_problem}")
+        service.store._vectors.wait(3600)  # type: ignore[attr-defined]  # the scope's cache, loaded in the background
+        service.assemble(_QUERIES[0], harness="bench", session_id="warm", turn_id="w2")
     for _ in range(3):
         _time_subprocess([sys.executable, "-c", "pass"], b"", env)
     for _key, argv, payload, hook_env in hooks:
@@ -372,6 +443,13 @@ def measure(
         series["floor"].append(_time_subprocess([sys.executable, "-c", "pass"], b"", env))
         query = _query(rng, about)
         session = f"bench-{run}"
+        writer = service._vector_writer
+        if vectors and writer is not None:
+            writer.idle.wait(30)  # the last capture's vectors are written, as before a real next prompt
+        if embedder is not None:
+            begin = time.perf_counter()
+            embedder.embed_query(query)
+            series["embed"].append(time.perf_counter() - begin)
         begin = time.perf_counter()
         recall = service.assemble(query, harness="bench", session_id=session, turn_id="t")
         series["assemble"].append(time.perf_counter() - begin)
@@ -397,7 +475,11 @@ def measure(
         "capture_p50_ms": round(_p(series["capture"], 0.5), 3),
         "capture_p95_ms": round(_p(series["capture"], 0.95), 3),
         "assemble_injected_share": round(injected / runs, 3) if runs else 0.0,
+        "vectors": vectors,
     }
+    if series["embed"]:
+        result["embed_p50_ms"] = round(_p(series["embed"], 0.5), 3)
+        result["embed_p95_ms"] = round(_p(series["embed"], 0.95), 3)
     for key, *_ in hooks:
         result[f"{key}_p95_ms"] = round(_p(series[key], 0.95), 2)
     for key in [k for k in result if k.endswith("_p95_ms") and k != "floor_p95_ms"]:
@@ -419,6 +501,9 @@ def main(argv: list[str] | None = None) -> int:
         "--no-compile", action="store_true", help="do not write the packages' bytecode first (see the docstring)"
     )
     parser.add_argument(
+        "--vectors", action="store_true", help="every record has vectors of the product's model (see the docstring)"
+    )
+    parser.add_argument(
         "--tool-calls", type=int, default=0, help="each Claude Code turn made this many tool calls (see the docstring)"
     )
     args = parser.parse_args(argv)
@@ -432,10 +517,14 @@ def main(argv: list[str] | None = None) -> int:
         began = time.perf_counter()
         if args.store:
             url, about = args.store, seed(args.store, project, args.records)
+            if args.vectors:
+                give_vectors(args.store)
         else:
-            url, about = seeded_copy(args.records, workdir)
+            url, about = seeded_copy(args.records, workdir, vectors=args.vectors)
         seeded_s = time.perf_counter() - began
-        result = measure(url, project, args.runs, workdir, about, set(args.harness or ()), args.tool_calls)
+        result = measure(
+            url, project, args.runs, workdir, about, set(args.harness or ()), args.tool_calls, args.vectors
+        )
         result["tool_calls"] = args.tool_calls
         result["records"] = args.records
         result["store"] = url.split(":", 1)[0] if args.store else "sqlite (throwaway)"

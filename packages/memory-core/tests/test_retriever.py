@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -308,3 +311,96 @@ def test_a_turn_that_says_something_outranks_a_reply_that_says_nothing(store: SQ
     for question in ("Which new hobby did she start?", "What craft has she been learning?"):
         ranking = retriever.ranking(question, [PROJECT], limit=3)
         assert ranking.candidates[0].record_id == "pottery", question
+
+
+def test_the_prompt_is_embedded_while_bm25_reads_and_ranks_the_same(
+    store: SQLiteStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The model is most of a recall's time; BM25 reading postings meanwhile makes a recall cost
+    # the larger of the two, not their sum. Here each BM25 read waits (at most 5 s) for the
+    # prompt's embedding to have begun: with the two one after the other, it would never begin.
+    embedder = _TopicEmbedder()
+    turns = [
+        make_record("chat-3", "Melanie: Was the pottery workshop fun?", session_id="chat", seq=3),
+        make_record("chat-4", "Caroline: I shaped a blue bowl and glazed it!", session_id="chat", seq=4),
+        make_record("paint-0", "Caroline: My painting of a sunset is finished.", session_id="paint", seq=0),
+    ]
+    _put(store, *turns)
+    for record in turns:
+        store.put_vectors(record.id, embedder.model_id, [embedder.embed_passages([record.text])[0].tobytes()])
+    query = "How did the pottery lesson go?"
+    plain = Retriever(store, embedder=embedder).ranking(query, [PROJECT], limit=2)
+    began = threading.Event()
+    embed_query = embedder.embed_query
+
+    def embedding(text: str) -> npt.NDArray[np.float32]:
+        began.set()
+        return embed_query(text)
+
+    read = store.postings
+    overlapped: list[bool] = []
+
+    def postings(*args: Any, **kwargs: Any) -> Any:
+        overlapped.append(began.wait(5))
+        return read(*args, **kwargs)
+
+    monkeypatch.setattr(embedder, "embed_query", embedding)
+    monkeypatch.setattr(store, "postings", postings)
+    concurrent = Retriever(store, embedder=embedder).ranking(query, [PROJECT], limit=2)
+    assert overlapped
+    assert all(overlapped)
+    assert [h.record.id for h in concurrent.hits] == [h.record.id for h in plain.hits] == ["chat-3", "chat-4"]
+    assert concurrent.decision == plain.decision
+
+
+def test_a_long_prompt_is_embedded_as_its_first_passage_and_still_recalls(store: SQLiteStore) -> None:
+    # A pasted log after the question: the model's cost grows faster than the text (seconds for
+    # a few thousand characters), so it reads the prompt's first passage; BM25 reads it all.
+    embedder = _TopicEmbedder()
+    seen: list[str] = []
+    embed_query = embedder.embed_query
+
+    def recording(text: str) -> npt.NDArray[np.float32]:
+        seen.append(text)
+        return embed_query(text)
+
+    embedder.embed_query = recording  # type: ignore[method-assign]
+    turns = [
+        make_record("chat-3", "Melanie: Was the pottery workshop fun?", session_id="chat", seq=3),
+        make_record("paint-0", "Caroline: My painting of a sunset is finished.", session_id="paint", seq=0),
+    ]
+    _put(store, *turns)
+    for record in turns:
+        store.put_vectors(record.id, embedder.model_id, [embedder.embed_passages([record.text])[0].tobytes()])
+    log = "\n".join(f"line {n}: worker idle, queue empty, nothing to report" for n in range(400))
+    retriever = Retriever(store, embedder=embedder)
+    short = retriever.ranking("How did the ceramics lesson go?", [PROJECT], limit=1)
+    long = retriever.ranking(f"How did the ceramics lesson go?\n{log}", [PROJECT], limit=1)
+    assert [h.record.id for h in long.hits] == [h.record.id for h in short.hits] == ["chat-3"]
+    assert len(seen[-1]) <= 600 < len(log)
+    assert seen[-1].startswith("How did the ceramics lesson go?")
+
+
+def test_a_forked_process_still_recalls_with_vectors(store: SQLiteStore) -> None:
+    # The prompt's threads belong to the process that made them; a child forked after a recall
+    # has none of them and must make its own rather than wait on threads that are not there.
+    embedder = _TopicEmbedder()
+    record = make_record("chat-3", "Melanie: Was the pottery workshop fun?", session_id="chat", seq=3)
+    _put(store, record)
+    store.put_vectors(record.id, embedder.model_id, [embedder.embed_passages([record.text])[0].tobytes()])
+    retriever = Retriever(store, embedder=embedder)
+    assert [h.record.id for h in retriever.rank("the pottery class?", [PROJECT], limit=1)] == ["chat-3"]
+    context = multiprocessing.get_context("fork")
+    answers = context.Queue()
+
+    def child() -> None:
+        answers.put([h.record.id for h in retriever.rank("the pottery class?", [PROJECT], limit=1)])
+
+    process = context.Process(target=child)
+    process.start()
+    process.join(30)
+    alive = process.is_alive()
+    if alive:
+        process.kill()
+    assert not alive
+    assert answers.get(timeout=5) == ["chat-3"]

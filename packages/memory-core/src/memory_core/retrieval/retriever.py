@@ -37,7 +37,9 @@ from __future__ import annotations
 
 import heapq
 import math
+import os
 import re
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -49,6 +51,7 @@ from memory_core.retrieval.render import approx_tokens, render_block
 from memory_core.retrieval.tokenizer import query_terms, term_spans
 from memory_core.store.base import (
     NEIGHBOUR_SPAN,
+    Neighbour,
     NumberedPosting,
     PickedPostings,
     Posting,
@@ -59,6 +62,11 @@ from memory_core.store.base import (
 )
 
 if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
+
+    import numpy as np
+    import numpy.typing as npt
+
     from memory_core.embedding import Embedder
     from memory_core.retrieval.decision import Bank
 
@@ -147,6 +155,11 @@ A 0.878 / 0.902 / 0.878 coding, fold B the same coding and R@5 0.506 / 0.509 / 0
 B 20 (by 0.004), each better than none on the other fold. Two or three turns either side (shares
 0.1 to 0.3) raised LoCoMo R@5 to 0.57-0.59 (A) and 0.53-0.56 (B) but cost coding 7 to 29 points.
 The neighbours are within `NEIGHBOUR_SPAN` of records the pool read: a server store prefetched them."""
+_PROMPT_CHARS = 600
+"""A longer prompt is embedded as its first passage (`embedding.passages`, the size records are
+embedded at): the engine's cost grows faster than the text (on this machine ~25 ms for 90
+characters, 0.23 s for 740, 3.8 s for 5,900; a pasted log of 28,000 would take minutes, past any
+hook's timeout), and e5 reads 512 tokens at most. BM25 still reads the whole prompt."""
 _POOL_LEAST = 12
 _POOL_PER_ITEM = 2
 _POOL_ROUNDS = 4
@@ -264,6 +277,15 @@ def _embedded_text(query: str, unseen: set[str]) -> str:
     return "".join(kept).strip()
 
 
+def _vector_text(text: str) -> str:
+    """What of the prompt is embedded: all of it up to `_PROMPT_CHARS`, else its first passage."""
+    if len(text) <= _PROMPT_CHARS:
+        return text
+    from memory_core.embedding.passages import passages  # only where a model runs, never the hook client
+
+    return (passages(text) or [text[:_PROMPT_CHARS]])[0]
+
+
 @dataclass
 class _Lexical:
     """BM25 over one query: the matched records' scores and the terms each holds."""
@@ -351,26 +373,27 @@ class Retriever:
         terms = query_terms(query)
         if not scopes or limit <= 0 or not query.strip():
             return Ranking([], NO_TERMS)
+        embedder, bank = self.embedder, self.bank
+        semantic = None
+        if embedder is not None and bank is not None and isinstance(self.store, Vectors):
+            # The prompt's vector and its neighbours are computed in a thread while BM25 reads
+            # the postings: the engine and numpy's scan release the GIL, so on two cores a recall
+            # costs the larger of the two instead of their sum (docs/performance.md). Embedded as
+            # written; in the rare turn where BM25 finds a new token to leave out, again without it.
+            semantic = _threads().submit(self._semantic, _vector_text(query), scopes)
         lexical = self._lexical(query, terms, scopes, floor=floor)
         lexical.asked = frozenset(terms)
         near: dict[str, float] = {}
         by_meaning: tuple[list[str], list[str]] = ([], [])
         decision: dict[str, float | str] = {"mode": "bm25"}
-        embedder, store = self.embedder, self.store
-        if embedder is not None and self.bank is not None and isinstance(store, Vectors):
-            import numpy as np
-
-            vector = embedder.embed_query(_embedded_text(query, lexical.unseen))
-            found = store.nearest(scopes, embedder.model_id, np.asarray(vector, dtype="<f4").tobytes(), k=_DEPTH)
+        if semantic is not None and bank is not None:
+            text = _vector_text(_embedded_text(query, lexical.unseen))
+            vector, found, beyond = semantic.result() if text == _vector_text(query) else self._semantic(text, scopes)
             near = dict(found)
             if near:
-                # The second vector list: closeness beyond what generic prompts share (`_HUB_WEIGHT`).
-                beyond = vector - _HUB_WEIGHT * self.bank.centre()
-                beyond = beyond / max(float(np.linalg.norm(beyond)), 1e-12)
-                found_beyond = store.nearest(scopes, embedder.model_id, np.asarray(beyond, "<f4").tobytes(), k=_DEPTH)
-                by_meaning = ([rid for rid, _ in found], [rid for rid, _ in found_beyond])
+                by_meaning = ([rid for rid, _ in found], [rid for rid, _ in beyond])
                 similarity = max(near.values())
-                generic = self.bank.generic(vector)
+                generic = bank.generic(vector)
                 decision = {
                     "mode": "vectors",
                     "similarity": round(similarity, 4),
@@ -407,6 +430,27 @@ class Retriever:
         if hits:
             return Ranking(hits, FOUND, candidates, decision)
         return Ranking(hits, ALL_FILTERED if filtered else BELOW_FLOOR, candidates, decision)
+
+    def _semantic(
+        self, text: str, scopes: Sequence[Scope]
+    ) -> tuple[npt.NDArray[np.float32], list[Neighbour], list[Neighbour]]:
+        """The prompt's vector, the `_DEPTH` records nearest it, and the `_DEPTH` nearest it with
+        the bank's centre taken out (`_HUB_WEIGHT`); an embedder, a bank and vectors are there.
+        """
+        import numpy as np
+
+        embedder, store, bank = self.embedder, self.store, self.bank
+        assert embedder is not None
+        assert bank is not None
+        assert isinstance(store, Vectors)
+        vector = embedder.embed_query(text)
+        found = store.nearest(scopes, embedder.model_id, np.asarray(vector, dtype="<f4").tobytes(), k=_DEPTH)
+        if not found:
+            return vector, found, []
+        # The second vector list: closeness beyond what generic prompts share (`_HUB_WEIGHT`).
+        beyond = vector - _HUB_WEIGHT * bank.centre()
+        beyond = beyond / max(float(np.linalg.norm(beyond)), 1e-12)
+        return vector, found, store.nearest(scopes, embedder.model_id, np.asarray(beyond, "<f4").tobytes(), k=_DEPTH)
 
     def _lexical(self, query: str, terms: Sequence[str], scopes: Sequence[Scope], *, floor: bool) -> _Lexical:
         """BM25 scores of the records that can be among the `_DEPTH` best."""
@@ -582,6 +626,26 @@ class Retriever:
             size = EXCERPT_CHARS if index < _FULL_EXCERPTS else int(EXCERPT_CHARS * _SHORT_EXCERPT_SHARE)
             hits.append(Hit(record, score, excerpt(record.text, lexical.weights, size=size)))
         return hits, filtered
+
+
+_executor: tuple[int, ThreadPoolExecutor] | None = None
+_executor_lock = threading.Lock()
+
+
+def _threads() -> ThreadPoolExecutor:
+    """The process's threads for prompts' vectors: two, so two sessions' recalls do not queue
+    (created at the first recall with a model; the hook client never gets here). A forked child
+    gets its own: its parent's threads are not in it, and a pool that counts them runs nothing.
+    """
+    global _executor  # one small pool per process, like the model it feeds
+    pid = os.getpid()
+    if _executor is None or _executor[0] != pid:
+        with _executor_lock:
+            if _executor is None or _executor[0] != pid:
+                from concurrent.futures import ThreadPoolExecutor
+
+                _executor = (pid, ThreadPoolExecutor(max_workers=2, thread_name_prefix="memory-prompt-vector"))
+    return _executor[1]
 
 
 def _fused_scores(scores: Mapping[str, float], by_meaning: tuple[list[str], list[str]]) -> dict[str, float]:
