@@ -38,12 +38,12 @@ from memory_core.models import Record, Scope
 from memory_core.retrieval.retriever import Retriever
 from memory_core.retrieval.tokenizer import index_terms
 from memory_core.store import Store, open_store
+from recall import FOLDS, evidence_ids
 
 _DEPTH = 20
 _CUTS = (5, 10, 20)
 _SCORED = (1, 2, 3, 4)
 _SESSION = re.compile(r"^session_(\d+)$")
-_EVIDENCE_SPLIT = re.compile(r"[;,\s]+")
 
 
 @dataclass
@@ -114,19 +114,6 @@ def turns(sample: dict[str, Any], scope: Scope) -> Iterator[Record]:
             )
 
 
-def evidence_ids(raw: Sequence[str], known: set[str]) -> set[str]:
-    """Evidence dialog ids, normalised (`D:11:26` -> `D11:26`, `D30:05` -> `D30:5`); unknown ids dropped."""
-    ids: set[str] = set()
-    for item in raw:
-        for part in _EVIDENCE_SPLIT.split(str(item)):
-            match = re.fullmatch(r"D:?(\d+):(\d+)", part.strip())
-            if match:
-                dia = f"D{int(match.group(1))}:{int(match.group(2))}"
-                if dia in known:
-                    ids.add(dia)
-    return ids
-
-
 def _vectors(store: Store, embedder: Any, records: Sequence[Record]) -> None:
     """Every record's passage vectors, as the worker's background writer stores them."""
     from memory_core.embedding import to_bytes
@@ -144,8 +131,6 @@ def _vectors(store: Store, embedder: Any, records: Sequence[Record]) -> None:
 def run(data: Path, store: Store, *, embedder: Any = None, fold: str | None = None) -> tuple[Tally, Tally, list[float]]:
     samples = json.loads(data.read_text())
     if fold:
-        from recall import FOLDS
-
         samples = [s for s in samples if s["sample_id"] in FOLDS[fold]]
     retriever = Retriever(store, embedder=embedder)
     scored, adversarial = Tally(), Tally()

@@ -14,10 +14,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from locomo import evidence_ids
 from memory_core.embedding.passages import passages
 from memory_core.service import turn_text
-from recall import is_coding, sessions_of
+from recall import evidence_ids, is_coding, sessions_of
 
 
 @dataclass

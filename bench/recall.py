@@ -59,7 +59,6 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from locomo import evidence_ids
 from memory_core.config import Config
 from memory_core.models import Recall, Record
 from memory_core.retrieval.render import approx_tokens
@@ -72,6 +71,8 @@ _STAMP = "%I:%M %p on %d %B, %Y"
 _TURN_GAP_S = 60.0
 _DAY_S = 86_400.0
 _HARNESS = "bench"
+_EVIDENCE_SPLIT = re.compile(r"[;,\s]+")
+
 FOLDS = {
     "A": {
         "conneroisu-templar",
@@ -122,6 +123,19 @@ def _stamp(text: object, fallback: float) -> float:
         return float(time.mktime(time.strptime(text.strip(), _STAMP)) - time.timezone)
     except ValueError:
         return fallback
+
+
+def evidence_ids(raw: Sequence[str], known: set[str]) -> set[str]:
+    """Evidence dialog ids, normalised (`D:11:26` -> `D11:26`, `D30:05` -> `D30:5`); unknown ids dropped."""
+    ids: set[str] = set()
+    for item in raw:
+        for part in _EVIDENCE_SPLIT.split(str(item)):
+            match = re.fullmatch(r"D:?(\d+):(\d+)", part.strip())
+            if match:
+                dia = f"D{int(match.group(1))}:{int(match.group(2))}"
+                if dia in known:
+                    ids.add(dia)
+    return ids
 
 
 def is_coding(sample: dict[str, Any]) -> bool:
