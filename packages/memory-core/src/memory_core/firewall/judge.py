@@ -443,6 +443,9 @@ def _step(text: str, position: int) -> _Step:
     return (position, end), end
 
 
+_OPENERS = {")": "(", "]": "[", "}": "{", ">": "<"}
+
+
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     if text.startswith("**", start):
         start += 2  # Markdown's bold opens: `**production-ready**`
@@ -451,6 +454,9 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
         if stripped.endswith("**"):
             end = start + len(stripped) - 2  # and closes: `Completed:**`, `overhead**`
     while end > start and text[end - 1] in ".,;:!?)]}>'\"`\\":
+        opener = _OPENERS.get(text[end - 1])
+        if opener is not None and text.count(opener, start, end) >= text.count(text[end - 1], start, end):
+            break  # the value opened it: `[FILTERED]` is a mask whole, and a redaction leaves no `]` alone
         if (
             text[end - 1] in "!?"
             and end - start > 6
