@@ -384,20 +384,50 @@ def _find_url_credentials(text: str, folded: str) -> list[Edit]:
     return edits
 
 
+_USERINFO = lazy(
+    r"(?<![\w.%+\-:/@])[A-Za-z_][\w.\-]{0,63}:(?P<s>[^\s:@/\"'`<>()\[\]{}]{4,128})@"
+    r"(?=(?:tcp|udp|unix)\(|[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9\-]+)*(?::\d{1,5})?(?:[/\"'`\s;,)]|$))"
+)
+"""`user:password@host` without a scheme: Go's DSN (`app:pw@tcp(db:3306)/shop`), a JDBC or
+an `smbclient` target, `rsync`'s `user:pw@host`. The host is a host (a name, an address, Go's
+`tcp(...)`), so `node:18@sha256:...` and `mailto:bob@x.org` (whose `bob` is no password) stay."""
+
+
+def _find_userinfo(text: str, folded: str) -> list[Edit]:
+    """The password of each `user:password@host` outside a URL, judged by its look."""
+    from memory_core.firewall.judge import value_score
+
+    edits: list[Edit] = []
+    for found in _USERINFO.finditer(text):
+        value = found.group("s")
+        if not value.startswith(MARKER_PREFIX) and value.lower() not in _URL_PLACEHOLDERS and value_score(value):
+            edits.append((found.start("s"), found.end("s"), "url-password"))
+    return edits
+
+
 _TRAILING_PUNCTUATION = "`)]}.,;:!?"
 
 _URL_RULES = [
     Rule("url-password", ("://",), find=_find_url_credentials),
+    Rule("url-password", ("@",), find=_find_userinfo),
 ]
 
 # -- headers ---------------------------------------------------------------------------------
 
 
+_SCHEMES = frozenset({"bearer", "basic", "token", "bot", "digest", "negotiate", "apikey", "sso-key"})
+"""Schemes registered or common enough that what follows them is a credential on sight."""
+
+
 def _judge_auth(match: re.Match[str]) -> Edit | None:
+    from memory_core.firewall.judge import value_score
+
     start, end, value = _trimmed(match)
     scheme = (match.group("scheme") or "").lower()
     if is_placeholder(value):
         return None
+    if scheme and scheme not in _SCHEMES and not value_score(value):
+        return None  # any scheme counts, so its credential must look like one: not "authorization: is required"
     if not scheme and (looks_like_code(value) or (value.isalpha() and value.islower())):
         return None  # `authorization = request.headers.get(...)`, "authorization: everything"
     return start, end, "basic-auth" if scheme == "basic" else "bearer-token"
@@ -442,7 +472,9 @@ _HEADER_RULES = [
         # The whole value (no backing off into a shorter one), and not a scheme before a
         # marker, so a second scrub finds nothing new.
         r"authorization[\"']?[ \t]*[:=][ \t]*[\"']?"
-        r"(?:(?P<scheme>bearer|basic|token|bot|digest|negotiate|apikey|sso-key)[ \t]+)?"
+        # RFC 9110: `Authorization: <scheme> <credentials>`; whatever the scheme is called (`SSWS`,
+        # `Splunk`, `GenieKey`), what follows it is the credential
+        r"(?:(?P<scheme>[a-z][a-z0-9_.\-]{1,23})[ \t]+)?"
         rf"{_NOT_MARKER}(?P<s>[^\s\"',;]{{8,}})(?![^\s\"',;])(?![ \t]+\[REDACTED:)",
         fold=True,
         anchored=True,
@@ -553,10 +585,49 @@ def _judge_entropy(match: re.Match[str]) -> Edit | None:
         return None  # `sha256:<hex>`, an SSH public key, an embedded image
     if token.startswith(_PUBLIC_PREFIXES) or _HOST_LABEL.match(match.string, match.end()):
         return None  # an age recipient; `<id>.apps.googleusercontent.com`, a host's first label
+    if _ADDRESS.fullmatch(token):
+        return None  # a blockchain address (`0x` and 20 bytes, bech32's `bc1...`): where to pay, not a key
+    if _published_in_dns(match.string, match.start()):
+        return None  # a DNS record is public by design: DKIM's `p=`, an ACME challenge, a site verification
     label = _LABEL.search(before)
     if label is not None and _public_label(label.group("label")):
         return None  # `PublicKey = ...`, `"kid": ...`, `X-Request-Id: ...`, `ETag: ...`
     return match.start(), match.end(), "high-entropy"
+
+
+_ADDRESS = lazy(r"0x[0-9a-fA-F]{40}|(?:bc|tb|ltc)1[02-9ac-hj-np-z]{25,87}")
+"""An Ethereum address is 20 bytes (a private key is 32: `0x` and 64 hex stays judged); bech32 addresses."""
+_DNS_RECORD = lazy(
+    r"\bIN[ \t]+(?:TXT|SPF|DNSKEY|DS|CDS|CDNSKEY|TLSA|SMIMEA|SSHFP|CAA|CERT|OPENPGPKEY|RRSIG|NSEC3?|HTTPS|SVCB|MX|CNAME)\b"
+)
+_DNS_QUERY = lazy(
+    r"(?:^[ \t]*|[$#>%][ \t]*)(?:dig|kdig|drill|delv|host|nslookup|resolve-dnsname)[ \t]+[^\n]{0,200}?[.\w]\.[a-z]{2,}\b",
+    re.IGNORECASE,
+)
+"""A DNS lookup's command line, after a prompt or alone on its line, naming a domain."""
+_DNS_LINES = 8
+"""How far above a value the command that printed it may stand (`dig +short TXT` prints one line a record)."""
+
+
+def _published_in_dns(text: str, start: int) -> bool:
+    """Whether the value stands in a DNS record (`... IN TXT "..."`) or in what a DNS lookup
+    (`dig`, `nslookup`, `host`) printed: what DNS serves, it serves to everyone.
+    """
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", start)
+    if _DNS_RECORD.search(text, line_start, line_end if line_end >= 0 else len(text)):
+        return True
+    for _ in range(_DNS_LINES):  # up the lines the lookup printed, to its command line
+        if line_start == 0:
+            return False
+        previous = text.rfind("\n", 0, line_start - 1) + 1
+        line = text[previous : line_start - 1]
+        if _DNS_QUERY.search(line):
+            return True
+        if not line.strip() or line.lstrip().startswith("$"):
+            return False  # a blank line or another command ends that output
+        line_start = previous
+    return False
 
 
 _FILE_EXTENSION = lazy(r"\.(?:jpe?g|png|gif|webp|svg|avif|mp[34]|webm|pdf|html?|css|js)(?![\w.])", re.IGNORECASE)
