@@ -47,7 +47,7 @@ from memory_core.firewall.entropy import looks_random
 from memory_core.firewall.values import is_ordinary, is_placeholder, looks_like_secret
 from memory_core.lazyre import lazy
 
-__all__ = ["find_judged", "find_printed", "JUDGED_TRIGGERS", "PRINTED_TRIGGERS", "KIND"]
+__all__ = ["find_judged", "find_pairs", "find_printed", "JUDGED_TRIGGERS", "PAIR_TRIGGERS", "PRINTED_TRIGGERS", "KIND"]
 
 KIND = "credential"
 
@@ -64,6 +64,9 @@ _HOLDERS = (
     *("smtp", "imap", "ftp", "sftp", "ldap", "pop3", "bind"),  # `(host, port, user, password)`, an LDAP bind
     "new ",  # a constructor given literals: `new Resend('...')`, `new Client("id", "secret")`
 )
+_SIGNERS = ("jwt.sign", "jwt.encode", "jwt.verify", "jwt.decode", "createhmac", "hmac.new", "jws.sign")
+"""Calls whose string literal is the signing secret, wherever it stands (`jwt.sign(payload, 'X')`):
+the payload and options around it are no literal that looks like one (`'1h'`, `'HS256'`)."""
 _DECODERS = ("fromhex", "unhexlify", "decodestring", "frombase64string", "b64decode", "'hex')", '"hex")')
 _ENCODERS = ("| base64", "|base64", "b64encode(", "btoa(", "base64.encode")
 _CAT = lazy(r"(?:^|[\s$>#])(?:cat|type|more|head|get-content|gc|sudo cat)[ \t]+(?:-\S+[ \t]+)*\S*$", re.IGNORECASE)
@@ -72,6 +75,7 @@ _ROLES: dict[str, tuple[int, str]] = {
     **{word: (1, "name") for word in _MODERATE_NAMES},
     **{word: (2, "name") for word in _STRONG_NAMES},
     **{word: (1, "holder") for word in _HOLDERS},
+    **{word: (1, "signer") for word in _SIGNERS},
     **{word: (1, "decoder") for word in _DECODERS},
     **{word: (1, "encoder") for word in _ENCODERS},
 }
@@ -111,6 +115,7 @@ _NOT_SECRET_TAIL = frozenset(  # a last word that says what else the value is: `
         *("policy", "rotation", "manager", "store", "vault", "backend", "strategy", "kind", "class", "at"),
         *("required", "identifier", "server", "text", "hint", "prompt", "placeholder", "regex", "pattern"),
         *("reset", "changed", "updated", "mgmt", "management", "usage", "exchange", "derivation", "agreement"),
+        *("challenge", "certificate", "cert"),  # PKCE's `code_challenge` and a certificate are public by design
     }
 )
 _MIXED_SCRIPT = lazy(r"(?=\S*[^\W\d_])(?=\S*[\d!#$%&*+=?@^~])[^\s\u2e80-\uffff]+")
@@ -166,6 +171,10 @@ _NOT_VALUE = lazy(
     r"|[A-Z]{2,}\d{0,3}(?:[-_][A-Z]{2,}\d{0,3})+"  # an enum constant: `WPA2-PSK`, `AES256_GCM`
     r"|[a-z]{2,}\d{1,3}[a-z]{1,3}"  # a term with its number inside: `argon2id`, `base64url`, `sha256sum`
 )
+_CERT_TAG = lazy(r"<[\w:\-]*(?:certificate|cert)[\w\-]*>$", re.IGNORECASE)
+_CALLEE = lazy(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+_NEXT_OPTION = lazy(r"[,;&][A-Za-z_][\w.\-]{0,40}=")
+"""The next member of an option list (`,vers=`, `;Database=`): the value before it ends there."""
 _HOST = lazy(r"[a-z0-9\-]+(?:\.[a-z0-9\-]+)*\.(?:com|net|org|io|dev|app|cloud|co|ai|sh|me|[a-z]{2})")
 _CODE_LABEL = lazy(r"[\"']?(?:[a-z]+[A-Z_]\w*|[A-Z]+_\w*)[\"']?:")
 """A code label (`clientId:`, `"client_id":`, `API_URL:`): the next value is that name's."""
@@ -202,6 +211,18 @@ _ASIDE = lazy(
     r"[ \t]+\([^()\n`]{0,60}$"
 )
 """A value, then an aside in parentheses that names it: `X (it's the staging pass)`."""
+_STATED_BEFORE = lazy(
+    r"(?:^|(?<=[\s>(]))(?:`(?P<q>[^`\s]{6,128})`|(?P<b>[^\s`'\"<>()\[\]{}]{6,128}))[ \t]+"
+    r"(?:is|was|will[ \t]+be|becomes|est|sera|ist|wird|es|será|é|è|är|er|blir|jest|je|on|это|—|–|=|"
+    r"at|in|into|on|for|au|à|dans|an|im|am|en|na|no|nel|bij|op|в|на)[ \t]+(?:[^\s.,;:!?()\[\]{}\"`<>=]+[ \t]+){0,4}$"
+    r"|(?P<c>[!-~]{6,128})[ \t]*(?:是|为|は|が|を|는|은|이|가)[^\n.,。，、!?]{0,12}$",
+    re.IGNORECASE,
+)
+"""A value stated before its name: "X is the new root password", "try X at the sudo prompt",
+"X ist das neue Passwort", "X是新密码": the value, a copula or a place word, up to four words, the name."""
+_VALUE_MARK = lazy(r"[\d!#$%&*+=?@^~]|[a-z][A-Z]")
+"""What a value scoring 1 or more holds (a digit, a symbol, a case switch): asked before `_STATED_BEFORE`,
+which prose ("the password is the password is") would make read each window for nothing (2.6 times the cost)."""
 _SECOND_HALF = lazy(r"[ \t]*/[ \t]*([^\s\"'`/]{6,128})")
 """The second half of `user / password`."""
 _CAT_VERBS = ("cat ", "type ", "get-content", "gc ", "more ", "head ")
@@ -251,6 +272,17 @@ _BAR = 2
 """Name + value must reach this, the value scoring at least 1: a moderate name and a moderate
 value together are enough (chosen on fold A: with 3, 16% of its secrets leaked, mostly a
 moderate name such as `clave` or `pass` before a moderate value)."""
+
+
+_WORD_PART = lazy(r"[A-Z]?[a-z]{2,}|[A-Z]{2,}(?![a-z])")
+_WORDY = 0.75
+"""A share of a name's characters in words: `urlBase64ToUint8Array` 0.86, a random
+`tTKwTwsYftlGY1J` 0.47."""
+
+
+def _wordy(value: str) -> bool:
+    """Whether an identifier is made of words (a function's name), not a random run."""
+    return sum(len(part) for part in _WORD_PART.findall(value)) >= _WORDY * len(value)
 
 
 def _case_switches(value: str) -> int:
@@ -486,8 +518,13 @@ def _after_name(
             token_end = cut if cut >= 0 else token_end
         if paired and "/" in text[token_start:token_end]:
             token_start = text.rfind("/", token_start, token_end) + 1  # `login/pass: deploy/<password>`
+        option = _NEXT_OPTION.search(text, token_start, token_end) if "=" in text[end:token_start] else None
+        if option is not None:
+            token_end = option.start()  # `-o username=ops,password=X,vers=3.0`: an option list, one value each
         value = text[token_start:token_end]
         link = text[end:token_start].strip(" \t\"'`")
+        if "<" in link and _CERT_TAG.search(link):
+            return []  # `<KeyInfo><X509Certificate>...`: the nearest container holds a certificate, which is public
         direct = index == 0 and (
             link in ("=", ":", ":=")
             or (strength > 1 and bool(link) and _STATED.fullmatch(text, end, token_start) is not None)
@@ -505,6 +542,8 @@ def _after_name(
         if text.startswith("[REDACTED:", token_end):
             return []  # the rest of this token was already removed: judged as one, it was not this name's
         call = text[token_end : token_end + 1] in ("(", "[")
+        if call and _CALLEE.fullmatch(value) and _wordy(value):
+            score = 0  # `applicationServerKey: urlBase64ToUint8Array(...)`: a function's name, not a literal
         if value.startswith(("[REDACTED:", "$", "{")) or (call and (not score or "=" in value)):
             return []  # a marker, a variable, a call or a subscript (`r=function(e)`): nothing literal here
         # `/` after blanks: asked of the next two characters first, which spares the pattern most tokens
@@ -554,12 +593,17 @@ def _before_name(text: str, at: int, strength: int) -> list[tuple[int, int]]:
     """`use X as the keystore passphrase`, `nimm X als Passwort`, `X (the staging pass)`: a value
     named after it is written.
     """
-    line_start = text.rfind("\n", max(0, at - _WINDOW), at) + 1
+    line_start = max(text.rfind("\n", max(0, at - _WINDOW), at) + 1, at - _WINDOW)  # a window, not the line: linear
     if "(" in text[line_start:at]:
         aside = _ASIDE.search(text, line_start, at)
         group = next((g for g in (1, 2, 3, 4) if aside.group(g) is not None), 1) if aside is not None else 1
         if aside is not None and (score := value_score(aside.group(group))) and score + strength >= _BAR:
             return [aside.span(group)]
+    stated = _STATED_BEFORE.search(text, line_start, at) if _VALUE_MARK.search(text, line_start, at) else None
+    if stated is not None:
+        named = next(g for g in ("q", "b", "c") if stated.group(g) is not None)
+        if (score := value_score(stated.group(named))) and score + strength >= _BAR:
+            return [stated.span(named)]
     window = text[max(0, at - _WINDOW) : at].lower()
     if not any(word in window for word in _AS_WORDS):
         return []
@@ -596,8 +640,10 @@ def _literals(text: str, start: int, limit: int) -> list[tuple[int, int]]:
     return spans
 
 
-def _held(text: str, end: int, limit: int, strength: int) -> list[tuple[int, int]]:
-    """The literals after the first in a call or tuple right after the name (`Client("id", "key")`)."""
+def _held(text: str, end: int, limit: int, strength: int, *, every: bool = False) -> list[tuple[int, int]]:
+    """The literals after the first in a call or tuple right after the name (`Client("id", "key")`);
+    `every`: all of them (a signer's secret may come first).
+    """
     if text[end - 1] == "(":
         end -= 1  # a holder named with its parenthesis: `login(`
     rest = _CALLEE_REST.match(text, end, limit)  # the rest of the callee: `Client.create`, `auth = `
@@ -605,7 +651,8 @@ def _held(text: str, end: int, limit: int, strength: int) -> list[tuple[int, int
     if position >= limit or text[position] not in "([":
         return []
     literals = _literals(text, position, limit)
-    literals = literals[1:] if len(literals) > 1 else literals  # `Client::new("key")` has only the key
+    if not every:
+        literals = literals[1:] if len(literals) > 1 else literals  # `Client::new("key")` has only the key
     scores = [(span, value_score(text[span[0] : span[1]])) for span in literals]
     return [span for span, score in scores if score and score + strength >= _BAR]
 
@@ -658,11 +705,16 @@ def _sent(text: str, at: int, end: int) -> list[tuple[int, int]]:
     r"""What an `expect` script sends after a prompt the name is in (`expect "Password:"` then
     `send "...\r"` on the next line): the answer to the prompt.
     """
-    line_start = text.rfind("\n", max(0, at - _WINDOW), at) + 1
-    if not text[line_start:at].lstrip().startswith("expect"):
+    line_start = max(text.rfind("\n", max(0, at - _WINDOW), at) + 1, at - _WINDOW)  # a window: linear
+    head = text[line_start:at]
+    if not head.lstrip().startswith("expect") and "expect " not in head:
         return []
     newline = text.find("\n", end, end + _WINDOW)
-    found = _SEND.match(text, newline + 1) if newline >= 0 else None
+    semicolon = text.find(";", end, newline if newline >= 0 else min(len(text), end + _WINDOW))
+    if semicolon >= 0:  # `expect "password:"; send "...\r"` in one `-c` script
+        found = _SEND.match(text, semicolon + 1)
+    else:
+        found = _SEND.match(text, newline + 1) if newline >= 0 else None
     if found is None or not value_score(found.group(1)):
         return []
     return [found.span(1)]
@@ -865,6 +917,34 @@ def find_printed(text: str, folded: str) -> list[tuple[int, int, str]]:
     return edits
 
 
+PAIR_TRIGGERS = ("p:", "p=", "p :")
+"""A one-letter `p` label stands in the text (the pair is asked of each)."""
+_PAIR_USER = lazy(
+    r"(?:^|[\s(\[,;|])(?:u|usr|user|username|login)[ \t]*[:=][ \t]*[^\s:=]{1,64}[ \t]*[,;/|]?[ \t]+$", re.MULTILINE
+)
+_PAIR_VALUE = lazy(r"p[ \t]*[:=][ \t]*(?P<v>[^\s]{1,128})")
+"""`u: admin p: X`, `user=ops p=X`: a password labelled by its initial after a user label, on one line."""
+
+
+def find_pairs(text: str, folded: str) -> list[tuple[int, int, str]]:
+    """The value of a one-letter `p` label that follows a user label on its line (`u: admin p: X`):
+    `p` alone names nothing, after a user it names the password.
+    """
+    edits: list[tuple[int, int, str]] = []
+    for trigger in PAIR_TRIGGERS:
+        at = folded.find(trigger)
+        while at >= 0:
+            line_start = max(text.rfind("\n", max(0, at - _WINDOW), at) + 1, at - _WINDOW, 0)
+            if (at == 0 or text[at - 1] in " \t") and _PAIR_USER.search(folded, line_start, at):
+                found = _PAIR_VALUE.match(text, at, min(len(text), at + _MAX_VALUE))
+                if found is not None:
+                    start, end = _trim(text, *found.span("v"))
+                    if value_score(text[start:end], direct=True):
+                        edits.append((start, end, KIND))
+            at = folded.find(trigger, at + 1)
+    return edits
+
+
 def find_judged(text: str, folded: str) -> list[tuple[int, int, str]]:
     """Every value a name and its look together mark as a credential, as `(start, end, kind)`."""
     names = _ASCII_NAMES if text.isascii() else _NAMES
@@ -902,8 +982,8 @@ def _spans(
         return _encoded(text, at, end)
     if role == "decoder":
         return _decoded(text, at, end)
-    held = _held(text, end, limit, strength)
-    if held or role == "holder":
+    held = _held(text, end, limit, strength, every=role == "signer")
+    if held or role in ("holder", "signer"):
         return held
     # the rest of the identifier or the inflected word: `DB_PASSWORD`, `Lösenordet`, `пароля`
     while end < limit and (text[end].isalnum() or text[end] in "_-.") and ord(text[end]) < 0x2E80:

@@ -33,7 +33,14 @@ from collections.abc import Callable
 
 from memory_core.firewall.files import find_pgpass_passwords
 from memory_core.firewall.flags import FLAG_TRIGGERS, find_flag_passwords
-from memory_core.firewall.judge import JUDGED_TRIGGERS, PRINTED_TRIGGERS, find_judged, find_printed
+from memory_core.firewall.judge import (
+    JUDGED_TRIGGERS,
+    PAIR_TRIGGERS,
+    PRINTED_TRIGGERS,
+    find_judged,
+    find_pairs,
+    find_printed,
+)
 from memory_core.firewall.values import is_placeholder, line_prefix, looks_like_code
 from memory_core.lazyre import lazy
 from memory_core.urls import MAX_URL, URL_END, find_userinfo
@@ -512,6 +519,7 @@ _NAMED_RULES = [
     Rule("credential", (":",), find=find_pgpass_passwords),
     Rule("credential", JUDGED_TRIGGERS, find=find_judged),
     Rule("credential", PRINTED_TRIGGERS, find=find_printed),
+    Rule("credential", PAIR_TRIGGERS, find=find_pairs, fold=True),
 ]
 
 # -- the entropy test, last ------------------------------------------------------------------
@@ -589,7 +597,7 @@ def _judge_entropy(match: re.Match[str]) -> Edit | None:
         return None  # a blockchain address (`0x` and 20 bytes, bech32's `bc1...`): where to pay, not a key
     if _published_in_dns(match.string, match.start()):
         return None  # a DNS record is public by design: DKIM's `p=`, an ACME challenge, a site verification
-    label = _LABEL.search(before)
+    label = _LABEL.search(before) or (_ELEMENT.search(before) if before.endswith(">") else None)
     if label is not None and _public_label(label.group("label")):
         return None  # `PublicKey = ...`, `"kid": ...`, `X-Request-Id: ...`, `ETag: ...`
     return match.start(), match.end(), "high-entropy"
@@ -598,10 +606,12 @@ def _judge_entropy(match: re.Match[str]) -> Edit | None:
 _ADDRESS = lazy(r"0x[0-9a-fA-F]{40}|(?:bc|tb|ltc)1[02-9ac-hj-np-z]{25,87}")
 """An Ethereum address is 20 bytes (a private key is 32: `0x` and 64 hex stays judged); bech32 addresses."""
 _DNS_RECORD = lazy(
-    r"\bIN[ \t]+(?:TXT|SPF|DNSKEY|DS|CDS|CDNSKEY|TLSA|SMIMEA|SSHFP|CAA|CERT|OPENPGPKEY|RRSIG|NSEC3?|HTTPS|SVCB|MX|CNAME)\b"
+    r"\bIN[ \t]+(?:TXT|SPF|DNSKEY|DS|CDS|CDNSKEY|TLSA|SMIMEA|SSHFP|CAA|CERT|OPENPGPKEY|RRSIG|NSEC3?|HTTPS|SVCB"
+    r"|MX|CNAME)\b"
 )
 _DNS_QUERY = lazy(
-    r"(?:^[ \t]*|[$#>%][ \t]*)(?:dig|kdig|drill|delv|host|nslookup|resolve-dnsname)[ \t]+[^\n]{0,200}?[.\w]\.[a-z]{2,}\b",
+    r"(?:^[ \t]*|[$#>%][ \t]*)(?:dig|kdig|drill|delv|host|nslookup|resolve-dnsname)[ \t]+"
+    r"[^\n]{0,200}?[.\w]\.[a-z]{2,}\b",
     re.IGNORECASE,
 )
 """A DNS lookup's command line, after a prompt or alone on its line, naming a domain."""
@@ -649,6 +659,8 @@ _LABEL = lazy(
     r"(?:\\[nrt])?(?P<label>[A-Za-z][\w.\-]{0,40})\\?[\"']?\]?[ \t]*(?:[:=]|==)[ \t]*\\?[\"']?(?:W/)?\\?[\"']?$"
 )
 """The label before a value, in a repr or a JSON string too (`\\npeer: `, `[\\'etag\\'] == \\'W/"`)."""
+_ELEMENT = lazy(r"<(?:[\w.\-]{1,20}:)?(?P<label>[A-Za-z][\w.\-]{0,40})(?:[ \t][^<>\n]{0,80})?>[ \t]*$")
+"""The XML or HTML element a value stands in (`<ds:X509Certificate>`): its name is its label."""
 _HOST_LABEL = lazy(r"\.[a-z0-9\-]+\.[a-z]{2,}")
 _PUBLIC_PREFIXES = ("age1", "npub1")
 _PUBLIC_WORDS = frozenset({"public", "pub", "publickey", "recipient", "recipients", "peer", "cert", "certificate"})
@@ -658,6 +670,7 @@ _ID_TAILS = frozenset(
         *("id", "ids", "kid", "etag", "requestid", "request", "trace", "traceparent", "tracestate", "ray"),
         *("correlation", "span", "n", "e", "x", "y", "fingerprint", "thumbprint", "hash", "digest"),
         *("checksum", "version", "revision", "commit", "sha", "nonce", "integrity", "x5t", "cursor"),
+        "challenge",  # PKCE's `code_challenge`, an ACME challenge: sent in the clear by design
     }
 )
 
