@@ -285,6 +285,21 @@ def _wordy(value: str) -> bool:
     return sum(len(part) for part in _WORD_PART.findall(value)) >= _WORDY * len(value)
 
 
+_COUNTING = 0.6
+"""The share of equal steps that makes a run a count: FIPS-197's key `000102...0f` steps by 1 at
+every byte, `0011...ff` by 0x11; random hex of 32 repeats its most common step about a tenth of the time."""
+
+
+def _counting(value: str) -> bool:
+    """Whether hex counts (its bytes, or its digits, step by the same amount most of the time)."""
+    for width in (2, 1):
+        units = [int(value[i : i + width], 16) for i in range(0, len(value) - width + 1, width)]
+        steps = [(b - a) % (16**width) for a, b in itertools.pairwise(units)]
+        if steps and max(steps.count(step) for step in set(steps)) >= _COUNTING * len(steps):
+            return True
+    return False
+
+
 def _case_switches(value: str) -> int:
     return sum(1 for a, b in itertools.pairwise(value) if a.isupper() != b.isupper() and a.isalpha() and b.isalpha())
 
@@ -312,6 +327,8 @@ def value_score(value: str, *, direct: bool = False) -> int:
     if not value or len(value) > 400 or (value.isalpha() and value[1:].islower()):
         return 0  # the common case first: a word of prose
     if not value.isascii():
+        if is_placeholder(value):
+            return 0  # `sk-…1Ac7`, `•••••`: a value shown masked
         # a password in another script mixes its letters with digits or symbols (`Мышь2024!`)
         return int(len(value) >= _SHORTEST_VALUE and _MIXED_SCRIPT.fullmatch(value) is not None)
     if value.isdigit():  # a code or a PIN: the caller asks a strong name of it
@@ -341,6 +358,8 @@ def value_score(value: str, *, direct: bool = False) -> int:
     if looks_random(value):
         return 2
     if set(value) <= _HEX:
+        if _counting(value):
+            return 0  # `000102...0e0f`, `0011...eeff`: a standard's test vector counts, a key does not
         return 1 if len(value) >= _HEX_KEY else 0  # shorter hex is an id: a key id, a short commit
     if looks_like_secret(value):
         return 1
@@ -727,6 +746,8 @@ def _column(text: str, at: int, end: int, strength: int) -> list[tuple[int, int]
     line_start = text.rfind("\n", max(0, at - _WINDOW), at) + 1
     line_end = text.find("\n", end, end + _WINDOW)
     head = text[line_start:at]
+    if line_end >= 0 and "," in text[line_start:line_end] and _CSV_HEADER.fullmatch(text, line_start, line_end):
+        return _csv_column(text, head.count(","), line_end, strength)
     if line_end < 0 or ("|" not in head and "elect" not in head.lower()):
         return []  # a header is a short line with rows below it
     if "|" in head and "|" in text[end:line_end]:
@@ -747,6 +768,33 @@ def _column(text: str, at: int, end: int, strength: int) -> list[tuple[int, int]
         start = offset + len(cell) - len(cell.lstrip())
         if value and value_score(value) and value_score(value) + strength >= _BAR:
             spans.append((start, start + len(value)))
+    return spans
+
+
+_CSV_HEADER = lazy(r"[ \t]*\"?[A-Za-z_][\w .\-]{0,40}\"?(?:[ \t]*,[ \t]*\"?[A-Za-z_][\w .\-]{0,40}\"?){1,40}[ \t\r]*")
+"""A CSV header: names joined by commas, nothing else on its line (`email,display_name,temp_password`)."""
+_CSV_ROWS = 20
+
+
+def _csv_column(text: str, index: int, line_end: int, strength: int) -> list[tuple[int, int]]:
+    """The cells of column `index` in the CSV rows below a header the name is in."""
+    spans: list[tuple[int, int]] = []
+    position = line_end + 1
+    for _ in range(_CSV_ROWS):
+        row_end = text.find("\n", position, position + 4 * _WINDOW)
+        row_end = row_end if row_end >= 0 else min(len(text), position + 4 * _WINDOW)
+        cells = text[position:row_end].split(",")
+        if len(cells) <= index or not text[position:row_end].strip():
+            break
+        offset = position + sum(len(c) + 1 for c in cells[:index])
+        cell = cells[index].rstrip("\r")
+        value = cell.strip().strip('"')
+        start = offset + cell.find(value) if value else offset
+        if value and (score := value_score(value)) and score + strength >= _BAR:
+            spans.append((start, start + len(value)))
+        if row_end >= len(text):
+            break
+        position = row_end + 1
     return spans
 
 

@@ -211,6 +211,7 @@ _PIN_AND_CODES: dict[str, tuple[str, ...]] = {
 _TOKEN: dict[str, tuple[str, ...]] = {
     "en": ("token", "auth", "creds", "credential", "login", "logon", "sign-in"),
     "cookie": ("cookie", "setcookie"),  # a session's cookie, Erlang's shared `-setcookie`: moderate, like token
+    "revoke": ("revoke",),  # only a credential is revoked: "Current value (revoke after the switch): X"
     "wifi": ("wifi", "wi-fi", "wlan"),
     # login, access: `Login: ops / <password>`, the pair after one
     "login": ("zugang", "anmeldung", "connexion", "acceso", "acesso", "accesso", "логин", "вход", "ログイン"),
