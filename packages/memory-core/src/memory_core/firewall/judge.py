@@ -136,6 +136,8 @@ _NOT_SECRET_WORDS = frozenset(
         *("lookup", "routing", "shard", "sharding", "composite", "unique", "index", "map", "dict", "hotkey"),
         *("keyboard", "keys", "keyword", "keywords", "monkey", "turkey", "hockey", "whiskey", "donkey", "jockey"),
         *("max", "min", "num", "count", "csrf", "next", "page", "pagination", "cursor", "continuation"),
+        # a key named by its algorithm is a key's identity in a listing (`gpg: using EDDSA key <fingerprint>`)
+        *("eddsa", "rsa", "dsa", "ecdsa", "ed25519", "cv25519", "nistp256"),
     }
 )
 # -- values ------------------------------------------------------------------------------------
@@ -771,6 +773,12 @@ def _column(text: str, at: int, end: int, strength: int) -> list[tuple[int, int]
     return spans
 
 
+_NAME_ATTRIBUTE = lazy(r"(?:^|[\s<])[\w:\-]*(?:name|key)[ \t]*=[ \t]*[\"'][^\"'<>\n]*$", re.IGNORECASE)
+_VALUE_ATTRIBUTE = lazy(r"[\s][\w:\-]*(?:value|content)[ \t]*=[ \t]*([\"'])([^\"'<>\n]{1,400})\1", re.IGNORECASE)
+"""An element that names its value in one attribute and holds it in another (Android's
+`<meta-data android:name= android:value=>`, .NET's `<add key= value=>`, `<param name= value=>`)."""
+_ANNOTATION = lazy(r"[\w\-]*[ \t]*:[ \t]*(?![\"'`])[\w\[\]<>&*.,? \t]{0,39}[\w\]>*?](?=[ \t]+=[ \t]*[^=>\s])")
+"""A type annotation between a name and its `=`: Zig's `[]const u8`, TypeScript's `string`, Rust's `&str`."""
 _CSV_HEADER = lazy(r"[ \t]*\"?[A-Za-z_][\w .\-]{0,40}\"?(?:[ \t]*,[ \t]*\"?[A-Za-z_][\w .\-]{0,40}\"?){1,40}[ \t\r]*")
 """A CSV header: names joined by commas, nothing else on its line (`email,display_name,temp_password`)."""
 _CSV_ROWS = 20
@@ -917,7 +925,7 @@ def _public(text: str, folded: str, start: int, end: int) -> bool:
     if tail is not None and tail.group(1).removesuffix("s") in _TAIL_WORDS:
         return True  # `api key id: ...`, `token type: bearer`: the label's last word, after a blank
     blank = max(folded.rfind(" ", max(0, start - 200), start), folded.rfind("\n", max(0, start - 200), start))
-    if "://" in folded[blank + 1 : start] and folded[left - 1 : left] not in ("?", "&"):
+    if "://" in folded[blank + 1 : start] and folded[left - 1 : left] not in ("?", "&", "#"):
         return True  # inside a URL: its userinfo is the URL rule's to judge
     if "rn:" in folded[blank + 1 : start] and _IN_ARN.search(folded, blank + 1, start):
         return True  # inside an ARN or a URN (`arn:aws:secretsmanager:...:secret:prod/db/password`): it names a place
@@ -1066,7 +1074,17 @@ def _spans(
     left = at
     while left > 0 and (text[left - 1].isalnum() or text[left - 1] in "_-") and at - left < 80:
         left -= 1
-    query = text[left - 1 : left] in ("?", "&")
+    query = text[left - 1 : left] in ("?", "&", "#")  # a fragment's parameters too: `#access_token=...`
+    opened = text.rfind("=", max(0, left - 80), left)
+    attribute = _NAME_ATTRIBUTE.search(text, max(0, left - 80), left) if opened >= 0 else None
+    if attribute is not None:  # `android:name="...CLIENT_SECRET" android:value="X"`: the element's value attribute
+        sibling = _VALUE_ATTRIBUTE.search(text, end, min(len(text), end + 2 * _WINDOW))
+        if sibling is not None and "<" not in text[end : sibling.start()]:
+            score = value_score(sibling.group(2))
+            return [sibling.span(2)] if score and score + strength >= _BAR else []
+    typed = _ANNOTATION.match(text, end, limit) if text[end : end + 1] in (":", " ") else None
+    if typed is not None:
+        end = typed.end()  # `smtp_pass: []const u8 = "..."`: a type between a name and its `=`
     return _after_name(text, at, end, strength, limit, steps, query=query) or (
         (_next_line(text, end, strength, steps) or _before_name(text, at, strength)) if strength > 1 else []
     )

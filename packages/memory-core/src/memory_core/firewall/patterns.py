@@ -600,11 +600,17 @@ def _judge_entropy(match: re.Match[str]) -> Edit | None:
     label = _LABEL.search(before) or (_ELEMENT.search(before) if before.endswith(">") else None)
     if label is not None and _public_label(label.group("label")):
         return None  # `PublicKey = ...`, `"kid": ...`, `X-Request-Id: ...`, `ETag: ...`
+    if _labelled_above(match.string, match.start(), match.end()):
+        return None  # `PublicKey = ...`, `"kid": ...`, `X-Request-Id: ...`, `ETag: ...`
     return match.start(), match.end(), "high-entropy"
 
 
-_ADDRESS = lazy(r"0x[0-9a-fA-F]{40}|(?:bc|tb|ltc)1[02-9ac-hj-np-z]{25,87}")
-"""An Ethereum address is 20 bytes (a private key is 32: `0x` and 64 hex stays judged); bech32 addresses."""
+_ADDRESS = lazy(
+    r"0x[0-9a-fA-F]{40}|(?:bc|tb|ltc)1[02-9ac-hj-np-z]{25,87}"
+    r"|Qm[1-9A-HJ-NP-Za-km-z]{44}|bafy[a-z2-7]{50,}"
+)
+"""Addresses: an Ethereum address is 20 bytes (a private key is 32: `0x` and 64 hex stays judged),
+bech32's `bc1...`; and content addresses, IPFS's CIDs (`Qm...`, `bafy...`): a hash of what they name."""
 _DNS_RECORD = lazy(
     r"\bIN[ \t]+(?:TXT|SPF|DNSKEY|DS|CDS|CDNSKEY|TLSA|SMIMEA|SSHFP|CAA|CERT|OPENPGPKEY|RRSIG|NSEC3?|HTTPS|SVCB"
     r"|MX|CNAME)\b"
@@ -675,6 +681,20 @@ _ID_TAILS = frozenset(
 )
 
 
+def _labelled_above(text: str, start: int, end: int) -> bool:
+    """Whether the value is alone on its line under a line that says public (minisign's
+    `untrusted comment: minisign public key <id>`, "Here is my public key:").
+    """
+    line_start = text.rfind("\n", max(0, start - _MAX_ABOVE), start) + 1
+    if line_start == 0 or text[line_start:start].strip() or text[end : end + 1] not in ("", "\n", "\r"):
+        return False
+    above = text.rfind("\n", max(0, line_start - 1 - _MAX_ABOVE), line_start - 1) + 1
+    return _public_label(text[above : line_start - 1])
+
+
+_MAX_ABOVE = 160
+
+
 def _public_label(label: str) -> bool:
     """Whether a label names a public value: its words say public, or its last word says id."""
     words = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+", label)]
@@ -693,9 +713,10 @@ _RANDOM_RUN = (
 _RANDOM_RUN_AFTER_ESCAPE = lazy(r"[A-Za-z0-9+/_\-]{20,}={0,2}(?![A-Za-z0-9+/_\-=]|\[REDACTED:)")
 _PUBLIC_BLOCK = (
     r"-----BEGIN ((?:X509 |TRUSTED |RSA )?(?:CERTIFICATE(?: REQUEST)?|PUBLIC KEY|X509 CRL)"
-    r"|PGP (?:PUBLIC KEY BLOCK|SIGNATURE))-----"
+    r"|PGP (?:PUBLIC KEY BLOCK|SIGNATURE|MESSAGE)|AGE ENCRYPTED FILE)-----"
 )
-"""Blocks that are public by design: certificates, public keys, signatures."""
+"""Blocks that are public by design (certificates, public keys, signatures) or ciphertext, which
+opens nothing without a key held elsewhere (`age`, an OpenPGP message)."""
 
 
 def _public_blocks(text: str) -> list[tuple[int, int]]:
