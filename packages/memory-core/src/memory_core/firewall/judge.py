@@ -277,19 +277,21 @@ moderate name such as `clave` or `pass` before a moderate value)."""
 
 
 _WORD_PART = lazy(r"[A-Z]?[a-z]{2,}|[A-Z]{2,}(?![a-z])")
-_WORDY = 0.75
-"""A share of a name's characters in words: `urlBase64ToUint8Array` 0.86, a random
-`tTKwTwsYftlGY1J` 0.47."""
+_WORDY = 0.7
+"""The share of a name's letters in words: `urlBase64ToUint8Array` 0.89, `getElementById` 0.71;
+random runs of 10 to 20 characters 0.6 at the median (5,000 drawn), the Korean sample's
+`tTKwTwsYftlGY1J` 0.64."""
 
 
 def _wordy(value: str) -> bool:
     """Whether an identifier is made of words (a function's name), not a random run."""
-    return sum(len(part) for part in _WORD_PART.findall(value)) >= _WORDY * len(value)
+    letters = sum(c.isalpha() for c in value)
+    return letters > 0 and sum(len(part) for part in _WORD_PART.findall(value)) >= _WORDY * letters
 
 
 _COUNTING = 0.6
 """The share of equal steps that makes a run a count: FIPS-197's key `000102...0f` steps by 1 at
-every byte, `0011...ff` by 0x11; random hex of 32 repeats its most common step about a tenth of the time."""
+every byte, `0011...ff` by 0x11; of 10,000 random hex keys of 32 and of 64, none reaches it."""
 
 
 def _counting(value: str) -> bool:
@@ -588,7 +590,12 @@ def _stated_score(text: str, start: int, end: int) -> int:
     """
     value = text[start:end]
     quoted = start > 0 and text[start - 1] in _QUOTES
-    if quoted and 2 <= len(value.split()) <= _MAX_PHRASE_WORDS and not value.endswith((".", "?")):
+    if (
+        quoted
+        and value[:1].isalnum()
+        and 2 <= len(value.split()) <= _MAX_PHRASE_WORDS
+        and not value.endswith((".", "?"))
+    ):
         return 1
     if (
         len(value) >= _MIN_STATED + 2

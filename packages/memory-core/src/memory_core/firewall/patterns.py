@@ -47,7 +47,7 @@ from memory_core.urls import MAX_URL, URL_END, find_userinfo
 
 __all__ = ["Rule", "RULES", "RULES_VERSION", "MARKER_PREFIX", "marker", "Edit"]
 
-RULES_VERSION = 6
+RULES_VERSION = 7
 """The rule set's version: raise it whenever a change makes the rules catch something they
 did not (1: vendor prefixes, assignments and entropy; 2: the RFC 3986 userinfo parser,
 password flags, named keys, stated passwords, `.pgpass`; 3: the judgement of a name and a
@@ -55,7 +55,9 @@ value together, in any language, `firewall.judge`; 4: the judgement alone reads 
 credentials, the per-syntax assignment rules are gone, kinds `*-assignment` become
 `credential`; 5: the words for password in some twenty more languages, round 7; 6: the
 lexicon as a table of a hundred-odd languages, `firewall.lexicon`, with stems, compounds and
-informal English spellings).
+informal English spellings; 7: rounds 9 and 10 read by principle: HTTP authorization of any
+scheme, `user:password@host` in any string, a value stated before its noun, option lists,
+signers, name/value attribute pairs, type annotations, CSV columns, URL fragments).
 `memory scrub` records the version
 it ran with, captures record the version that scrubbed them, and `doctor` says when stored
 records were last scrubbed by an older rule set."""
