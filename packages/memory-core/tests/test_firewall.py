@@ -409,6 +409,7 @@ _ADVERSARIAL = {
     "value-before-noun": "Xk9fj2Lq is the new " * 10_000,
     "dns-output": "$ dig x.example.net TXT\n" + ('"' + "QUJDabc1" * 30 + '"\n') * 800,
     "name-attributes": '<add key="password" value="' * 7_000,
+    "told": "so Xk9fj2Lq now, change it " * 8_000,
 }
 
 

@@ -34,6 +34,8 @@ CAUGHT = {
     "typed-declaration": ('let db_password: &str = "Lq3$wZ8pRt";', "Lq3$wZ8pRt"),
     "csv-column": ("login,api_token\nci-bot,Nq7tR2wXz9Lp4Vb\n", "Nq7tR2wXz9Lp4Vb"),
     "url-fragment": ("https://app.example.net/cb#id_token=x&access_token=Wq8zR3tLp9Xm", "Wq8zR3tLp9Xm"),
+    "query-k": ("curl 'https://api.example.net/v2/geo?q=oslo&k=Tq7wR2zLp9' | jq .", "Tq7wR2zLp9"),
+    "told-lifecycle": ("the wifi is the old one, kestrel2031, but reset it after the visit", "kestrel2031"),
 }
 
 KEPT = {
@@ -55,6 +57,8 @@ KEPT = {
     "algorithm-key": "gpg: using RSA key 4AEE18F83AFDEB23C0B4D3E8A1F52F4B7B1A2C3D",
     "callee": "applicationServerKey: urlB64ToUint8Array(FCM_PUBLIC_KEY),",
     "mailto-pair": "mailto:ops@example.net or nginx:stable@sha256 digests",
+    "told-version": "we bumped the pin, lodash4.17.21, and will rotate it again in May",
+    "query-k-count": "GET /search?q=shoes&k=20&page=2",
 }
 
 

@@ -47,7 +47,10 @@ from memory_core.firewall.entropy import looks_random
 from memory_core.firewall.values import is_ordinary, is_placeholder, looks_like_secret
 from memory_core.lazyre import lazy
 
-__all__ = ["find_judged", "find_pairs", "find_printed", "JUDGED_TRIGGERS", "PAIR_TRIGGERS", "PRINTED_TRIGGERS", "KIND"]
+__all__ = [
+    *("find_judged", "find_pairs", "find_printed", "find_told"),
+    *("JUDGED_TRIGGERS", "PAIR_TRIGGERS", "PRINTED_TRIGGERS", "TOLD_TRIGGERS", "KIND"),
+]
 
 KIND = "credential"
 
@@ -780,7 +783,7 @@ def _column(text: str, at: int, end: int, strength: int) -> list[tuple[int, int]
     return spans
 
 
-_NAME_ATTRIBUTE = lazy(r"(?:^|[\s<])[\w:\-]*(?:name|key)[ \t]*=[ \t]*[\"'][^\"'<>\n]*$", re.IGNORECASE)
+_NAME_ATTRIBUTE = lazy(r"(?:^|[\s<])[\w:\-]*name[ \t]*=[ \t]*[\"'][^\"'<>\n]*$", re.IGNORECASE)
 _VALUE_ATTRIBUTE = lazy(r"[\s][\w:\-]*(?:value|content)[ \t]*=[ \t]*([\"'])([^\"'<>\n]{1,400})\1", re.IGNORECASE)
 """An element that names its value in one attribute and holds it in another (Android's
 `<meta-data android:name= android:value=>`, .NET's `<add key= value=>`, `<param name= value=>`)."""
@@ -980,8 +983,10 @@ def find_printed(text: str, folded: str) -> list[tuple[int, int, str]]:
     return edits
 
 
-PAIR_TRIGGERS = ("p:", "p=", "p :")
-"""A one-letter `p` label stands in the text (the pair is asked of each)."""
+PAIR_TRIGGERS = ("p:", "p=", "p :", "?k=", "&k=", "#k=")
+"""A one-letter label stands in the text: `p` after a user, `k` (key) as a URL's parameter."""
+_QUERY_KEY = lazy(r"k=(?P<v>[^&#\s\"'<>`]{6,256})")
+"""`?k=...`: the abbreviation for key APIs take in a query; its value is judged like a key's."""
 _PAIR_USER = lazy(
     r"(?:^|[\s(\[,;|])(?:u|usr|user|username|login)[ \t]*[:=][ \t]*[^\s:=]{1,64}[ \t]*[,;/|]?[ \t]+$", re.MULTILINE
 )
@@ -994,7 +999,14 @@ def find_pairs(text: str, folded: str) -> list[tuple[int, int, str]]:
     `p` alone names nothing, after a user it names the password.
     """
     edits: list[tuple[int, int, str]] = []
-    for trigger in PAIR_TRIGGERS:
+    for trigger in PAIR_TRIGGERS[3:]:
+        at = folded.find(trigger)
+        while at >= 0:
+            found = _QUERY_KEY.match(text, at + 1)
+            if found is not None and (score := value_score(found.group("v"))) and score + 1 >= _BAR:
+                edits.append((*found.span("v"), KIND))
+            at = folded.find(trigger, at + 1)
+    for trigger in PAIR_TRIGGERS[:3]:
         at = folded.find(trigger)
         while at >= 0:
             line_start = max(text.rfind("\n", max(0, at - _WINDOW), at) + 1, at - _WINDOW, 0)
@@ -1006,6 +1018,52 @@ def find_pairs(text: str, folded: str) -> list[tuple[int, int, str]]:
                         edits.append((start, end, KIND))
             at = folded.find(trigger, at + 1)
     return edits
+
+
+TOLD_TRIGGERS = ("change it", "bumped", "rotate it", "reset it", "revoke it")
+"""What is said of a credential alone, which nothing else is: changed after first use, its year bumped, rotated."""
+_APPOSITION = lazy(r"(?:,|\bso)[ \t]+(?P<v>[^\s,]{8,64}?)(?=[ \t]*(?:,|\bnow\b|[.!?]?(?:\s|$)))", re.IGNORECASE)
+"""A value set off in a sentence: between commas (", X,") or stated with "so X now"."""
+_SENTENCE = 200
+
+
+def find_told(text: str, folded: str) -> list[tuple[int, int, str]]:
+    """A credential nothing names but its sentence's lifecycle: "use what's on the sticker, X, and
+    change it after", "my usual one with the year bumped, so X now". The value is set off (between
+    commas, or "so X now") and must hold letters and digits and look like a credential.
+    """
+    places = sorted(at for trigger in TOLD_TRIGGERS for at in _occurrences(folded, trigger))
+    edits: list[tuple[int, int, str]] = []
+    scanned = 0  # each sentence is read once, however many triggers it holds
+    for at in places:
+        start = max(0, at - _SENTENCE)
+        stop = min(len(text), at + _SENTENCE)
+        for end_mark in ("\n", ". ", "! ", "? "):
+            cut = text.rfind(end_mark, start, at)
+            start = max(start, cut + len(end_mark)) if cut >= 0 else start
+            cut = text.find(end_mark, at, stop)
+            stop = min(stop, cut) if cut >= 0 else stop
+        start = max(start, scanned)
+        for found in _APPOSITION.finditer(text, start, stop):
+            value = found.group("v").rstrip(".!?")
+            if (
+                any(c.isdigit() for c in value)
+                and any(c.isalpha() for c in value)
+                and not names_a_credential(value)
+                and value_score(value)
+            ):
+                edits.append((found.start("v"), found.start("v") + len(value), KIND))
+        scanned = max(scanned, stop)
+    return edits
+
+
+def _occurrences(folded: str, word: str) -> list[int]:
+    places = []
+    at = folded.find(word)
+    while at >= 0:
+        places.append(at)
+        at = folded.find(word, at + len(word))
+    return places
 
 
 def find_judged(text: str, folded: str) -> list[tuple[int, int, str]]:
@@ -1082,14 +1140,14 @@ def _spans(
     while left > 0 and (text[left - 1].isalnum() or text[left - 1] in "_-") and at - left < 80:
         left -= 1
     query = text[left - 1 : left] in ("?", "&", "#")  # a fragment's parameters too: `#access_token=...`
-    opened = text.rfind("=", max(0, left - 80), left)
-    attribute = _NAME_ATTRIBUTE.search(text, max(0, left - 80), left) if opened >= 0 else None
+    head = folded[max(0, left - 80) : left]
+    attribute = _NAME_ATTRIBUTE.search(text, max(0, left - 80), left) if "=" in head and "name" in head else None
     if attribute is not None:  # `android:name="...CLIENT_SECRET" android:value="X"`: the element's value attribute
         sibling = _VALUE_ATTRIBUTE.search(text, end, min(len(text), end + 2 * _WINDOW))
         if sibling is not None and "<" not in text[end : sibling.start()]:
             score = value_score(sibling.group(2))
             return [sibling.span(2)] if score and score + strength >= _BAR else []
-    typed = _ANNOTATION.match(text, end, limit) if text[end : end + 1] in (":", " ") else None
+    typed = _ANNOTATION.match(text, end, limit) if text[end : end + 1] == ":" and "=" in text[end : end + 48] else None
     if typed is not None:
         end = typed.end()  # `smtp_pass: []const u8 = "..."`: a type between a name and its `=`
     return _after_name(text, at, end, strength, limit, steps, query=query) or (

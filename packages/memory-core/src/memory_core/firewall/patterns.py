@@ -37,9 +37,11 @@ from memory_core.firewall.judge import (
     JUDGED_TRIGGERS,
     PAIR_TRIGGERS,
     PRINTED_TRIGGERS,
+    TOLD_TRIGGERS,
     find_judged,
     find_pairs,
     find_printed,
+    find_told,
 )
 from memory_core.firewall.values import is_placeholder, line_prefix, looks_like_code
 from memory_core.lazyre import lazy
@@ -393,24 +395,47 @@ def _find_url_credentials(text: str, folded: str) -> list[Edit]:
     return edits
 
 
-_USERINFO = lazy(
-    r"(?<![\w.%+\-:/@])[A-Za-z_][\w.\-]{0,63}:(?P<s>[^\s:@/\"'`<>()\[\]{}]{4,128})@"
-    r"(?=(?:tcp|udp|unix)\(|[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9\-]+)*(?::\d{1,5})?(?:[/\"'`\s;,)]|$))"
+_USERINFO_HOST = lazy(
+    r"(?:tcp|udp|unix)\(|[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9\-]+)*(?::\d{1,5})?(?:[/\"'`\s;,)]|$)"
 )
-"""`user:password@host` without a scheme: Go's DSN (`app:pw@tcp(db:3306)/shop`), a JDBC or
-an `smbclient` target, `rsync`'s `user:pw@host`. The host is a host (a name, an address, Go's
-`tcp(...)`), so `node:18@sha256:...` and `mailto:bob@x.org` (whose `bob` is no password) stay."""
+"""What follows the `@` of `user:password@host` without a scheme: a host (a name, an address,
+Go's `tcp(...)`), so `node:18@sha256:...` and `mailto:bob@x.org` (whose `bob` is no password) stay."""
+_NOT_IN_PASSWORD = frozenset(" \t\r\n:@/\"'`<>()[]{}")
+_NOT_BEFORE_USER = frozenset("%+-:/@.")
+_MAX_USERINFO_PASSWORD = 128
+_MAX_USERINFO_USER = 64
 
 
 def _find_userinfo(text: str, folded: str) -> list[Edit]:
-    """The password of each `user:password@host` outside a URL, judged by its look."""
+    """The password of each `user:password@host` outside a URL (Go's DSN `app:pw@tcp(db:3306)/shop`,
+    `rsync`'s and JDBC's `user:pw@host`), judged by its look. Read back from each `@`, a bounded
+    walk, so the cost is linear in the text.
+    """
     from memory_core.firewall.judge import value_score
 
     edits: list[Edit] = []
-    for found in _USERINFO.finditer(text):
-        value = found.group("s")
-        if not value.startswith(MARKER_PREFIX) and value.lower() not in _URL_PLACEHOLDERS and value_score(value):
-            edits.append((found.start("s"), found.end("s"), "url-password"))
+    at = text.find("@")
+    while at >= 0:
+        colon = at - 1
+        while colon >= 0 and at - colon <= _MAX_USERINFO_PASSWORD + 1 and text[colon] not in _NOT_IN_PASSWORD:
+            colon -= 1
+        user = colon - 1
+        while user >= 0 and colon - user <= _MAX_USERINFO_USER and (text[user].isalnum() or text[user] in "_.-"):
+            user -= 1
+        user += 1
+        if (
+            colon >= 0
+            and text[colon] == ":"
+            and at - colon - 1 >= 4
+            and user < colon
+            and (text[user].isalpha() or text[user] == "_")
+            and (user == 0 or not (text[user - 1].isalnum() or text[user - 1] in _NOT_BEFORE_USER))
+            and _USERINFO_HOST.match(text, at + 1)
+        ):
+            value = text[colon + 1 : at]
+            if not value.startswith(MARKER_PREFIX) and value.lower() not in _URL_PLACEHOLDERS and value_score(value):
+                edits.append((colon + 1, at, "url-password"))
+        at = text.find("@", at + 1)
     return edits
 
 
@@ -522,6 +547,7 @@ _NAMED_RULES = [
     Rule("credential", JUDGED_TRIGGERS, find=find_judged),
     Rule("credential", PRINTED_TRIGGERS, find=find_printed),
     Rule("credential", PAIR_TRIGGERS, find=find_pairs, fold=True),
+    Rule("credential", TOLD_TRIGGERS, find=find_told, fold=True),
 ]
 
 # -- the entropy test, last ------------------------------------------------------------------
