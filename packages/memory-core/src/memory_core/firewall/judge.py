@@ -31,7 +31,14 @@ line with `:` holds the block of code lines below it. `id:secret` piped to `base
 second half; a literal given to a hex decoder is the key. A URL's query parameter holds the
 value up to the next `&`; a strong name assigned a phrase of three to six words holds the
 whole line (`password: correct horse battery`); a name heading a table column (`| name | token
-|`, `SELECT name, token FROM`) holds the cells below it.
+|`, `SELECT name, token FROM`) holds the cells below it, and so does a CSV header's. A value
+stated before its noun ("X is the new root password", "try X at the sudo prompt") is read back
+from the name. An option list (`user=x,password=X,vers=3`) ends a value at its comma; a type
+annotation (`name: []const u8 = "X"`) is passed over to its `=`; an element's `value` attribute
+beside a `name` attribute holds the value; a signer (`jwt.sign`, `createHmac`) holds every
+literal it is given. Beside the names: `find_pairs` reads `u: admin p: X` and a URL's `k=`,
+`find_told` a value set off in a sentence about a credential's lifecycle ("..., X, and change it
+after").
 
 Failure: none at run time; every search is bounded (a window of a few hundred characters
 after each name hit), so a turn costs time in proportion to its size and its name hits.
