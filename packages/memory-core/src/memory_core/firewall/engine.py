@@ -132,7 +132,8 @@ def _fold(text: str) -> str:
 
 
 _STANDARD = re.compile(
-    r"\b(?:RFC|FIPS|NIST[ \t]+SP|SP[ \t]+800|ISO/IEC)[ \t-]?\d{2,5}\b|\btest[ \t-]vectors?\b", re.IGNORECASE
+    r"(?:\b|(?<=\\[nrt]))(?:RFC|FIPS|NIST[ \t]+SP|SP[ \t]+800|ISO/IEC)[ \t-]?\d{2,5}\b|\btest[ \t-]vectors?\b",
+    re.IGNORECASE,
 )
 _MAX_LINE = 400
 

@@ -657,21 +657,28 @@ def _published_in_dns(text: str, start: int) -> bool:
     """Whether the value stands in a DNS record (`... IN TXT "..."`) or in what a DNS lookup
     (`dig`, `nslookup`, `host`) printed: what DNS serves, it serves to everyone.
     """
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", start)
-    if _DNS_RECORD.search(text, line_start, line_end if line_end >= 0 else len(text)):
+    above = _lines_above(text, start, _DNS_LINES)
+    stop = _LINE_END.search(text, start, start + _MAX_DNS_LINE)
+    if _DNS_RECORD.search(above[-1] + text[start : stop.start() if stop else start + _MAX_DNS_LINE]):
         return True
-    for _ in range(_DNS_LINES):  # up the lines the lookup printed, to its command line
-        if line_start == 0:
-            return False
-        previous = text.rfind("\n", 0, line_start - 1) + 1
-        line = text[previous : line_start - 1]
+    for line in reversed(above[:-1]):  # up the lines the lookup printed, to its command line
         if _DNS_QUERY.search(line):
             return True
         if not line.strip() or line.lstrip().startswith("$"):
             return False  # a blank line or another command ends that output
-        line_start = previous
     return False
+
+
+_LINE_END = lazy(r"\r?\n|(?:\\r)?\\n")
+"""A line break, real or escaped (a repr, a JSON string)."""
+_MAX_DNS_LINE = 512
+
+
+def _lines_above(text: str, start: int, count: int) -> list[str]:
+    """The line up to `start` and up to `count` lines above it, oldest first, in a bounded window
+    (lines break really or escaped, so a repr or a JSON string reads the same).
+    """
+    return _LINE_END.split(text[max(0, start - (count + 1) * _MAX_DNS_LINE) : start])[-(count + 1) :]
 
 
 _FILE_EXTENSION = lazy(r"\.(?:jpe?g|png|gif|webp|svg|avif|mp[34]|webm|pdf|html?|css|js)(?![\w.])", re.IGNORECASE)
@@ -713,11 +720,10 @@ def _labelled_above(text: str, start: int, end: int) -> bool:
     """Whether the value is alone on its line under a line that says public (minisign's
     `untrusted comment: minisign public key <id>`, "Here is my public key:").
     """
-    line_start = text.rfind("\n", max(0, start - _MAX_ABOVE), start) + 1
-    if line_start == 0 or text[line_start:start].strip() or text[end : end + 1] not in ("", "\n", "\r"):
+    if text[end : end + 1] not in ("", "\n", "\r", "\\", '"', "'"):
         return False
-    above = text.rfind("\n", max(0, line_start - 1 - _MAX_ABOVE), line_start - 1) + 1
-    return _public_label(text[above : line_start - 1])
+    above = _LINE_END.split(text[max(0, start - 2 * _MAX_ABOVE) : start])
+    return len(above) >= 2 and not above[-1].strip(" \t\"'") and _public_label(above[-2][-_MAX_ABOVE:])
 
 
 _MAX_ABOVE = 160
