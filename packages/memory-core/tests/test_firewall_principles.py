@@ -35,6 +35,7 @@ CAUGHT = {
     "csv-column": ("login,api_token\nci-bot,Nq7tR2wXz9Lp4Vb\n", "Nq7tR2wXz9Lp4Vb"),
     "url-fragment": ("https://app.example.net/cb#id_token=x&access_token=Wq8zR3tLp9Xm", "Wq8zR3tLp9Xm"),
     "query-k": ("curl 'https://api.example.net/v2/geo?q=oslo&k=Tq7wR2zLp9' | jq .", "Tq7wR2zLp9"),
+    "standard-named-only": ("OAuth 2.0 (RFC 6749) client_secret: Zq8mW3rTyLp4Vb7N", "Zq8mW3rTyLp4Vb7N"),
     "told-lifecycle": ("the wifi is the old one, kestrel2031, but reset it after the visit", "kestrel2031"),
 }
 
