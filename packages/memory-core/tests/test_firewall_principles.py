@@ -36,6 +36,8 @@ CAUGHT = {
     "url-fragment": ("https://app.example.net/cb#id_token=x&access_token=Wq8zR3tLp9Xm", "Wq8zR3tLp9Xm"),
     "query-k": ("curl 'https://api.example.net/v2/geo?q=oslo&k=Tq7wR2zLp9' | jq .", "Tq7wR2zLp9"),
     "standard-named-only": ("OAuth 2.0 (RFC 6749) client_secret: Zq8mW3rTyLp4Vb7N", "Zq8mW3rTyLp4Vb7N"),
+    "algorithm-identifier": ('RSA_KEY = "Zq8mW3rTyLp4Vb7NxK2c"', "Zq8mW3rTyLp4Vb7NxK2c"),
+    "certificate-password-tag": ("<KeyInfo><CertificatePassword>Hq7!zW2pLm9</CertificatePassword>", "Hq7!zW2pLm9"),
     "told-lifecycle": ("the wifi is the old one, kestrel2031, but reset it after the visit", "kestrel2031"),
 }
 

@@ -146,10 +146,11 @@ _NOT_SECRET_WORDS = frozenset(
         *("lookup", "routing", "shard", "sharding", "composite", "unique", "index", "map", "dict", "hotkey"),
         *("keyboard", "keys", "keyword", "keywords", "monkey", "turkey", "hockey", "whiskey", "donkey", "jockey"),
         *("max", "min", "num", "count", "csrf", "next", "page", "pagination", "cursor", "continuation"),
-        # a key named by its algorithm is a key's identity in a listing (`gpg: using EDDSA key <fingerprint>`)
-        *("eddsa", "rsa", "dsa", "ecdsa", "ed25519", "cv25519", "nistp256"),
     }
 )
+_ALGORITHMS = frozenset({"eddsa", "rsa", "dsa", "ecdsa", "ed25519", "cv25519", "nistp256"})
+"""A bare `key` after one of these is named by its algorithm: an identity in a listing, not an
+identifier such as `RSA_PRIVATE_KEY` (whose words are not asked)."""
 # -- values ------------------------------------------------------------------------------------
 
 _MAX_TOKENS = 6
@@ -183,7 +184,8 @@ _NOT_VALUE = lazy(
     r"|[A-Z]{2,}\d{0,3}(?:[-_][A-Z]{2,}\d{0,3})+"  # an enum constant: `WPA2-PSK`, `AES256_GCM`
     r"|[a-z]{2,}\d{1,3}[a-z]{1,3}"  # a term with its number inside: `argon2id`, `base64url`, `sha256sum`
 )
-_CERT_TAG = lazy(r"<[\w:\-]*(?:certificate|cert)[\w\-]*>$", re.IGNORECASE)
+_CERT_TAG = lazy(r"<[\w:\-]*(?:certificate|cert)s?>$", re.IGNORECASE)
+"""A tag that names a certificate, last (`<ds:X509Certificate>`; not `<CertificatePassword>`)."""
 _CALLEE = lazy(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 _NEXT_OPTION = lazy(r"[,;&][A-Za-z_][\w.\-]{0,40}=")
 """The next member of an option list (`,vers=`, `;Database=`): the value before it ends there."""
@@ -936,6 +938,8 @@ def _public(text: str, folded: str, start: int, end: int) -> bool:
     previous = _WORD_BREAK.split(before) if "\\" in before else before.split()
     if previous and previous[-1].strip("\"'`*") in _NOT_SECRET_WORDS:
         return True  # `cache key: ...`, `partition key ...`: the word before says what key
+    if previous and previous[-1] in _ALGORITHMS and identifier == "key":
+        return True  # `gpg: using EDDSA key <fingerprint>`: a key named by its algorithm, in a listing
     if words and words[-1].removesuffix("s") in _TAIL_WORDS and words[-1] not in folded[start:end]:
         return True  # `password_min_length`, `token_url`: the last word says what the value is
     tail = _TAIL_LABEL.match(folded, right) if folded[right : right + 1] in (" ", "\t") else None
