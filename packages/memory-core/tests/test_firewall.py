@@ -404,6 +404,12 @@ _ADVERSARIAL = {
     "pgpass-colons": "h:5432:" * 28_000,
     "quoted-names": "'password', '" * 15_000,
     "base64-runs": ("QUJD" * 50 + " ") * 1_000,
+    "user-then-p": "u: a p: b " * 20_000,
+    "userinfo-without-scheme": "a:bbbbbb@" * 22_000,
+    "value-before-noun": "Xk9fj2Lq is the new " * 10_000,
+    "dns-output": "$ dig x.example.net TXT\n" + ('"' + "QUJDabc1" * 30 + '"\n') * 800,
+    "name-attributes": '<add key="password" value="' * 7_000,
+    "told": "so Xk9fj2Lq now, change it " * 8_000,
 }
 
 

@@ -1085,6 +1085,12 @@ _FILLERS: dict[str, Callable[[random.Random], str]] = {
     "{a24}": lambda rng: _chars(rng, _ALNUM, 24),
     "{ulid}": lambda rng: rng.choice("01") + _chars(rng, "0123456789ABCDEFGHJKMNPQRSTVWXYZ", 25),
     "{dna}": lambda rng: "\n".join(_chars(rng, "ACGT", 70) for _ in range(rng.randint(2, 5))),
+    # from round 10 on
+    "{sri384}": lambda rng: base64.b64encode(rng.randbytes(48)).decode(),
+    "{cid}": lambda rng: "bafybei" + _chars(rng, "abcdefghijklmnopqrstuvwxyz234567", 52),
+    "{b58}": lambda rng: "Qm" + _chars(rng, "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz", 44),
+    "{vault}": lambda rng: "\n".join(_chars(rng, _HEX, 80) for _ in range(rng.randint(3, 6))),
+    "{alnum4}": lambda rng: _chars(rng, _ALNUM, 4),
 }
 
 
@@ -2756,6 +2762,249 @@ _FRESH9_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
+# -- round 10: written blind to the rules (new families, syntaxes and languages) ------------------
+
+_FRESH10_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "lang-10": (
+        "A",
+        (
+            "An pasfhocal don fhreastalaí ná {s}",
+            "ລະຫັດຜ່ານຂອງເຊີບເວີແມ່ນ {s}",
+            "Loyniorðið til servaran er {s}",
+        ),
+    ),
+    "lang-10b": (
+        "B",
+        (
+            "Kalmar sirri ta uwar garke ita ce {s}",
+            "'S e am facal-faire airson an fhrithealaiche {s}",
+            "D'Passwuert fir de Server ass {s}, sot et kengem",
+        ),
+    ),
+    "roundabout-10": (
+        "A",
+        (
+            "db login is the same as the office wifi one: {s} (yes I know, I'll rotate it)",
+            "for the NAS use what's on the sticker under the router, {s}, and change it after",
+            "it's my usual one with the year bumped, so {s} now. don't judge",
+        ),
+    ),
+    "mobile-10": (
+        "B",
+        (
+            "<key>BackendSharedSecret</key>\n\t<string>{s}</string>\n\t<key>CFBundleShortVersionString</key>\n\t<string>2.4.1</string>",
+            "# gradle.properties\nRELEASE_STORE_FILE=upload.jks\nRELEASE_STORE_PASSWORD={s}\nRELEASE_KEY_ALIAS=upload",
+            '<meta-data\n    android:name="com.acme.sdk.CLIENT_SECRET"\n    android:value="{s}" />',
+            "// lib/env.dart\nconst String kSigningSecret = '{s}';",
+        ),
+    ),
+    "container-10": (
+        "A",
+        (
+            "FROM node:20-alpine\nARG NPM_REGISTRY_PASSWORD={s}\nRUN npm ci --omit=dev",
+            "ENV PGUSER=app \\\n    PGPASSWORD={s} \\\n    PGHOST=db",
+            "      - uses: appleboy/scp-action@v0.1.7\n        with:\n          host: deploy.acme.dev\n          username: deploy\n          password: {s}\n          source: dist/*",
+            "DB_PASS ?= {s}\n\nmigrate:\n\tflyway -user=app -password=$(DB_PASS) migrate",
+        ),
+    ),
+    "yaml-10": (
+        "B",
+        (
+            "x-db-env: &db_env\n  DB_USER: app\n  DB_PASS: {s}\nservices:\n  api:\n    environment: *db_env",
+            "mqtt: {host: broker.local, port: 8883, user: sensor01, pw: {s}}",
+            'defaults: &defaults\n  adapter: mysql2\n  secret: "{s}"\ndevelopment:\n  <<: *defaults',
+        ),
+    ),
+    "notebook-10": (
+        "A",
+        (
+            '{\n "cell_type": "code",\n "source": [\n  "import snowflake.connector\\n",\n  "conn = snowflake.connector.connect(user=\\"ANALYST\\", password=\\"{s}\\", account=\\"xy12345\\")"\n ]\n}',
+            '"outputs": [\n  {\n   "name": "stdout",\n   "output_type": "stream",\n   "text": ["warehouse login ok, pw={s}\\n"]\n  }\n ]',
+            "In [3]: %env LAKE_PWD={s}\nIn [4]: df = spark.read.table('sales')",
+        ),
+    ),
+    "code-10": (
+        "B",
+        (
+            'config :my_app, MyApp.Repo,\n  username: "postgres",\n  password: "{s}",\n  hostname: "db"',
+            'connInfo = defaultConnectInfo { connectUser = "app", connectPassword = "{s}" }',
+            'const smtp_pass: []const u8 = "{s}";',
+            'local ok, err = red:auth("{s}")',
+        ),
+    ),
+    "code-10b": (
+        "A",
+        (
+            "$mail->Username = 'noreply@acme.dev';\n$mail->Password = '{s}';",
+            'val ds = new HikariDataSource()\nds.setUsername("etl")\nds.setPassword("{s}")',
+            "Net::SFTP.start('files.acme.dev', 'ftpuser', password: '{s}') do |sftp|",
+        ),
+    ),
+    "sql-10": (
+        "B",
+        (
+            "SELECT * FROM dblink('host=10.0.0.7 dbname=billing user=report password={s}', 'select id from invoices') AS t(id int);",
+            "CREATE USER MAPPING FOR app SERVER legacy OPTIONS (user 'etl', password '{s}');",
+            "EXEC sp_addlinkedsrvlogin @rmtsrvname = 'LEGACY01', @useself = 'false', @rmtuser = 'etl', @rmtpassword = '{s}';",
+        ),
+    ),
+    "auth-flow-10": (
+        "A",
+        (
+            "ldapwhoami -x -H ldaps://ldap.acme.dev -D 'uid=svc-jenkins,ou=svc,dc=acme,dc=dev' -w '{s}'",
+            "curl -X POST https://auth.acme.dev/oauth/token -d grant_type=password -d username=qa@acme.dev -d 'password={s}' -d client_id=cli",
+            "POST /token HTTP/1.1\nHost: auth.acme.dev\nContent-Type: application/x-www-form-urlencoded\n\ngrant_type=client_credentials&client_id=reporting&client_secret={s}",
+        ),
+    ),
+    "iot-10": (
+        "B",
+        (
+            '#define WIFI_SSID "Workshop"\n#define WIFI_PASS "{s}"',
+            'wifi:\n  ssid: Barn\n  password: "{s}"\nota:\n  platform: esphome',
+            '{\n  "name": "Friday night factory",\n  "game_password": "{s}",\n  "visibility": {"public": false, "lan": true}\n}',
+        ),
+    ),
+    "tables-10": (
+        "A",
+        (
+            "| env | user | password |\n|-----|------|----------|\n| staging | admin | {s} |\n| prod | - | ask Priya |",
+            "+--------+--------+----------------------+\n| host   | login  | secret               |\n+--------+--------+----------------------+\n| db-02  | root   | {s} |\n+--------+--------+----------------------+",
+            "email,display_name,temp_password\nana@acme.dev,Ana Ruiz,{s}\n",
+        ),
+    ),
+    "url-10": (
+        "B",
+        (
+            "open this to finish the setup: https://app.acme.dev/invite#code={s}",
+            "got redirected to https://cb.acme.dev/callback#access_token={s}&token_type=bearer&expires_in=3600",
+            "point the collector at https://hooks.acme.dev/ingest?src=edge-7&k={s} and it starts posting",
+        ),
+    ),
+    "ops-10": (
+        "A",
+        (
+            'Traceback (most recent call last):\n  File "sync.py", line 41, in <module>\n    ftp.login("backup", "{s}")\nftplib.error_perm: 530 Login incorrect.',
+            "From: it-helpdesk@acme.dev\nSubject: Your VPN account\n\nHi Marta,\nyour temporary VPN password is {s}\nPlease change it at first login.",
+            "OPS-4411 Rotate the jenkins svc account. Current value (revoke after the switch): {s}",
+        ),
+    ),
+}
+
+_FRESH10_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "sri-10": (
+        "A",
+        (
+            '<script src="https://cdn.jsdelivr.net/npm/htmx.org@1.9.12" integrity="sha384-{sri384}" crossorigin="anonymous"></script>',
+            '"node_modules/lodash": {\n  "version": "4.17.21",\n  "resolved": "https://registry.npmjs.org/lodash/-/lodash-4.17.21.tgz",\n  "integrity": "sha512-{i}"\n}',
+            'name = "idna"\nversion = "3.7"\nfiles = [\n    {file = "idna-3.7-py3-none-any.whl", hash = "sha256:{h64}"},\n]',
+        ),
+    ),
+    "content-addr-10": (
+        "B",
+        (
+            "version https://git-lfs.github.com/spec/v1\noid sha256:{h64}\nsize 48213877",
+            "pinned the dataset at ipfs://{cid}/train.parquet",
+            "$ ipfs add model.onnx\nadded {b58} model.onnx",
+            "dist/assets/index-{h8}.js   142.31 kB │ gzip: 45.02 kB\ndist/assets/index-{h8}.css   12.88 kB",
+        ),
+    ),
+    "testvec-10": (
+        "A",
+        (
+            'RFC 4231 test case 2:\nKey  = 4a656665 ("Jefe")\nData = 7768617420646f2079612077616e7420666f72206e6f7468696e673f\nHMAC-SHA-256 = 5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843',
+            "FIPS-197 C.1: key 000102030405060708090a0b0c0d0e0f, plaintext 00112233445566778899aabbccddeeff -> ciphertext 69c4e0d86a7b0430d8cdb78070b4c55a",
+            '# RFC 6238 appendix B uses the ASCII seed "12345678901234567890" (SHA1); at T=59 the 8-digit TOTP is 94287082',
+        ),
+    ),
+    "sdkdocs-10": (
+        "B",
+        (
+            "For local testing use Google's reCAPTCHA test keys (always pass):\nSite key: 6LeIxAcTAAAAAJcZVRqyHh71UMIEGNQ_MXjiZKhI\nSecret key: 6LeIxAcTAAAAAGG-vFI1TnRWxMZNFuojJ4WifJWe",
+            "Turnstile dummy secret for CI (always passes): 1x0000000000000000000000000000000AA",
+            "The Stripe docs sample uses the public test key sk_test_4eC39HqLyjWDarjtT1zdp7dc, which only works against their docs sandbox.",
+        ),
+    ),
+    "masked-10": (
+        "A",
+        (
+            "Run export-secrets\n  DEPLOY_PASSWORD: ***\n  REGISTRY_TOKEN: ***\nDone in 0.4s",
+            "$ heroku config:get DATABASE_URL --app acme-api | sed 's/:[^:@]*@/:•••••@/'\npostgres://u8fk2:•••••@ec2-52-1-2-3.compute-1.amazonaws.com:5432/d9k1",
+            "API key: sk-…{alnum4} (created 2026-03-02, last used 2 hours ago)",
+            "password: [REDACTED]  # value removed before posting",
+        ),
+    ),
+    "policy-10": (
+        "B",
+        (
+            "Passwords must be at least 14 characters, include one of !@#$%^&*, and may not reuse any of the last 24.",
+            "Das Feld `passwort` ist nur schreibbar; GET liefert immer null zurück.",
+            "Les mots de passe expirent après 90 jours ; le jeton d'accès, après 15 minutes.",
+            "Never paste the client_secret into tickets; link the vault path instead (secret/data/ci/deploy).",
+        ),
+    ),
+    "tokens-10": (
+        "A",
+        (
+            '"usage": {"prompt_tokens": 1834, "completion_tokens": 212, "total_tokens": 2046}',
+            '  "Ġpassword": 9206,\n  "Ġsecret": 8824,\n  "Ġtoken": 11241,',
+            'tokenizer.json merges: "Ġpass word", "Ġsec ret", "Ġapi _key"',
+        ),
+    ),
+    "ids-10": (
+        "B",
+        (
+            "2026-05-02T10:14:03Z INFO request_id={u} trace_id={h32} span_id={h16} status=200 dur=41ms",
+            "pod/api-{h8}-x7k2p   1/1   Running   0   3h",
+            "Build ID: {u}\nArtifact: app-release-{h12}.aab",
+            "job_id: {ulid}\nqueue: emails\nattempt: 2/5",
+        ),
+    ),
+    "misc-10": (
+        "A",
+        (
+            "--color-primary: #1e293b;\n--color-accent: #f59e0b;\n--color-danger: #dc2626;",
+            "depot at 52.520008, 13.404954; warehouse at -33.868820, 151.209290",
+            "ISBN 978-0-13-468599-1, DOI 10.1145/3133956.3134093",
+            "FROM python:3.12-slim@sha256:{h64}",
+        ),
+    ),
+    "encrypted-10": (
+        "B",
+        (
+            "$ANSIBLE_VAULT;1.2;AES256;prod\n{vault}",
+            "-----BEGIN AGE ENCRYPTED FILE-----\n{b64}\n-----END AGE ENCRYPTED FILE-----",
+            "db_password: ENC[AES256_GCM,data:{b64s},iv:{k44},tag:{b64s},type:str]",
+        ),
+    ),
+    "placeholder-10": (
+        "A",
+        (
+            "      - run: ./deploy.sh\n        env:\n          DEPLOY_PASSWORD: ${{ secrets.DEPLOY_PASSWORD }}",
+            'export PGPASSWORD="$(op read op://prod/postgres/password)"',
+            "# .env.example\nSTRIPE_SECRET_KEY=sk_live_xxxxxxxxxxxxxxxxxxxxxxxx\nSMTP_PASSWORD=<your-smtp-password>",
+            'db_password: "{{ vault_db_password }}"',
+        ),
+    ),
+    "pubkeys-10": (
+        "B",
+        (
+            "[Peer]\nPublicKey = {k44}\nAllowedIPs = 10.8.0.2/32\nEndpoint = vpn.acme.dev:51820",
+            "untrusted comment: minisign public key {H16}\nRWQ{b64s}{b64s}",
+            'gpg: using EDDSA key {H40}\ngpg: Good signature from "Release Bot <release@acme.dev>"',
+        ),
+    ),
+    "mobile-benign-10": (
+        "A",
+        (
+            "<key>CFBundleIdentifier</key>\n\t<string>dev.acme.notes</string>\n\t<key>CFBundleVersion</key>\n\t<string>{h7}</string>",
+            "org.gradle.jvmargs=-Xmx4g -Dfile.encoding=UTF-8\nandroid.useAndroidX=true\nkotlin.code.style=official",
+            '<meta-data\n    android:name="com.google.android.geo.API_KEY"\n    android:value="${MAPS_API_KEY}" />',
+            "Signing certificate SHA-256: {colonhex}:{colonhex}",
+        ),
+    ),
+}
+
+
 def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     """Every generated secret sample and every near-miss, each with its fold."""
     fresh_secrets, fresh_benign = _fresh()
@@ -2775,6 +3024,7 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     fresht_secrets, fresht_benign = _round("fresht", _FRESHT_SECRETS, _FRESHT_BENIGN, 33)
     freshr_secrets, freshr_benign = _round("freshr", _FRESHR_SECRETS, _FRESHR_BENIGN, 35)
     fresh9_secrets, fresh9_benign = _round("fresh9", _FRESH9_SECRETS, _FRESH9_BENIGN, 40)
+    fresh10_secrets, fresh10_benign = _round("fresh10", _FRESH10_SECRETS, _FRESH10_BENIGN, 37)
     secrets = (*_stated(), *_sql(), *_otp(), *_sdk(), *_code(), *fresh_secrets, *fresh2_secrets, *fresh3_secrets)
     return (
         *secrets,
@@ -2792,6 +3042,7 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *fresht_secrets,
         *freshr_secrets,
         *fresh9_secrets,
+        *fresh10_secrets,
     ), (
         *_benign(),
         *fresh_benign,
@@ -2811,4 +3062,5 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *fresht_benign,
         *freshr_benign,
         *fresh9_benign,
+        *fresh10_benign,
     )

@@ -9,6 +9,8 @@ Promises:
   `#nomemory` tag, and otherwise scrubs both halves.
 - Deterministic (patterns and entropy, no model), and idempotent: scrubbing scrubbed text
   changes nothing and counts nothing, because no rule matches a marker.
+- Published values are kept: a vendor's documented example credential (`DOCUMENTED_EXAMPLES`)
+  anywhere, and a value on a line that cites a standard's appendix or test vectors.
 - Nothing removed is kept: not in the results, their reprs, an exception or a log. Only
   counts leave this module.
 - Disabled (`Firewall(enabled=False)`, from `MEMORY_FIREWALL=0`), text passes unchanged and
@@ -29,6 +31,7 @@ from dataclasses import dataclass, field
 
 from memory_core.firewall.patterns import RULES, Edit, marker
 from memory_core.firewall.values import DOCUMENTED_EXAMPLES
+from memory_core.lazyre import lazy
 
 __all__ = ["Firewall", "Scrubbed", "TurnVerdict", "KINDS", "marker"]
 
@@ -98,11 +101,14 @@ class Firewall:
             text = _remove_private(text, counts)
         folded = _fold(text)
         examples = [example for example in DOCUMENTED_EXAMPLES if example in text]
+        standards = any(word in folded for word in ("rfc", "fips", "vector", "nist", "iso/iec"))
         for rule in RULES:
             if rule.triggered(text, folded):
                 edits = rule.edits(text, folded)
                 if edits and examples:
                     edits = _not_examples(text, edits, examples)
+                if edits and standards:
+                    edits = [edit for edit in edits if not _cites_standard(text, edit[0])]
                 if edits:
                     text = _splice(text, edits, counts)
                     folded = _fold(text)
@@ -126,6 +132,28 @@ class Firewall:
 def _fold(text: str) -> str:
     """`text` in lower case, character for character, so positions found in one hold in the other."""
     return text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
+
+
+_STANDARD = lazy(r"(?:\b|(?<=\\[nrt]))(?:RFC|FIPS|NIST[ \t]+SP|SP[ \t]+800|ISO/IEC)[ \t-]?\d{2,5}\b", re.IGNORECASE)
+_PUBLISHED = lazy(
+    r"\bappendix\b|\btest[ \t-]?(?:vector|case)s?\b|\bknown[ \t-]answer\b|\b[A-F]\.\d{1,2}\b", re.IGNORECASE
+)
+"""Where a standard publishes values: its appendix, its test vectors and cases (`FIPS-197 C.1`)."""
+_MAX_LINE = 400
+
+
+def _cites_standard(text: str, start: int) -> bool:
+    """Whether the line a value stands on cites a standard's published values (`RFC 6238 appendix
+    B`, `FIPS-197 C.1: key 0001...`, "test vectors"): they open nothing. A line that only names a
+    standard ("OAuth 2.0, RFC 6749, client_secret: ...") is not enough.
+    """
+    line_start = max(text.rfind("\n", max(0, start - _MAX_LINE), start) + 1, start - _MAX_LINE)
+    line_end = text.find("\n", start, start + _MAX_LINE)
+    line_end = line_end if line_end >= 0 else min(len(text), start + _MAX_LINE)
+    published = _PUBLISHED.search(text, line_start, line_end)
+    if published is None:
+        return False
+    return "vector" in published.group().lower() or _STANDARD.search(text, line_start, line_end) is not None
 
 
 def _not_examples(text: str, edits: list[Edit], examples: list[str]) -> list[Edit]:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from memory_core.firewall.values import is_placeholder, looks_like_secret
+from memory_core.firewall.values import is_placeholder, looks_like_secret, trim_value
 from memory_core.lazyre import lazy
 
 __all__ = ["find_flag_passwords", "FLAG_TRIGGERS"]
@@ -106,6 +106,7 @@ _POSITIONAL: dict[tuple[str, str], int] = {
 """(program, subcommand) -> which operand after the subcommand is the password (1 = the first)."""
 _DEVICE = lazy(r"[A-Za-z]:|LPT\d:|\*")
 _GENERAL = lazy(r"(?<=[ \t])-p(?P<s>[^\s\-\"'`][^\s\"'`]{5,255})")
+_LONG_OPTION = lazy(r"[a-z][\w\-]*=")
 _SQLPLUS = lazy(r"[\w.$#]+/(?P<s>[^\s@/\"']{1,128})(?:@|\s|$)")
 
 
@@ -190,7 +191,9 @@ def find_flag_passwords(text: str, folded: str) -> list[tuple[int, int, str]]:
         edits.extend(_read_command(text, found.group("p"), found.end(), end))
     if " -p" in text or "\t-p" in text:
         for found in _GENERAL.finditer(text):
-            value = found.group("s").rstrip("`)]},.;")
+            value = trim_value(found.group("s").rstrip("`.;"))  # a bracket the value opened stays
+            if _LONG_OPTION.match(value):
+                continue  # `-password=$(DB_PASS)`, `-port=5432`: a one-dash long option, the judgement's to read
             if _password(value) and looks_like_secret(value) and not re.fullmatch(r"[\d:.,\-/a-z]+", value):
                 edits.append((found.start("s"), found.start("s") + len(value), KIND))
     return sorted(edits)

@@ -31,7 +31,14 @@ line with `:` holds the block of code lines below it. `id:secret` piped to `base
 second half; a literal given to a hex decoder is the key. A URL's query parameter holds the
 value up to the next `&`; a strong name assigned a phrase of three to six words holds the
 whole line (`password: correct horse battery`); a name heading a table column (`| name | token
-|`, `SELECT name, token FROM`) holds the cells below it.
+|`, `SELECT name, token FROM`) holds the cells below it, and so does a CSV header's. A value
+stated before its noun ("X is the new root password", "try X at the sudo prompt") is read back
+from the name. An option list (`user=x,password=X,vers=3`) ends a value at its comma; a type
+annotation (`name: []const u8 = "X"`) is passed over to its `=`; an element's `value` attribute
+beside a `name` attribute holds the value; a signer (`jwt.sign`, `createHmac`) holds every
+literal it is given. Beside the names: `find_pairs` reads `u: admin p: X` and a URL's `k=`,
+`find_told` a value set off in a sentence about a credential's lifecycle ("..., X, and change it
+after").
 
 Failure: none at run time; every search is bounded (a window of a few hundred characters
 after each name hit), so a turn costs time in proportion to its size and its name hits.
@@ -47,7 +54,10 @@ from memory_core.firewall.entropy import looks_random
 from memory_core.firewall.values import is_ordinary, is_placeholder, looks_like_secret
 from memory_core.lazyre import lazy
 
-__all__ = ["find_judged", "find_printed", "JUDGED_TRIGGERS", "PRINTED_TRIGGERS", "KIND"]
+__all__ = [
+    *("find_judged", "find_pairs", "find_printed", "find_told"),
+    *("JUDGED_TRIGGERS", "PAIR_TRIGGERS", "PRINTED_TRIGGERS", "TOLD_TRIGGERS", "KIND"),
+]
 
 KIND = "credential"
 
@@ -64,6 +74,9 @@ _HOLDERS = (
     *("smtp", "imap", "ftp", "sftp", "ldap", "pop3", "bind"),  # `(host, port, user, password)`, an LDAP bind
     "new ",  # a constructor given literals: `new Resend('...')`, `new Client("id", "secret")`
 )
+_SIGNERS = ("jwt.sign", "jwt.encode", "jwt.verify", "jwt.decode", "createhmac", "hmac.new", "jws.sign")
+"""Calls whose string literal is the signing secret, wherever it stands (`jwt.sign(payload, 'X')`):
+the payload and options around it are no literal that looks like one (`'1h'`, `'HS256'`)."""
 _DECODERS = ("fromhex", "unhexlify", "decodestring", "frombase64string", "b64decode", "'hex')", '"hex")')
 _ENCODERS = ("| base64", "|base64", "b64encode(", "btoa(", "base64.encode")
 _CAT = lazy(r"(?:^|[\s$>#])(?:cat|type|more|head|get-content|gc|sudo cat)[ \t]+(?:-\S+[ \t]+)*\S*$", re.IGNORECASE)
@@ -72,6 +85,7 @@ _ROLES: dict[str, tuple[int, str]] = {
     **{word: (1, "name") for word in _MODERATE_NAMES},
     **{word: (2, "name") for word in _STRONG_NAMES},
     **{word: (1, "holder") for word in _HOLDERS},
+    **{word: (1, "signer") for word in _SIGNERS},
     **{word: (1, "decoder") for word in _DECODERS},
     **{word: (1, "encoder") for word in _ENCODERS},
 }
@@ -111,6 +125,7 @@ _NOT_SECRET_TAIL = frozenset(  # a last word that says what else the value is: `
         *("policy", "rotation", "manager", "store", "vault", "backend", "strategy", "kind", "class", "at"),
         *("required", "identifier", "server", "text", "hint", "prompt", "placeholder", "regex", "pattern"),
         *("reset", "changed", "updated", "mgmt", "management", "usage", "exchange", "derivation", "agreement"),
+        *("challenge", "certificate", "cert"),  # PKCE's `code_challenge` and a certificate are public by design
     }
 )
 _MIXED_SCRIPT = lazy(r"(?=\S*[^\W\d_])(?=\S*[\d!#$%&*+=?@^~])[^\s\u2e80-\uffff]+")
@@ -133,6 +148,9 @@ _NOT_SECRET_WORDS = frozenset(
         *("max", "min", "num", "count", "csrf", "next", "page", "pagination", "cursor", "continuation"),
     }
 )
+_ALGORITHMS = frozenset({"eddsa", "rsa", "dsa", "ecdsa", "ed25519", "cv25519", "nistp256"})
+"""A bare `key` after one of these is named by its algorithm: an identity in a listing, not an
+identifier such as `RSA_PRIVATE_KEY` (whose words are not asked)."""
 # -- values ------------------------------------------------------------------------------------
 
 _MAX_TOKENS = 6
@@ -166,6 +184,11 @@ _NOT_VALUE = lazy(
     r"|[A-Z]{2,}\d{0,3}(?:[-_][A-Z]{2,}\d{0,3})+"  # an enum constant: `WPA2-PSK`, `AES256_GCM`
     r"|[a-z]{2,}\d{1,3}[a-z]{1,3}"  # a term with its number inside: `argon2id`, `base64url`, `sha256sum`
 )
+_CERT_TAG = lazy(r"<[\w:\-]*(?:certificate|cert)s?>$", re.IGNORECASE)
+"""A tag that names a certificate, last (`<ds:X509Certificate>`; not `<CertificatePassword>`)."""
+_CALLEE = lazy(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+_NEXT_OPTION = lazy(r"[,;&][A-Za-z_][\w.\-]{0,40}=")
+"""The next member of an option list (`,vers=`, `;Database=`): the value before it ends there."""
 _HOST = lazy(r"[a-z0-9\-]+(?:\.[a-z0-9\-]+)*\.(?:com|net|org|io|dev|app|cloud|co|ai|sh|me|[a-z]{2})")
 _CODE_LABEL = lazy(r"[\"']?(?:[a-z]+[A-Z_]\w*|[A-Z]+_\w*)[\"']?:")
 """A code label (`clientId:`, `"client_id":`, `API_URL:`): the next value is that name's."""
@@ -202,6 +225,18 @@ _ASIDE = lazy(
     r"[ \t]+\([^()\n`]{0,60}$"
 )
 """A value, then an aside in parentheses that names it: `X (it's the staging pass)`."""
+_STATED_BEFORE = lazy(
+    r"(?:^|(?<=[\s>(]))(?:`(?P<q>[^`\s]{6,128})`|(?P<b>[^\s`'\"<>()\[\]{}]{6,128}))[ \t]+"
+    r"(?:is|was|will[ \t]+be|becomes|est|sera|ist|wird|es|será|é|è|är|er|blir|jest|je|on|это|—|–|=|"
+    r"at|in|into|on|for|au|à|dans|an|im|am|en|na|no|nel|bij|op|в|на)[ \t]+(?:[^\s.,;:!?()\[\]{}\"`<>=]+[ \t]+){0,4}$"
+    r"|(?P<c>[!-~]{6,128})[ \t]*(?:是|为|は|が|を|는|은|이|가)[^\n.,。，、!?]{0,12}$",
+    re.IGNORECASE,
+)
+"""A value stated before its name: "X is the new root password", "try X at the sudo prompt",
+"X ist das neue Passwort", "X是新密码": the value, a copula or a place word, up to four words, the name."""
+_VALUE_MARK = lazy(r"[\d!#$%&*+=?@^~]|[a-z][A-Z]")
+"""What a value scoring 1 or more holds (a digit, a symbol, a case switch): asked before `_STATED_BEFORE`,
+which prose ("the password is the password is") would make read each window for nothing (2.6 times the cost)."""
 _SECOND_HALF = lazy(r"[ \t]*/[ \t]*([^\s\"'`/]{6,128})")
 """The second half of `user / password`."""
 _CAT_VERBS = ("cat ", "type ", "get-content", "gc ", "more ", "head ")
@@ -253,6 +288,34 @@ value together are enough (chosen on fold A: with 3, 16% of its secrets leaked, 
 moderate name such as `clave` or `pass` before a moderate value)."""
 
 
+_WORD_PART = lazy(r"[A-Z]?[a-z]{2,}|[A-Z]{2,}(?![a-z])")
+_WORDY = 0.7
+"""The share of a name's letters in words: `urlBase64ToUint8Array` 0.89, `getElementById` 0.71;
+random runs of 10 to 20 characters 0.6 at the median (5,000 drawn), the Korean sample's
+`tTKwTwsYftlGY1J` 0.64."""
+
+
+def _wordy(value: str) -> bool:
+    """Whether an identifier is made of words (a function's name), not a random run."""
+    letters = sum(c.isalpha() for c in value)
+    return letters > 0 and sum(len(part) for part in _WORD_PART.findall(value)) >= _WORDY * letters
+
+
+_COUNTING = 0.6
+"""The share of equal steps that makes a run a count: FIPS-197's key `000102...0f` steps by 1 at
+every byte, `0011...ff` by 0x11; of 10,000 random hex keys of 32 and of 64, none reaches it."""
+
+
+def _counting(value: str) -> bool:
+    """Whether hex counts (its bytes, or its digits, step by the same amount most of the time)."""
+    for width in (2, 1):
+        units = [int(value[i : i + width], 16) for i in range(0, len(value) - width + 1, width)]
+        steps = [(b - a) % (16**width) for a, b in itertools.pairwise(units)]
+        if steps and max(steps.count(step) for step in set(steps)) >= _COUNTING * len(steps):
+            return True
+    return False
+
+
 def _case_switches(value: str) -> int:
     return sum(1 for a, b in itertools.pairwise(value) if a.isupper() != b.isupper() and a.isalpha() and b.isalpha())
 
@@ -280,6 +343,8 @@ def value_score(value: str, *, direct: bool = False) -> int:
     if not value or len(value) > 400 or (value.isalpha() and value[1:].islower()):
         return 0  # the common case first: a word of prose
     if not value.isascii():
+        if is_placeholder(value):
+            return 0  # `sk-…1Ac7`, `•••••`: a value shown masked
         # a password in another script mixes its letters with digits or symbols (`Мышь2024!`)
         return int(len(value) >= _SHORTEST_VALUE and _MIXED_SCRIPT.fullmatch(value) is not None)
     if value.isdigit():  # a code or a PIN: the caller asks a strong name of it
@@ -309,6 +374,8 @@ def value_score(value: str, *, direct: bool = False) -> int:
     if looks_random(value):
         return 2
     if set(value) <= _HEX:
+        if _counting(value):
+            return 0  # `000102...0e0f`, `0011...eeff`: a standard's test vector counts, a key does not
         return 1 if len(value) >= _HEX_KEY else 0  # shorter hex is an id: a key id, a short commit
     if looks_like_secret(value):
         return 1
@@ -443,6 +510,9 @@ def _step(text: str, position: int) -> _Step:
     return (position, end), end
 
 
+_OPENERS = {")": "(", "]": "[", "}": "{", ">": "<"}
+
+
 def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     if text.startswith("**", start):
         start += 2  # Markdown's bold opens: `**production-ready**`
@@ -451,6 +521,9 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
         if stripped.endswith("**"):
             end = start + len(stripped) - 2  # and closes: `Completed:**`, `overhead**`
     while end > start and text[end - 1] in ".,;:!?)]}>'\"`\\":
+        opener = _OPENERS.get(text[end - 1])
+        if opener is not None and text.count(opener, start, end) >= text.count(text[end - 1], start, end):
+            break  # the value opened it: `[FILTERED]` is a mask whole, and a redaction leaves no `]` alone
         if (
             text[end - 1] in "!?"
             and end - start > 6
@@ -480,8 +553,13 @@ def _after_name(
             token_end = cut if cut >= 0 else token_end
         if paired and "/" in text[token_start:token_end]:
             token_start = text.rfind("/", token_start, token_end) + 1  # `login/pass: deploy/<password>`
+        option = _NEXT_OPTION.search(text, token_start, token_end) if "=" in text[end:token_start] else None
+        if option is not None:
+            token_end = option.start()  # `-o username=ops,password=X,vers=3.0`: an option list, one value each
         value = text[token_start:token_end]
         link = text[end:token_start].strip(" \t\"'`")
+        if "<" in link and _CERT_TAG.search(link):
+            return []  # `<KeyInfo><X509Certificate>...`: the nearest container holds a certificate, which is public
         direct = index == 0 and (
             link in ("=", ":", ":=")
             or (strength > 1 and bool(link) and _STATED.fullmatch(text, end, token_start) is not None)
@@ -499,6 +577,8 @@ def _after_name(
         if text.startswith("[REDACTED:", token_end):
             return []  # the rest of this token was already removed: judged as one, it was not this name's
         call = text[token_end : token_end + 1] in ("(", "[")
+        if call and _CALLEE.fullmatch(value) and _wordy(value):
+            score = 0  # `applicationServerKey: urlBase64ToUint8Array(...)`: a function's name, not a literal
         if value.startswith(("[REDACTED:", "$", "{")) or (call and (not score or "=" in value)):
             return []  # a marker, a variable, a call or a subscript (`r=function(e)`): nothing literal here
         # `/` after blanks: asked of the next two characters first, which spares the pattern most tokens
@@ -522,7 +602,12 @@ def _stated_score(text: str, start: int, end: int) -> int:
     """
     value = text[start:end]
     quoted = start > 0 and text[start - 1] in _QUOTES
-    if quoted and 2 <= len(value.split()) <= _MAX_PHRASE_WORDS and not value.endswith((".", "?")):
+    if (
+        quoted
+        and value[:1].isalnum()
+        and 2 <= len(value.split()) <= _MAX_PHRASE_WORDS
+        and not value.endswith((".", "?"))
+    ):
         return 1
     if (
         len(value) >= _MIN_STATED + 2
@@ -548,12 +633,17 @@ def _before_name(text: str, at: int, strength: int) -> list[tuple[int, int]]:
     """`use X as the keystore passphrase`, `nimm X als Passwort`, `X (the staging pass)`: a value
     named after it is written.
     """
-    line_start = text.rfind("\n", max(0, at - _WINDOW), at) + 1
+    line_start = max(text.rfind("\n", max(0, at - _WINDOW), at) + 1, at - _WINDOW)  # a window, not the line: linear
     if "(" in text[line_start:at]:
         aside = _ASIDE.search(text, line_start, at)
         group = next((g for g in (1, 2, 3, 4) if aside.group(g) is not None), 1) if aside is not None else 1
         if aside is not None and (score := value_score(aside.group(group))) and score + strength >= _BAR:
             return [aside.span(group)]
+    stated = _STATED_BEFORE.search(text, line_start, at) if _VALUE_MARK.search(text, line_start, at) else None
+    if stated is not None:
+        named = next(g for g in ("q", "b", "c") if stated.group(g) is not None)
+        if (score := value_score(stated.group(named))) and score + strength >= _BAR:
+            return [stated.span(named)]
     window = text[max(0, at - _WINDOW) : at].lower()
     if not any(word in window for word in _AS_WORDS):
         return []
@@ -590,8 +680,10 @@ def _literals(text: str, start: int, limit: int) -> list[tuple[int, int]]:
     return spans
 
 
-def _held(text: str, end: int, limit: int, strength: int) -> list[tuple[int, int]]:
-    """The literals after the first in a call or tuple right after the name (`Client("id", "key")`)."""
+def _held(text: str, end: int, limit: int, strength: int, *, every: bool = False) -> list[tuple[int, int]]:
+    """The literals after the first in a call or tuple right after the name (`Client("id", "key")`);
+    `every`: all of them (a signer's secret may come first).
+    """
     if text[end - 1] == "(":
         end -= 1  # a holder named with its parenthesis: `login(`
     rest = _CALLEE_REST.match(text, end, limit)  # the rest of the callee: `Client.create`, `auth = `
@@ -599,7 +691,8 @@ def _held(text: str, end: int, limit: int, strength: int) -> list[tuple[int, int
     if position >= limit or text[position] not in "([":
         return []
     literals = _literals(text, position, limit)
-    literals = literals[1:] if len(literals) > 1 else literals  # `Client::new("key")` has only the key
+    if not every:
+        literals = literals[1:] if len(literals) > 1 else literals  # `Client::new("key")` has only the key
     scores = [(span, value_score(text[span[0] : span[1]])) for span in literals]
     return [span for span, score in scores if score and score + strength >= _BAR]
 
@@ -652,11 +745,16 @@ def _sent(text: str, at: int, end: int) -> list[tuple[int, int]]:
     r"""What an `expect` script sends after a prompt the name is in (`expect "Password:"` then
     `send "...\r"` on the next line): the answer to the prompt.
     """
-    line_start = text.rfind("\n", max(0, at - _WINDOW), at) + 1
-    if not text[line_start:at].lstrip().startswith("expect"):
+    line_start = max(text.rfind("\n", max(0, at - _WINDOW), at) + 1, at - _WINDOW)  # a window: linear
+    head = text[line_start:at]
+    if not head.lstrip().startswith("expect") and "expect " not in head:
         return []
     newline = text.find("\n", end, end + _WINDOW)
-    found = _SEND.match(text, newline + 1) if newline >= 0 else None
+    semicolon = text.find(";", end, newline if newline >= 0 else min(len(text), end + _WINDOW))
+    if semicolon >= 0:  # `expect "password:"; send "...\r"` in one `-c` script
+        found = _SEND.match(text, semicolon + 1)
+    else:
+        found = _SEND.match(text, newline + 1) if newline >= 0 else None
     if found is None or not value_score(found.group(1)):
         return []
     return [found.span(1)]
@@ -669,6 +767,8 @@ def _column(text: str, at: int, end: int, strength: int) -> list[tuple[int, int]
     line_start = text.rfind("\n", max(0, at - _WINDOW), at) + 1
     line_end = text.find("\n", end, end + _WINDOW)
     head = text[line_start:at]
+    if line_end >= 0 and "," in text[line_start:line_end] and _CSV_HEADER.fullmatch(text, line_start, line_end):
+        return _csv_column(text, head.count(","), line_end, strength)
     if line_end < 0 or ("|" not in head and "elect" not in head.lower()):
         return []  # a header is a short line with rows below it
     if "|" in head and "|" in text[end:line_end]:
@@ -689,6 +789,39 @@ def _column(text: str, at: int, end: int, strength: int) -> list[tuple[int, int]
         start = offset + len(cell) - len(cell.lstrip())
         if value and value_score(value) and value_score(value) + strength >= _BAR:
             spans.append((start, start + len(value)))
+    return spans
+
+
+_NAME_ATTRIBUTE = lazy(r"(?:^|[\s<])[\w:\-]*name[ \t]*=[ \t]*[\"'][^\"'<>\n]*$", re.IGNORECASE)
+_VALUE_ATTRIBUTE = lazy(r"[\s][\w:\-]*(?:value|content)[ \t]*=[ \t]*([\"'])([^\"'<>\n]{1,400})\1", re.IGNORECASE)
+"""An element that names its value in one attribute and holds it in another (Android's
+`<meta-data android:name= android:value=>`, .NET's `<add key= value=>`, `<param name= value=>`)."""
+_ANNOTATION = lazy(r"[\w\-]*[ \t]*:[ \t]*(?![\"'`])[\w\[\]<>&*.,? \t]{0,39}[\w\]>*?](?=[ \t]+=[ \t]*[^=>\s])")
+"""A type annotation between a name and its `=`: Zig's `[]const u8`, TypeScript's `string`, Rust's `&str`."""
+_CSV_HEADER = lazy(r"[ \t]*\"?[A-Za-z_][\w .\-]{0,40}\"?(?:[ \t]*,[ \t]*\"?[A-Za-z_][\w .\-]{0,40}\"?){1,40}[ \t\r]*")
+"""A CSV header: names joined by commas, nothing else on its line (`email,display_name,temp_password`)."""
+_CSV_ROWS = 20
+
+
+def _csv_column(text: str, index: int, line_end: int, strength: int) -> list[tuple[int, int]]:
+    """The cells of column `index` in the CSV rows below a header the name is in."""
+    spans: list[tuple[int, int]] = []
+    position = line_end + 1
+    for _ in range(_CSV_ROWS):
+        row_end = text.find("\n", position, position + 4 * _WINDOW)
+        row_end = row_end if row_end >= 0 else min(len(text), position + 4 * _WINDOW)
+        cells = text[position:row_end].split(",")
+        if len(cells) <= index or not text[position:row_end].strip():
+            break
+        offset = position + sum(len(c) + 1 for c in cells[:index])
+        cell = cells[index].rstrip("\r")
+        value = cell.strip().strip('"')
+        start = offset + cell.find(value) if value else offset
+        if value and (score := value_score(value)) and score + strength >= _BAR:
+            spans.append((start, start + len(value)))
+        if row_end >= len(text):
+            break
+        position = row_end + 1
     return spans
 
 
@@ -805,13 +938,15 @@ def _public(text: str, folded: str, start: int, end: int) -> bool:
     previous = _WORD_BREAK.split(before) if "\\" in before else before.split()
     if previous and previous[-1].strip("\"'`*") in _NOT_SECRET_WORDS:
         return True  # `cache key: ...`, `partition key ...`: the word before says what key
+    if previous and previous[-1] in _ALGORITHMS and identifier == "key":
+        return True  # `gpg: using EDDSA key <fingerprint>`: a key named by its algorithm, in a listing
     if words and words[-1].removesuffix("s") in _TAIL_WORDS and words[-1] not in folded[start:end]:
         return True  # `password_min_length`, `token_url`: the last word says what the value is
     tail = _TAIL_LABEL.match(folded, right) if folded[right : right + 1] in (" ", "\t") else None
     if tail is not None and tail.group(1).removesuffix("s") in _TAIL_WORDS:
         return True  # `api key id: ...`, `token type: bearer`: the label's last word, after a blank
     blank = max(folded.rfind(" ", max(0, start - 200), start), folded.rfind("\n", max(0, start - 200), start))
-    if "://" in folded[blank + 1 : start] and folded[left - 1 : left] not in ("?", "&"):
+    if "://" in folded[blank + 1 : start] and folded[left - 1 : left] not in ("?", "&", "#"):
         return True  # inside a URL: its userinfo is the URL rule's to judge
     if "rn:" in folded[blank + 1 : start] and _IN_ARN.search(folded, blank + 1, start):
         return True  # inside an ARN or a URN (`arn:aws:secretsmanager:...:secret:prod/db/password`): it names a place
@@ -859,6 +994,89 @@ def find_printed(text: str, folded: str) -> list[tuple[int, int, str]]:
     return edits
 
 
+PAIR_TRIGGERS = ("p:", "p=", "p :", "?k=", "&k=", "#k=")
+"""A one-letter label stands in the text: `p` after a user, `k` (key) as a URL's parameter."""
+_QUERY_KEY = lazy(r"k=(?P<v>[^&#\s\"'<>`]{6,256})")
+"""`?k=...`: the abbreviation for key APIs take in a query; its value is judged like a key's."""
+_PAIR_USER = lazy(
+    r"(?:^|[\s(\[,;|])(?:u|usr|user|username|login)[ \t]*[:=][ \t]*[^\s:=]{1,64}[ \t]*[,;/|]?[ \t]+$", re.MULTILINE
+)
+_PAIR_VALUE = lazy(r"p[ \t]*[:=][ \t]*(?P<v>[^\s]{1,128})")
+"""`u: admin p: X`, `user=ops p=X`: a password labelled by its initial after a user label, on one line."""
+
+
+def find_pairs(text: str, folded: str) -> list[tuple[int, int, str]]:
+    """The value of a one-letter `p` label that follows a user label on its line (`u: admin p: X`):
+    `p` alone names nothing, after a user it names the password.
+    """
+    edits: list[tuple[int, int, str]] = []
+    for trigger in PAIR_TRIGGERS[3:]:
+        at = folded.find(trigger)
+        while at >= 0:
+            found = _QUERY_KEY.match(text, at + 1)
+            if found is not None and (score := value_score(found.group("v"))) and score + 1 >= _BAR:
+                edits.append((*found.span("v"), KIND))
+            at = folded.find(trigger, at + 1)
+    for trigger in PAIR_TRIGGERS[:3]:
+        at = folded.find(trigger)
+        while at >= 0:
+            line_start = max(text.rfind("\n", max(0, at - _WINDOW), at) + 1, at - _WINDOW, 0)
+            if (at == 0 or text[at - 1] in " \t") and _PAIR_USER.search(folded, line_start, at):
+                found = _PAIR_VALUE.match(text, at, min(len(text), at + _MAX_VALUE))
+                if found is not None:
+                    start, end = _trim(text, *found.span("v"))
+                    if value_score(text[start:end], direct=True):
+                        edits.append((start, end, KIND))
+            at = folded.find(trigger, at + 1)
+    return edits
+
+
+TOLD_TRIGGERS = ("change it", "bumped", "rotate it", "reset it", "revoke it")
+"""What is said of a credential alone, which nothing else is: changed after first use, its year bumped, rotated."""
+_APPOSITION = lazy(r"(?:,|\bso)[ \t]+(?P<v>[^\s,]{8,64}?)(?=[ \t]*(?:,|\bnow\b|[.!?]?(?:\s|$)))", re.IGNORECASE)
+"""A value set off in a sentence: between commas (", X,") or stated with "so X now"."""
+_SENTENCE = 200
+
+
+def find_told(text: str, folded: str) -> list[tuple[int, int, str]]:
+    """A credential nothing names but its sentence's lifecycle: "use what's on the sticker, X, and
+    change it after", "my usual one with the year bumped, so X now". The value is set off (between
+    commas, or "so X now") and must hold letters and digits and look like a credential.
+    """
+    places = sorted(at for trigger in TOLD_TRIGGERS for at in _occurrences(folded, trigger))
+    edits: list[tuple[int, int, str]] = []
+    scanned = 0  # each sentence is read once, however many triggers it holds
+    for at in places:
+        start = max(0, at - _SENTENCE)
+        stop = min(len(text), at + _SENTENCE)
+        for end_mark in ("\n", ". ", "! ", "? "):
+            cut = text.rfind(end_mark, start, at)
+            start = max(start, cut + len(end_mark)) if cut >= 0 else start
+            cut = text.find(end_mark, at, stop)
+            stop = min(stop, cut) if cut >= 0 else stop
+        start = max(start, scanned)
+        for found in _APPOSITION.finditer(text, start, stop):
+            value = found.group("v").rstrip(".!?")
+            if (
+                any(c.isdigit() for c in value)
+                and any(c.isalpha() for c in value)
+                and not names_a_credential(value)
+                and value_score(value)
+            ):
+                edits.append((found.start("v"), found.start("v") + len(value), KIND))
+        scanned = max(scanned, stop)
+    return edits
+
+
+def _occurrences(folded: str, word: str) -> list[int]:
+    places = []
+    at = folded.find(word)
+    while at >= 0:
+        places.append(at)
+        at = folded.find(word, at + len(word))
+    return places
+
+
 def find_judged(text: str, folded: str) -> list[tuple[int, int, str]]:
     """Every value a name and its look together mark as a credential, as `(start, end, kind)`."""
     names = _ASCII_NAMES if text.isascii() else _NAMES
@@ -896,8 +1114,8 @@ def _spans(
         return _encoded(text, at, end)
     if role == "decoder":
         return _decoded(text, at, end)
-    held = _held(text, end, limit, strength)
-    if held or role == "holder":
+    held = _held(text, end, limit, strength, every=role == "signer")
+    if held or role in ("holder", "signer"):
         return held
     # the rest of the identifier or the inflected word: `DB_PASSWORD`, `Lösenordet`, `пароля`
     while end < limit and (text[end].isalnum() or text[end] in "_-.") and ord(text[end]) < 0x2E80:
@@ -932,7 +1150,17 @@ def _spans(
     left = at
     while left > 0 and (text[left - 1].isalnum() or text[left - 1] in "_-") and at - left < 80:
         left -= 1
-    query = text[left - 1 : left] in ("?", "&")
+    query = text[left - 1 : left] in ("?", "&", "#")  # a fragment's parameters too: `#access_token=...`
+    head = folded[max(0, left - 80) : left]
+    attribute = _NAME_ATTRIBUTE.search(text, max(0, left - 80), left) if "=" in head and "name" in head else None
+    if attribute is not None:  # `android:name="...CLIENT_SECRET" android:value="X"`: the element's value attribute
+        sibling = _VALUE_ATTRIBUTE.search(text, end, min(len(text), end + 2 * _WINDOW))
+        if sibling is not None and "<" not in text[end : sibling.start()]:
+            score = value_score(sibling.group(2))
+            return [sibling.span(2)] if score and score + strength >= _BAR else []
+    typed = _ANNOTATION.match(text, end, limit) if text[end : end + 1] == ":" and "=" in text[end : end + 48] else None
+    if typed is not None:
+        end = typed.end()  # `smtp_pass: []const u8 = "..."`: a type between a name and its `=`
     return _after_name(text, at, end, strength, limit, steps, query=query) or (
         (_next_line(text, end, strength, steps) or _before_name(text, at, strength)) if strength > 1 else []
     )

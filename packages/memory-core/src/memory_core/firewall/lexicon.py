@@ -30,6 +30,8 @@ _PASSWORD: dict[str, tuple[str, ...]] = {
     # English and its informal spellings
     "en": ("password", "passwd", "passphrase", "pass phrase", "pass-phrase", "passcode", "pwd", "pw", "p/w"),
     "en-informal": ("pswd", "pword", "pass", "u/p", "login details", "access code", "unlock code"),
+    # where one types a password: "try X at the sudo prompt"
+    "en-prompts": ("sudo prompt", "login prompt"),
     "en-wifi": ("psk", "pre-shared key", "preshared key", "wpa key", "network key"),
     # Chinese (Mandarin, Cantonese, Wu, Min: one written language), Japanese, Korean
     "zh": ("密码", "密碼", "口令", "通行码", "登录密码", "凭据", "憑證", "凭证"),
@@ -208,6 +210,8 @@ _PIN_AND_CODES: dict[str, tuple[str, ...]] = {
 
 _TOKEN: dict[str, tuple[str, ...]] = {
     "en": ("token", "auth", "creds", "credential", "login", "logon", "sign-in"),
+    "cookie": ("cookie", "setcookie"),  # a session's cookie, Erlang's shared `-setcookie`: moderate, like token
+    "revoke": ("revoke",),  # only a credential is revoked: "Current value (revoke after the switch): X"
     "wifi": ("wifi", "wi-fi", "wlan"),
     # login, access: `Login: ops / <password>`, the pair after one
     "login": ("zugang", "anmeldung", "connexion", "acceso", "acesso", "accesso", "логин", "вход", "ログイン"),

@@ -33,14 +33,23 @@ from collections.abc import Callable
 
 from memory_core.firewall.files import find_pgpass_passwords
 from memory_core.firewall.flags import FLAG_TRIGGERS, find_flag_passwords
-from memory_core.firewall.judge import JUDGED_TRIGGERS, PRINTED_TRIGGERS, find_judged, find_printed
+from memory_core.firewall.judge import (
+    JUDGED_TRIGGERS,
+    PAIR_TRIGGERS,
+    PRINTED_TRIGGERS,
+    TOLD_TRIGGERS,
+    find_judged,
+    find_pairs,
+    find_printed,
+    find_told,
+)
 from memory_core.firewall.values import is_placeholder, line_prefix, looks_like_code
 from memory_core.lazyre import lazy
 from memory_core.urls import MAX_URL, URL_END, find_userinfo
 
 __all__ = ["Rule", "RULES", "RULES_VERSION", "MARKER_PREFIX", "marker", "Edit"]
 
-RULES_VERSION = 6
+RULES_VERSION = 7
 """The rule set's version: raise it whenever a change makes the rules catch something they
 did not (1: vendor prefixes, assignments and entropy; 2: the RFC 3986 userinfo parser,
 password flags, named keys, stated passwords, `.pgpass`; 3: the judgement of a name and a
@@ -48,7 +57,9 @@ value together, in any language, `firewall.judge`; 4: the judgement alone reads 
 credentials, the per-syntax assignment rules are gone, kinds `*-assignment` become
 `credential`; 5: the words for password in some twenty more languages, round 7; 6: the
 lexicon as a table of a hundred-odd languages, `firewall.lexicon`, with stems, compounds and
-informal English spellings).
+informal English spellings; 7: rounds 9 and 10 read by principle: HTTP authorization of any
+scheme, `user:password@host` in any string, a value stated before its noun, option lists,
+signers, name/value attribute pairs, type annotations, CSV columns, URL fragments).
 `memory scrub` records the version
 it ran with, captures record the version that scrubbed them, and `doctor` says when stored
 records were last scrubbed by an older rule set."""
@@ -384,20 +395,73 @@ def _find_url_credentials(text: str, folded: str) -> list[Edit]:
     return edits
 
 
+_USERINFO_HOST = lazy(
+    r"(?:tcp|udp|unix)\(|[A-Za-z0-9](?:[A-Za-z0-9\-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9\-]+)*(?::\d{1,5})?(?:[/\"'`\s;,)]|$)"
+)
+"""What follows the `@` of `user:password@host` without a scheme: a host (a name, an address,
+Go's `tcp(...)`), so `node:18@sha256:...` and `mailto:bob@x.org` (whose `bob` is no password) stay."""
+_NOT_IN_PASSWORD = frozenset(" \t\r\n:@/\"'`<>()[]{}")
+_NOT_BEFORE_USER = frozenset("%+-:/@.")
+_MAX_USERINFO_PASSWORD = 128
+_MAX_USERINFO_USER = 64
+
+
+def _find_userinfo(text: str, folded: str) -> list[Edit]:
+    """The password of each `user:password@host` outside a URL (Go's DSN `app:pw@tcp(db:3306)/shop`,
+    `rsync`'s and JDBC's `user:pw@host`), judged by its look. Read back from each `@`, a bounded
+    walk, so the cost is linear in the text.
+    """
+    from memory_core.firewall.judge import value_score
+
+    edits: list[Edit] = []
+    at = text.find("@")
+    while at >= 0:
+        colon = at - 1
+        while colon >= 0 and at - colon <= _MAX_USERINFO_PASSWORD + 1 and text[colon] not in _NOT_IN_PASSWORD:
+            colon -= 1
+        user = colon - 1
+        while user >= 0 and colon - user <= _MAX_USERINFO_USER and (text[user].isalnum() or text[user] in "_.-"):
+            user -= 1
+        user += 1
+        if (
+            colon >= 0
+            and text[colon] == ":"
+            and at - colon - 1 >= 4
+            and user < colon
+            and (text[user].isalpha() or text[user] == "_")
+            and (user == 0 or not (text[user - 1].isalnum() or text[user - 1] in _NOT_BEFORE_USER))
+            and _USERINFO_HOST.match(text, at + 1)
+        ):
+            value = text[colon + 1 : at]
+            if not value.startswith(MARKER_PREFIX) and value.lower() not in _URL_PLACEHOLDERS and value_score(value):
+                edits.append((colon + 1, at, "url-password"))
+        at = text.find("@", at + 1)
+    return edits
+
+
 _TRAILING_PUNCTUATION = "`)]}.,;:!?"
 
 _URL_RULES = [
     Rule("url-password", ("://",), find=_find_url_credentials),
+    Rule("url-password", ("@",), find=_find_userinfo),
 ]
 
 # -- headers ---------------------------------------------------------------------------------
 
 
+_SCHEMES = frozenset({"bearer", "basic", "token", "bot", "digest", "negotiate", "apikey", "sso-key"})
+"""Schemes registered or common enough that what follows them is a credential on sight."""
+
+
 def _judge_auth(match: re.Match[str]) -> Edit | None:
+    from memory_core.firewall.judge import value_score
+
     start, end, value = _trimmed(match)
     scheme = (match.group("scheme") or "").lower()
     if is_placeholder(value):
         return None
+    if scheme and scheme not in _SCHEMES and not value_score(value):
+        return None  # any scheme counts, so its credential must look like one: not "authorization: is required"
     if not scheme and (looks_like_code(value) or (value.isalpha() and value.islower())):
         return None  # `authorization = request.headers.get(...)`, "authorization: everything"
     return start, end, "basic-auth" if scheme == "basic" else "bearer-token"
@@ -442,7 +506,9 @@ _HEADER_RULES = [
         # The whole value (no backing off into a shorter one), and not a scheme before a
         # marker, so a second scrub finds nothing new.
         r"authorization[\"']?[ \t]*[:=][ \t]*[\"']?"
-        r"(?:(?P<scheme>bearer|basic|token|bot|digest|negotiate|apikey|sso-key)[ \t]+)?"
+        # RFC 9110: `Authorization: <scheme> <credentials>`; whatever the scheme is called (`SSWS`,
+        # `Splunk`, `GenieKey`), what follows it is the credential
+        r"(?:(?P<scheme>[a-z][a-z0-9_.\-]{1,23})[ \t]+)?"
         rf"{_NOT_MARKER}(?P<s>[^\s\"',;]{{8,}})(?![^\s\"',;])(?![ \t]+\[REDACTED:)",
         fold=True,
         anchored=True,
@@ -480,6 +546,8 @@ _NAMED_RULES = [
     Rule("credential", (":",), find=find_pgpass_passwords),
     Rule("credential", JUDGED_TRIGGERS, find=find_judged),
     Rule("credential", PRINTED_TRIGGERS, find=find_printed),
+    Rule("credential", PAIR_TRIGGERS, find=find_pairs, fold=True),
+    Rule("credential", TOLD_TRIGGERS, find=find_told, fold=True),
 ]
 
 # -- the entropy test, last ------------------------------------------------------------------
@@ -553,10 +621,64 @@ def _judge_entropy(match: re.Match[str]) -> Edit | None:
         return None  # `sha256:<hex>`, an SSH public key, an embedded image
     if token.startswith(_PUBLIC_PREFIXES) or _HOST_LABEL.match(match.string, match.end()):
         return None  # an age recipient; `<id>.apps.googleusercontent.com`, a host's first label
-    label = _LABEL.search(before)
+    if _ADDRESS.fullmatch(token):
+        return None  # a blockchain address (`0x` and 20 bytes, bech32's `bc1...`): where to pay, not a key
+    if _published_in_dns(match.string, match.start()):
+        return None  # a DNS record is public by design: DKIM's `p=`, an ACME challenge, a site verification
+    label = _LABEL.search(before) or (_ELEMENT.search(before) if before.endswith(">") else None)
     if label is not None and _public_label(label.group("label")):
         return None  # `PublicKey = ...`, `"kid": ...`, `X-Request-Id: ...`, `ETag: ...`
+    if _labelled_above(match.string, match.start(), match.end()):
+        return None  # `PublicKey = ...`, `"kid": ...`, `X-Request-Id: ...`, `ETag: ...`
     return match.start(), match.end(), "high-entropy"
+
+
+_ADDRESS = lazy(
+    r"0x[0-9a-fA-F]{40}|(?:bc|tb|ltc)1[02-9ac-hj-np-z]{25,87}"
+    r"|Qm[1-9A-HJ-NP-Za-km-z]{44}|bafy[a-z2-7]{50,}"
+)
+"""Addresses: an Ethereum address is 20 bytes (a private key is 32: `0x` and 64 hex stays judged),
+bech32's `bc1...`; and content addresses, IPFS's CIDs (`Qm...`, `bafy...`): a hash of what they name."""
+_DNS_RECORD = lazy(
+    r"\bIN[ \t]+(?:TXT|SPF|DNSKEY|DS|CDS|CDNSKEY|TLSA|SMIMEA|SSHFP|CAA|CERT|OPENPGPKEY|RRSIG|NSEC3?|HTTPS|SVCB"
+    r"|MX|CNAME)\b"
+)
+_DNS_QUERY = lazy(
+    r"(?:^[ \t]*|[$#>%][ \t]*)(?:dig|kdig|drill|delv|host|nslookup|resolve-dnsname)[ \t]+"
+    r"[^\n]{0,200}?[.\w]\.[a-z]{2,}\b",
+    re.IGNORECASE,
+)
+"""A DNS lookup's command line, after a prompt or alone on its line, naming a domain."""
+_DNS_LINES = 8
+"""How far above a value the command that printed it may stand (`dig +short TXT` prints one line a record)."""
+
+
+def _published_in_dns(text: str, start: int) -> bool:
+    """Whether the value stands in a DNS record (`... IN TXT "..."`) or in what a DNS lookup
+    (`dig`, `nslookup`, `host`) printed: what DNS serves, it serves to everyone.
+    """
+    above = _lines_above(text, start, _DNS_LINES)
+    stop = _LINE_END.search(text, start, start + _MAX_DNS_LINE)
+    if _DNS_RECORD.search(above[-1] + text[start : stop.start() if stop else start + _MAX_DNS_LINE]):
+        return True
+    for line in reversed(above[:-1]):  # up the lines the lookup printed, to its command line
+        if _DNS_QUERY.search(line):
+            return True
+        if not line.strip() or line.lstrip().startswith("$"):
+            return False  # a blank line or another command ends that output
+    return False
+
+
+_LINE_END = lazy(r"\r?\n|(?:\\r)?\\n")
+"""A line break, real or escaped (a repr, a JSON string)."""
+_MAX_DNS_LINE = 512
+
+
+def _lines_above(text: str, start: int, count: int) -> list[str]:
+    """The line up to `start` and up to `count` lines above it, oldest first, in a bounded window
+    (lines break really or escaped, so a repr or a JSON string reads the same).
+    """
+    return _LINE_END.split(text[max(0, start - (count + 1) * _MAX_DNS_LINE) : start])[-(count + 1) :]
 
 
 _FILE_EXTENSION = lazy(r"\.(?:jpe?g|png|gif|webp|svg|avif|mp[34]|webm|pdf|html?|css|js)(?![\w.])", re.IGNORECASE)
@@ -578,6 +700,8 @@ _LABEL = lazy(
     r"(?:\\[nrt])?(?P<label>[A-Za-z][\w.\-]{0,40})\\?[\"']?\]?[ \t]*(?:[:=]|==)[ \t]*\\?[\"']?(?:W/)?\\?[\"']?$"
 )
 """The label before a value, in a repr or a JSON string too (`\\npeer: `, `[\\'etag\\'] == \\'W/"`)."""
+_ELEMENT = lazy(r"<(?:[\w.\-]{1,20}:)?(?P<label>[A-Za-z][\w.\-]{0,40})(?:[ \t][^<>\n]{0,80})?>[ \t]*$")
+"""The XML or HTML element a value stands in (`<ds:X509Certificate>`): its name is its label."""
 _HOST_LABEL = lazy(r"\.[a-z0-9\-]+\.[a-z]{2,}")
 _PUBLIC_PREFIXES = ("age1", "npub1")
 _PUBLIC_WORDS = frozenset({"public", "pub", "publickey", "recipient", "recipients", "peer", "cert", "certificate"})
@@ -587,8 +711,22 @@ _ID_TAILS = frozenset(
         *("id", "ids", "kid", "etag", "requestid", "request", "trace", "traceparent", "tracestate", "ray"),
         *("correlation", "span", "n", "e", "x", "y", "fingerprint", "thumbprint", "hash", "digest"),
         *("checksum", "version", "revision", "commit", "sha", "nonce", "integrity", "x5t", "cursor"),
+        "challenge",  # PKCE's `code_challenge`, an ACME challenge: sent in the clear by design
     }
 )
+
+
+def _labelled_above(text: str, start: int, end: int) -> bool:
+    """Whether the value is alone on its line under a line that says public (minisign's
+    `untrusted comment: minisign public key <id>`, "Here is my public key:").
+    """
+    if text[end : end + 1] not in ("", "\n", "\r", "\\", '"', "'"):
+        return False
+    above = _LINE_END.split(text[max(0, start - 2 * _MAX_ABOVE) : start])
+    return len(above) >= 2 and not above[-1].strip(" \t\"'") and _public_label(above[-2][-_MAX_ABOVE:])
+
+
+_MAX_ABOVE = 160
 
 
 def _public_label(label: str) -> bool:
@@ -609,9 +747,10 @@ _RANDOM_RUN = (
 _RANDOM_RUN_AFTER_ESCAPE = lazy(r"[A-Za-z0-9+/_\-]{20,}={0,2}(?![A-Za-z0-9+/_\-=]|\[REDACTED:)")
 _PUBLIC_BLOCK = (
     r"-----BEGIN ((?:X509 |TRUSTED |RSA )?(?:CERTIFICATE(?: REQUEST)?|PUBLIC KEY|X509 CRL)"
-    r"|PGP (?:PUBLIC KEY BLOCK|SIGNATURE))-----"
+    r"|PGP (?:PUBLIC KEY BLOCK|SIGNATURE|MESSAGE)|AGE ENCRYPTED FILE)-----"
 )
-"""Blocks that are public by design: certificates, public keys, signatures."""
+"""Blocks that are public by design (certificates, public keys, signatures) or ciphertext, which
+opens nothing without a key held elsewhere (`age`, an OpenPGP message)."""
 
 
 def _public_blocks(text: str) -> list[tuple[int, int]]:

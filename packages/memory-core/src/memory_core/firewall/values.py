@@ -136,7 +136,8 @@ def trim_value(value: str) -> str:
 
 _PLACEHOLDER_STARTS = ("$", "{{", "%", "[redacted:", "your", "<")
 _PLACEHOLDER_WORDS = frozenset({"changeme", "redacted", "example", "none", "null"})
-_FILLER = frozenset("*xX.…")
+_FILLER = frozenset("*xX.…•●∙·")
+"""What a tool prints for each hidden character: `****`, `•••••` (Heroku, 1Password), `●●●●`."""
 _PLACEHOLDER_PARTS = (
     "example",
     "your_",
