@@ -601,6 +601,13 @@ class PostgresStore:
         sources = [((name, model), _ScopeVectors(self, name, model)) for name in names]
         return self._vectors.nearest(sources, query, k, self._ranked)
 
+    def closest(
+        self, scopes: Sequence[Scope], model: str, probes: bytes, *, dim: int, key: str, most: int
+    ) -> list[float] | None:
+        """Over the same cache as `nearest` (`store._vectors.VectorCache.closest`)."""
+        sources = [((name, model), _ScopeVectors(self, name, model)) for name in _live_names(scopes)]
+        return self._vectors.closest(sources, probes, dim, key, most) if sources else None
+
     def _ranked(self, ids: Sequence[str]) -> set[str]:
         """Which of `ids` are in the index (searchable, standing not negative)."""
         rows = self._read(
