@@ -440,27 +440,31 @@ class VectorCache:
                 self._failed = False
 
     def closest(
-        self, sources: Sequence[tuple[tuple[str, str], VectorSource]], probes: bytes, dim: int, key: str, most: int
+        self, keys: Sequence[tuple[str, str]], probes: bytes, dim: int, key: str, most: int
     ) -> list[float] | None:
-        """Each probe's best passage cosine over the sources' scopes (`probes`: float32 rows of
-        `dim` values, named `key`), rounded to 1e-6, over every passage the cache holds (records
-        out of the index too); None when the scopes hold no passage, more than `most` in all, or
-        one is still loading. Kept per entry and brought up to date by the rows added since (a
+        """Each probe's best passage cosine over the passages of the (scope, model) `keys`
+        (`probes`: float32 rows of `dim` values, named `key`), rounded to 1e-6: every passage the
+        cache holds (records out of the index too) as the last `nearest` over them left it (a key
+        it has no entry for has no passage); None when they hold none, more than `most` in all,
+        or one is still loading. Kept per entry and brought up to date by the rows added since (a
         removal starts the entry over): a capture costs its own passages' products, and a scope
         `most` rows' at most once.
         """
         one_blas_thread()
         import numpy as np
 
-        if not sources:
+        if not keys:
             return None
         with self._lock:
             entries = []
-            for source_key, source in sources:
-                e = self._refresh(source_key, source, 4 * dim)
-                if e.loading or e.overflow or e.bits is not None:
+            for source_key in keys:
+                # As the last `nearest` left it (the retriever asks right after one): no second
+                # look at the store on the prompt's path.
+                e = self._entries.get(source_key)
+                if e is not None and (e.loading or e.overflow or e.bits is not None):
                     return None
-                entries.append(e)
+                if e is not None:
+                    entries.append(e)
             if not any(e.count for e in entries) or sum(e.count for e in entries) > most:
                 return None
             best: Any = None

@@ -427,9 +427,10 @@ class Vectors(Protocol):
     ) -> list[float] | None:
         """Each probe's best passage cosine in `scopes` (`probes`: float32 rows of `dim` values, a
         fixed set named `key`, e.g. the generic prompts' vectors), rounded to 1e-6, over every
-        passage of `model` the scopes hold; None when they hold none, more than `most`, or are still
-        loading. Answered by `store._vectors.VectorCache` on every backend, kept up to date by what
-        each capture adds: the recall decision's per-store bar (`retrieval.decision.Bank.bar`).
+        passage of `model` the scopes hold as of the last `nearest` over them (no read of its own);
+        None when they hold none, more than `most`, or are not loaded yet. Answered by
+        `store._vectors.VectorCache` on every backend, kept up to date by what each capture adds:
+        the recall decision's per-store bar (`retrieval.decision.Bank.bar`).
         """
         ...
 

@@ -605,8 +605,7 @@ class PostgresStore:
         self, scopes: Sequence[Scope], model: str, probes: bytes, *, dim: int, key: str, most: int
     ) -> list[float] | None:
         """Over the same cache as `nearest` (`store._vectors.VectorCache.closest`)."""
-        sources = [((name, model), _ScopeVectors(self, name, model)) for name in _live_names(scopes)]
-        return self._vectors.closest(sources, probes, dim, key, most) if sources else None
+        return self._vectors.closest([(name, model) for name in _live_names(scopes)], probes, dim, key, most)
 
     def _ranked(self, ids: Sequence[str]) -> set[str]:
         """Which of `ids` are in the index (searchable, standing not negative)."""

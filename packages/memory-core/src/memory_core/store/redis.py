@@ -565,8 +565,7 @@ class RedisStore:
         self, scopes: Sequence[Scope], model: str, probes: bytes, *, dim: int, key: str, most: int
     ) -> list[float] | None:
         """Over the same cache as `nearest` (`store._vectors.VectorCache.closest`)."""
-        sources = [((str(scope), model), _ScopeVectors(self, scope, model)) for scope in _live(scopes)]
-        return self._vectors.closest(sources, probes, dim, key, most) if sources else None
+        return self._vectors.closest([(str(scope), model) for scope in _live(scopes)], probes, dim, key, most)
 
     def _ranked(self, ids: Sequence[str]) -> set[str]:
         """Which of `ids` are in the index (searchable, standing not negative): two round trips."""

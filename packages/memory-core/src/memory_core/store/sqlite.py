@@ -962,21 +962,8 @@ class SQLiteStore:
 
     def nearest(self, scopes: Sequence[Scope], model: str, query: bytes, *, k: int) -> list[Neighbour]:
         """Exact, over this store object's cache of the scopes' vectors (`store._vectors`)."""
-        if k <= 0:
-            return []
-        sources = self._vector_sources(scopes, model)
-        return self._vectors.nearest(sources, query, k, self._ranked) if sources else []
-
-    def closest(
-        self, scopes: Sequence[Scope], model: str, probes: bytes, *, dim: int, key: str, most: int
-    ) -> list[float] | None:
-        """Over the same cache as `nearest` (`store._vectors.VectorCache.closest`)."""
-        sources = self._vector_sources(scopes, model)
-        return self._vectors.closest(sources, probes, dim, key, most) if sources else None
-
-    def _vector_sources(self, scopes: Sequence[Scope], model: str) -> list[tuple[tuple[str, str], _ScopeVectors]]:
         names = live_scope_names(scopes)
-        if not names:
+        if not names or k <= 0:
             return []
         with self._lock:
             conn = self._connect()
@@ -987,7 +974,15 @@ class SQLiteStore:
                 raise translate(exc, "read") from exc
         if mid is None:
             return []
-        return [((name, model), _ScopeVectors(self, sid, mid)) for name, sid in found if sid is not None]
+        sources = [((name, model), _ScopeVectors(self, sid, mid)) for name, sid in found if sid is not None]
+        return self._vectors.nearest(sources, query, k, self._ranked)
+
+    def closest(
+        self, scopes: Sequence[Scope], model: str, probes: bytes, *, dim: int, key: str, most: int
+    ) -> list[float] | None:
+        """Over the same cache as `nearest` (`store._vectors.VectorCache.closest`)."""
+        keys = [(name, model) for name in live_scope_names(scopes) or ()]
+        return self._vectors.closest(keys, probes, dim, key, most)
 
     def _ranked(self, ids: Sequence[str]) -> set[str]:
         """Which of `ids` are in the index (searchable, standing not negative)."""
