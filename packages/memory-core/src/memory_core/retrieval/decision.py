@@ -3,9 +3,10 @@
 Promise: `Bank.generic(vector)` says how close a prompt's vector is to prompts about nothing a
 project remembers (generic programming questions and everyday ones, in the languages users
 write: `bank.json`, written for this package). Recall injects only when the prompt is closer to
-one of the project's own passages than to that bank (`support > MARGIN`): the bar rises and falls
-with the prompt itself, so it moves with the store's size and subject by construction instead of
-being a fixed cosine. Every constant below carries the figure that chose it (docs/retrieval.md;
+one of the project's own passages than to that bank (`support > Bank.bar(...)`: `MARGIN`, or the
+store's own lower bar where the bank's prompts come nowhere near the store): the bar rises and
+falls with the prompt itself, so it moves with the store's size and subject by construction
+instead of being a fixed cosine. Every constant below carries the figure that chose it (docs/retrieval.md;
 coding-dev split by project into two folds, each constant chosen on one fold and read on the other).
 
 The bank's vectors are computed once per model: shipped precomputed for the default model

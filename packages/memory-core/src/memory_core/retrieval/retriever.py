@@ -11,7 +11,8 @@ How a record is ranked (docs/retrieval.md has the reasoning and the measured fig
 2. Reciprocal-rank fusion of the lists (`_RRF_K`, `_VECTOR_WEIGHT`). A record with no vector yet is ranked by
    BM25 alone; with no embedder (cold hook process, model missing) BM25 is the only list.
 3. Recall (`floor=True`) then decides whether to inject at all (`decision`): the prompt's best
-   passage cosine against its closeness to a bank of generic prompts. Only records whose own
+   passage cosine against its closeness to a bank of generic prompts, by the store's bar
+   (`decision.Bank.bar`: `MARGIN`, or lower in a store the bank never comes near). Only records whose own
    cosine nearly passes the same bar (`_ITEM_SLACK`) are injected: the item cap is a maximum. A bar on the distance
    from the best record (0.01 to 0.05 below it) only lost answers: coding-dev answered, fold A
    0.66 / 0.78 / 0.85 / 0.88 at 0.01 / 0.02 / 0.03 / 0.05 and 0.88 with none; fold B 0.61 to
