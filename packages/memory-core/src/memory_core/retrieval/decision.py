@@ -93,7 +93,6 @@ class Bank:
         self._vectors: npt.NDArray[np.float32] | None = None
         self._centre: npt.NDArray[np.float32] | None = None
         self._queries: tuple[bytes, npt.NDArray[np.float64]] | None = None
-        self._embedding = False
 
     def vectors(self) -> npt.NDArray[np.float32]:
         """(prompts, dim) unit vectors of the bank, embedded as passages (the scale of the
@@ -126,33 +125,27 @@ class Bank:
             return None
         return vectors
 
-    def probes(self) -> tuple[bytes, str] | None:
+    def probes(self) -> tuple[bytes, str]:
         """The bank's prompts embedded as queries (as a prompt is), as float32 bytes for
-        `Vectors.closest`, and the name a store keeps their maxima under; None until they are
-        there (shipped in `bank_vectors.npz` for the default model; another model's are embedded
-        once in a background thread, ~7 s, and the bar is `MARGIN` meanwhile).
+        `Vectors.closest`, and the name a store keeps their maxima under. Shipped in
+        `bank_vectors.npz` for the default model; another model embeds them at the first recall
+        that needs them (~7 s once per process, like the bank's passages: the same bar on every
+        store from the first recall on).
         """
-        null = self._null()
-        return None if null is None else (null[0], f"bank/{self.embedder.model_id}/{_digest(bank_prompts())}")
+        return self._null()[0], f"bank/{self.embedder.model_id}/{_digest(bank_prompts())}"
 
-    def _null(self) -> tuple[bytes, npt.NDArray[np.float64]] | None:
+    def _null(self) -> tuple[bytes, npt.NDArray[np.float64]]:
         """(the probes' bytes, each bank prompt's generic closeness with itself left out)."""
         if self._queries is None:
             with self._lock:
-                if self._queries is None and not self._embedding:
+                if self._queries is None:
+                    import numpy as np
+
                     shipped = self._load("queries")
-                    if shipped is not None:
-                        self._queries = self._with_alone(shipped)
-                    else:
-                        self._embedding = True
-                        threading.Thread(target=self._embed_queries, name="memory-bank-queries", daemon=True).start()
+                    if shipped is None:
+                        shipped = np.stack([self.embedder.embed_query(p) for p in bank_prompts()])
+                    self._queries = self._with_alone(shipped)
         return self._queries
-
-    def _embed_queries(self) -> None:
-        import numpy as np
-
-        queries = np.stack([self.embedder.embed_query(p) for p in bank_prompts()])
-        self._queries = self._with_alone(queries)
 
     def _with_alone(self, queries: npt.NDArray[np.float32]) -> tuple[bytes, npt.NDArray[np.float64]]:
         import numpy as np
@@ -167,12 +160,11 @@ class Bank:
         (`Vectors.closest` of `probes`): `MARGIN`, or the store's `NULL_QUANTILE` of the bank's
         own supports when that is lower; `MARGIN` without them (None).
         """
-        null = self._null()
-        if not closest or null is None:
+        if not closest:
             return MARGIN
         import numpy as np
 
-        supports = np.asarray(closest, dtype=np.float64) - null[1]
+        supports = np.asarray(closest, dtype=np.float64) - self._null()[1]
         return min(MARGIN, round(float(np.quantile(supports, NULL_QUANTILE)), 4))
 
     def centre(self) -> npt.NDArray[np.float32]:

@@ -458,12 +458,8 @@ class Retriever:
         hubless = store.nearest(scopes, embedder.model_id, np.asarray(beyond, "<f4").tobytes(), k=_DEPTH)
         # The store's own bar: how close the bank's prompts come to it (kept by the store's cache,
         # brought up to date by each capture's passages; `MARGIN` past `NULL_PASSAGES`).
-        probes = bank.probes()
-        closest = None
-        if probes is not None:
-            closest = store.closest(
-                scopes, embedder.model_id, probes[0], dim=len(vector), key=probes[1], most=NULL_PASSAGES
-            )
+        probes, key = bank.probes()
+        closest = store.closest(scopes, embedder.model_id, probes, dim=len(vector), key=key, most=NULL_PASSAGES)
         return vector, found, hubless, bank.bar(closest)
 
     def _lexical(self, query: str, terms: Sequence[str], scopes: Sequence[Scope], *, floor: bool) -> _Lexical:
