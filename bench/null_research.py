@@ -4,8 +4,8 @@ a store, measured on cached vectors, gate alone, out of fold.
     python bench/null_research.py rows FILE [--negatives FILE] [--haystack FILE] [--name NAME]
     python bench/null_research.py fit NAME,NAME,...            # each family's constant, out of fold
     python bench/null_research.py sweep NAME,NAME,...          # every constant on both folds
-    python bench/null_research.py e2e Q -- RECALL.PY ARGS      # the product through assemble, bar = q-quantile
-    NULL_ONLY_LOWER=1 python bench/null_research.py e2e Q -- ...  # ... never above MARGIN
+    python bench/null_research.py e2e Q -- RECALL.PY ARGS      # through assemble, bar = the store's Q quantile
+    NULL_ONLY_LOWER=1 python bench/null_research.py e2e Q -- ...  # ... never above MARGIN (the shipped form)
 
 `rows` scores every question and negative of FILE like `bench/decision_research.py rows` (each
 sample's store, plus every other sample of the haystack when given; `ok` = the evidence is in the
@@ -19,8 +19,9 @@ its mean + z sd, the max or mean of the prompt's own nearest bank prompts' suppo
 the mean support of the bank prompts nearest the store (`nearest-store`), a quantile of the
 supports of the bank prompts the store's passages are nearest to (`attracted`), and the quantile
 only where it is below MARGIN. `e2e` runs `bench/recall.py` with the product's retriever and the
-bar of each recall the store's null quantile (computed through `Store.nearest`). Results, all
-rejected: docs/retrieval.md ("A bar calibrated on the store's own null").
+product's bar at quantile Q for every store size, uncapped (what was measured first, rejected)
+or capped at MARGIN (NULL_ONLY_LOWER=1, as shipped with Q = 0.925, for scopes of up to 2,000
+passages). Results: docs/retrieval.md ("A bar calibrated on the store itself").
 """
 
 from __future__ import annotations
@@ -214,39 +215,22 @@ def main() -> int:
 
 
 def e2e(argv: list[str], q: float) -> int:
-    """`bench/recall.py argv` with the bar of every recall the `q` quantile of its store's null in
-    place of `MARGIN` (the store's null computed through `Store.nearest`, once per store content)."""
+    """`bench/recall.py argv` with the product's store bar (`decision.Bank.bar`) at quantile `q`,
+    for scopes of any size, and not capped at MARGIN unless NULL_ONLY_LOWER is set."""
+    import memory_core.retrieval.decision as decision
     import memory_core.retrieval.retriever as retriever
     import recall
-    from memory_core.retrieval.decision import bank_prompts
 
-    original = retriever.Retriever.ranking
-    known: dict[tuple, float] = {}
-    loo_of: dict[str, np.ndarray] = {}
+    retriever.NULL_PASSAGES = 10**9  # type: ignore[misc]
+    decision.NULL_QUANTILE = q  # type: ignore[misc]
+    if not os.environ.get("NULL_ONLY_LOWER"):
 
-    def ranking(self, query, scopes, **kw):  # type: ignore[no-untyped-def]
-        if self.embedder is not None and self.bank is not None and kw.get("floor", True):
-            key = (tuple(scopes), self.store.index_stats(scopes).documents)
-            if key not in known:
-                if "bq" not in loo_of:
-                    bq = self.embedder.embed_queries(bank_prompts())
-                    g = bq @ self.bank.vectors().T
-                    np.fill_diagonal(g, -np.inf)
-                    loo_of["bq"], loo_of["loo"] = bq, np.sort(g, axis=1)[:, -TOP:].mean(axis=1)
-                best = []
-                for v in loo_of["bq"]:
-                    found = self.store.nearest(scopes, self.embedder.model_id, np.asarray(v, "<f4").tobytes(), k=1)
-                    best.append(found[0][1] if found else -1.0)
-                known[key] = float(np.quantile(np.array(best) - loo_of["loo"], q))
-                if os.environ.get("NULL_ONLY_LOWER"):  # the one-sided variant: never above MARGIN
-                    known[key] = min(MARGIN, known[key])
-            retriever.MARGIN = known[key]
-        try:
-            return original(self, query, scopes, **kw)
-        finally:
-            retriever.MARGIN = MARGIN
+        def bar(self: decision.Bank, closest: list[float] | None) -> float:
+            if not closest:
+                return MARGIN
+            return round(float(np.quantile(np.asarray(closest) - self._null()[1], q)), 4)
 
-    retriever.Retriever.ranking = ranking  # type: ignore[method-assign]
+        decision.Bank.bar = bar  # type: ignore[method-assign]
     return recall.main(argv)
 
 
