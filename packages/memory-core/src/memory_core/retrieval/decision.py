@@ -57,9 +57,12 @@ turns that do answer them ("how do I debug a segmentation fault", support 0.053)
 fold through `assemble` (bench/null_research.py e2e, 2026-12-05), coding answered / off-topic /
 generic at 0.9 / 0.925 / 0.95: fold A 0.902 / 0.02 / 0.03, 0.902 / 0.02 / 0.01, 0.902 / 0.02 /
 0.01; fold B 0.816 / 0 / 0.042, 0.816 / 0 / 0.025, 0.789 / 0 / 0.025 (main: A 0.902 / 0.02 /
-0.01, B 0.789 / 0 / 0.025). Fold B chose 0.925, which read on A holds every row; fold A is the
-same from 0.925 up. The big store and LoCoMo are unchanged at each (their bars stay `MARGIN`);
-the adversarial probes answer 0.905 (main 0.762), one generic probe prompt of 36 injecting."""
+0.01, B 0.789 / 0 / 0.025). Fold B chose 0.925, which read on A holds every row (replay tokens
+197.1 -> 197.4). Fold A cannot tell 0.925 from 0.95 but by replay tokens (197.4, 197.1): its
+0.95 read on B answers as main (0.789 / 0 / 0.025) with replay tokens 59.5 -> 67.4 (more of the
+small stores' real prompts inject: 0.18 -> 0.22). The big store, LoCoMo and the update questions
+are unchanged at each (their bars stay `MARGIN`); the adversarial probes answer 0.905 at 0.925
+(0.810 at 0.95, main 0.762), one generic probe prompt of 36 injecting."""
 NULL_PASSAGES = 2_000
 """A store's own bar is computed for scopes of at most this many passages (float64 products of
 354 bank prompts with 2,000 passages: ~270 M multiply-adds, once per scope, then a capture's own
