@@ -49,3 +49,8 @@ def test_the_shipped_vectors_are_the_pinned_models_own() -> None:
     sample = [0, len(bank_prompts()) // 2, len(bank_prompts()) - 1]
     fresh = embedder.embed_passages([bank_prompts()[i] for i in sample])
     assert np.min(np.sum(shipped[sample] * fresh, axis=1)) > _SAME_MODEL_COSINE
+    # The bank as queries too (a store's own bar, `Bank.bar`): as the model embeds a prompt.
+    queries = bank._load("queries")
+    assert queries is not None, "bank_vectors.npz lacks the queries: run python -m memory_core.retrieval.decision"
+    fresh_queries = np.stack([embedder.embed_query(bank_prompts()[i]) for i in sample])
+    assert np.min(np.sum(queries[sample] * fresh_queries, axis=1)) > _SAME_MODEL_COSINE

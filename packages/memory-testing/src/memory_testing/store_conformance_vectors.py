@@ -73,6 +73,37 @@ class VectorConformance:
         assert vs.nearest([PROJECT], "model-b", vector(0, 1, 0), k=5) == []
         assert vs.nearest([], _MODEL, vector(0, 1, 0), k=5) == []
 
+    def test_closest_gives_each_probes_best_cosine_as_the_scope_changes(self, store: Store) -> None:
+        """What the recall decision's per-store bar reads (`Vectors.closest`): each probe's best
+        passage cosine over the scopes, as of the last `nearest`, kept up to date as records come
+        and go, and None past `most` passages or for a scope with none.
+        """
+        from memory_testing.records import PROJECT, USER, make_record
+
+        vs = _vectors(store)
+        probes = vector(1, 0, 0) + vector(0, 0, 1)
+
+        def closest(most: int = 10) -> list[float] | None:
+            vs.nearest([PROJECT, USER], _MODEL, vector(1, 0, 0), k=5)  # the prompt's own look first
+            return vs.closest([PROJECT, USER], _MODEL, probes, dim=3, key="probes", most=most)
+
+        assert closest() is None  # nothing stored
+        _put(store, make_record("a", "alpha", PROJECT, created_at=_T0))
+        vs.put_vectors("a", _MODEL, [vector(1, 1, 0)])
+        found = closest()
+        assert found is not None
+        assert math.isclose(found[0], math.sqrt(0.5), abs_tol=1e-6)
+        assert found[1] == 0.0
+        _put(store, make_record("u", "user note", USER, created_at=_T0 + 1, session_id=None))
+        vs.put_vectors("u", _MODEL, [vector(0, 0, 1), vector(1, 0, 0)])
+        assert closest() == [1.0, 1.0]  # the user's scope counts, each probe's best passage
+        assert closest(most=2) is None  # three passages: past the bound
+        store.delete(["u"])
+        again = closest()
+        assert again is not None
+        assert math.isclose(again[0], math.sqrt(0.5), abs_tol=1e-6)
+        assert again[1] == 0.0
+
     def test_nearest_sees_only_records_in_the_index(self, store: Store) -> None:
         from memory_testing.records import PROJECT, make_record
 

@@ -167,9 +167,14 @@ def cmd_last(args: argparse.Namespace) -> int:
         print(f"nothing injected: {last['why']}")
     decision = last.get("decision") or {}
     if decision.get("mode") == "vectors":
+        from memory_core.retrieval.decision import MARGIN  # no numpy: the bank loads only where a model runs
+
+        # Below MARGIN: the store's own bar (retrieval.decision.Bank.bar).
+        own = ", this store's own bar" if float(decision.get("margin", MARGIN)) < MARGIN else ""
         print(
             f"decision: similarity {decision.get('similarity')} vs generic prompts {decision.get('generic')}"
-            f" (support {decision.get('support')}, needs > {decision.get('margin')})"
+            f" (support {decision.get('support')}, needs > {decision.get('margin')}"
+            f"{own})"
         )
     elif decision:
         print("decision: BM25 alone (no embedding model or no vectors yet)")

@@ -11,7 +11,8 @@ How a record is ranked (docs/retrieval.md has the reasoning and the measured fig
 2. Reciprocal-rank fusion of the lists (`_RRF_K`, `_VECTOR_WEIGHT`). A record with no vector yet is ranked by
    BM25 alone; with no embedder (cold hook process, model missing) BM25 is the only list.
 3. Recall (`floor=True`) then decides whether to inject at all (`decision`): the prompt's best
-   passage cosine against its closeness to a bank of generic prompts. Only records whose own
+   passage cosine against its closeness to a bank of generic prompts, by the store's bar
+   (`decision.Bank.bar`: `MARGIN`, or lower in a store the bank never comes near). Only records whose own
    cosine nearly passes the same bar (`_ITEM_SLACK`) are injected: the item cap is a maximum. A bar on the distance
    from the best record (0.01 to 0.05 below it) only lost answers: coding-dev answered, fold A
    0.66 / 0.78 / 0.85 / 0.88 at 0.01 / 0.02 / 0.03 / 0.05 and 0.88 with none; fold B 0.61 to
@@ -45,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from memory_core.models import Hit, Record, Scope
-from memory_core.retrieval.decision import MARGIN
+from memory_core.retrieval.decision import MARGIN, NULL_PASSAGES
 from memory_core.retrieval.excerpt import EXCERPT_CHARS, excerpt, near_duplicate, signature
 from memory_core.retrieval.render import approx_tokens, render_block
 from memory_core.retrieval.tokenizer import query_terms, term_spans
@@ -230,7 +231,8 @@ class Ranking:
     candidates: tuple[Candidate, ...] = ()
     decision: Mapping[str, float | str] = field(default_factory=dict)
     """The inject decision's inputs: `mode` (vectors or bm25), `similarity` (best cosine),
-    `generic` (closeness to the bank), `margin`, and `support` (similarity - generic)."""
+    `generic` (closeness to the bank), `support` (similarity - generic) and `margin`, the support
+    this store asks (`MARGIN`, or the store's own lower bar: `decision.Bank.bar`)."""
 
 
 _IDENTIFIER = re.compile(r"\w[_./:\\-]+\w")
@@ -388,7 +390,9 @@ class Retriever:
         decision: dict[str, float | str] = {"mode": "bm25"}
         if semantic is not None and bank is not None:
             text = _vector_text(_embedded_text(query, lexical.unseen))
-            vector, found, beyond = semantic.result() if text == _vector_text(query) else self._semantic(text, scopes)
+            vector, found, beyond, bar = (
+                semantic.result() if text == _vector_text(query) else self._semantic(text, scopes)
+            )
             near = dict(found)
             if near:
                 by_meaning = ([rid for rid, _ in found], [rid for rid, _ in beyond])
@@ -399,7 +403,7 @@ class Retriever:
                     "similarity": round(similarity, 4),
                     "generic": round(generic, 4),
                     "support": round(similarity - generic, 4),
-                    "margin": MARGIN,
+                    "margin": bar,
                 }
         pool = max(_POOL_LEAST, limit * _POOL_PER_ITEM)
         # One read of the records the pool will most likely hold and of the BM25 lenders; their
@@ -413,7 +417,7 @@ class Retriever:
             # A deliberate search shows a record that shares no word with the query only when it
             # is nearer than generic prompts are (every store has a nearest record to anything):
             # a neighbour's share of a good hit orders the matches, it does not make one.
-            least = float(decision["generic"]) + MARGIN if near else math.inf
+            least = float(decision["generic"]) + float(decision["margin"]) if near else math.inf
             ordered = [rid for rid in ordered if rid in lexical.scores or near.get(rid, -math.inf) > least]
         candidates = tuple(Candidate(rid, fused[rid], near.get(rid), lexical.scores.get(rid)) for rid in ordered)
         if not ordered:
@@ -433,9 +437,10 @@ class Retriever:
 
     def _semantic(
         self, text: str, scopes: Sequence[Scope]
-    ) -> tuple[npt.NDArray[np.float32], list[Neighbour], list[Neighbour]]:
-        """The prompt's vector, the `_DEPTH` records nearest it, and the `_DEPTH` nearest it with
-        the bank's centre taken out (`_HUB_WEIGHT`); an embedder, a bank and vectors are there.
+    ) -> tuple[npt.NDArray[np.float32], list[Neighbour], list[Neighbour], float]:
+        """The prompt's vector, the `_DEPTH` records nearest it, the `_DEPTH` nearest it with the
+        bank's centre taken out (`_HUB_WEIGHT`), and the support the decision asks of this store
+        (`Bank.bar`); an embedder, a bank and vectors are there.
         """
         import numpy as np
 
@@ -446,11 +451,16 @@ class Retriever:
         vector = embedder.embed_query(text)
         found = store.nearest(scopes, embedder.model_id, np.asarray(vector, dtype="<f4").tobytes(), k=_DEPTH)
         if not found:
-            return vector, found, []
+            return vector, found, [], MARGIN
         # The second vector list: closeness beyond what generic prompts share (`_HUB_WEIGHT`).
         beyond = vector - _HUB_WEIGHT * bank.centre()
         beyond = beyond / max(float(np.linalg.norm(beyond)), 1e-12)
-        return vector, found, store.nearest(scopes, embedder.model_id, np.asarray(beyond, "<f4").tobytes(), k=_DEPTH)
+        hubless = store.nearest(scopes, embedder.model_id, np.asarray(beyond, "<f4").tobytes(), k=_DEPTH)
+        # The store's own bar: how close the bank's prompts come to it (kept by the store's cache,
+        # brought up to date by each capture's passages; `MARGIN` past `NULL_PASSAGES`).
+        probes, key = bank.probes()
+        closest = store.closest(scopes, embedder.model_id, probes, dim=len(vector), key=key, most=NULL_PASSAGES)
+        return vector, found, hubless, bank.bar(closest)
 
     def _lexical(self, query: str, terms: Sequence[str], scopes: Sequence[Scope], *, floor: bool) -> _Lexical:
         """BM25 scores of the records that can be among the `_DEPTH` best."""
@@ -565,14 +575,15 @@ class Retriever:
         }
         if decision["mode"] == "vectors":
             similarity, generic = float(decision["similarity"]), float(decision["generic"])
+            bar = float(decision["margin"])  # MARGIN, or this store's own lower bar (`Bank.bar`)
             # Fewer neighbours than asked means every record with a vector is among them: the
             # others have none yet (captured a moment ago) and are judged by BM25 alone.
             waiting = {rid for rid in lexical.scores if rid not in near} if len(near) < _DEPTH else set()
             named |= {rid for rid in waiting if lexical.passes(rid)}
-            if similarity - generic <= MARGIN:
+            if similarity - generic <= bar:
                 return named or GENERIC
             # Each record passes the same bar as the prompt: fewer items when support is weak.
-            return named | {rid for rid, cosine in near.items() if cosine - generic > MARGIN - _ITEM_SLACK}
+            return named | {rid for rid, cosine in near.items() if cosine - generic > bar - _ITEM_SLACK}
         admitted = named | {rid for rid in lexical.scores if lexical.passes(rid)}
         return admitted or BELOW_FLOOR
 

@@ -215,6 +215,8 @@ class _Entry:
     overflow: bool = False
     loading: bool = False
     """Handed to the loader thread: it alone appends, and no query reads the entry."""
+    probed: dict[str, tuple[int, Any]] | None = None
+    """`VectorCache.closest`: per probe set, (rows it has seen, each probe's best cosine so far)."""
 
     def append(self, rows: Sequence[Row], size: int) -> None:
         import numpy as np
@@ -436,6 +438,51 @@ class VectorCache:
                     del self._entries[key]  # removed during the load: the next query reloads it
                 entry.loading = False
                 self._failed = False
+
+    def closest(
+        self, keys: Sequence[tuple[str, str]], probes: bytes, dim: int, key: str, most: int
+    ) -> list[float] | None:
+        """Each probe's best passage cosine over the passages of the (scope, model) `keys`
+        (`probes`: float32 rows of `dim` values, named `key`), rounded to 1e-6: every passage the
+        cache holds (records out of the index too) as the last `nearest` over them left it (a key
+        it has no entry for has no passage); None when they hold none, more than `most` in all,
+        or one is still loading. Kept per entry and brought up to date by the rows added since (a
+        removal starts the entry over): a capture costs its own passages' products, and a scope
+        `most` rows' at most once.
+        """
+        one_blas_thread()
+        import numpy as np
+
+        if not keys:
+            return None
+        with self._lock:
+            entries = []
+            for source_key in keys:
+                # As the last `nearest` left it (the retriever asks right after one): no second
+                # look at the store on the prompt's path.
+                e = self._entries.get(source_key)
+                if e is not None and (e.loading or e.overflow or e.bits is not None):
+                    return None
+                if e is not None:
+                    entries.append(e)
+            if not any(e.count for e in entries) or sum(e.count for e in entries) > most:
+                return None
+            best: Any = None
+            for e in entries:
+                if not e.count or e.matrix is None:
+                    continue
+                rows = np.frombuffer(probes, dtype="<f4").reshape(-1, dim).astype(np.float64)
+                done, seen = (e.probed or {}).get(key, (0, np.full(len(rows), -np.inf)))
+                for start, block in _filled(e.matrix.blocks, e.count):
+                    part = block[max(0, done - start) :]
+                    if len(part):
+                        # float64 products: the same maxima whatever batches the rows came in.
+                        seen = np.maximum(seen, (part.astype(np.float64) @ rows.T).max(axis=0))
+                e.probed = (e.probed or {}) | {key: (e.count, seen)}
+                best = seen if best is None else np.maximum(best, seen)
+        if best is None:
+            return None
+        return [float(x) for x in np.round(best, _DIGITS)]
 
     def nearest(
         self,

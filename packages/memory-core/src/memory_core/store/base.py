@@ -422,6 +422,18 @@ class Vectors(Protocol):
         """
         ...
 
+    def closest(
+        self, scopes: Sequence[Scope], model: str, probes: bytes, *, dim: int, key: str, most: int
+    ) -> list[float] | None:
+        """Each probe's best passage cosine in `scopes` (`probes`: float32 rows of `dim` values, a
+        fixed set named `key`, e.g. the generic prompts' vectors), rounded to 1e-6, over every
+        passage of `model` the scopes hold as of the last `nearest` over them (no read of its own);
+        None when they hold none, more than `most`, or are not loaded yet. Answered by
+        `store._vectors.VectorCache` on every backend, kept up to date by what each capture adds:
+        the recall decision's per-store bar (`retrieval.decision.Bank.bar`).
+        """
+        ...
+
     def unvectored(self, scopes: Sequence[Scope] | None, model: str, *, limit: int) -> list[Record]:
         """Up to `limit` records in the index (of `scopes`, or every scope with None) not done by
         `model`, newest first (then by id, descending): what the background backfill embeds next.

@@ -601,6 +601,12 @@ class PostgresStore:
         sources = [((name, model), _ScopeVectors(self, name, model)) for name in names]
         return self._vectors.nearest(sources, query, k, self._ranked)
 
+    def closest(
+        self, scopes: Sequence[Scope], model: str, probes: bytes, *, dim: int, key: str, most: int
+    ) -> list[float] | None:
+        """Over the same cache as `nearest` (`store._vectors.VectorCache.closest`)."""
+        return self._vectors.closest([(name, model) for name in _live_names(scopes)], probes, dim, key, most)
+
     def _ranked(self, ids: Sequence[str]) -> set[str]:
         """Which of `ids` are in the index (searchable, standing not negative)."""
         rows = self._read(

@@ -561,6 +561,12 @@ class RedisStore:
         sources = [((str(scope), model), _ScopeVectors(self, scope, model)) for scope in chosen]
         return self._vectors.nearest(sources, query, k, self._ranked)
 
+    def closest(
+        self, scopes: Sequence[Scope], model: str, probes: bytes, *, dim: int, key: str, most: int
+    ) -> list[float] | None:
+        """Over the same cache as `nearest` (`store._vectors.VectorCache.closest`)."""
+        return self._vectors.closest([(str(scope), model) for scope in _live(scopes)], probes, dim, key, most)
+
     def _ranked(self, ids: Sequence[str]) -> set[str]:
         """Which of `ids` are in the index (searchable, standing not negative): two round trips."""
         with self._guard():

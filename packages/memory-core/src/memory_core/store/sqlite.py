@@ -977,6 +977,13 @@ class SQLiteStore:
         sources = [((name, model), _ScopeVectors(self, sid, mid)) for name, sid in found if sid is not None]
         return self._vectors.nearest(sources, query, k, self._ranked)
 
+    def closest(
+        self, scopes: Sequence[Scope], model: str, probes: bytes, *, dim: int, key: str, most: int
+    ) -> list[float] | None:
+        """Over the same cache as `nearest` (`store._vectors.VectorCache.closest`)."""
+        keys = [(name, model) for name in live_scope_names(scopes) or ()]
+        return self._vectors.closest(keys, probes, dim, key, most)
+
     def _ranked(self, ids: Sequence[str]) -> set[str]:
         """Which of `ids` are in the index (searchable, standing not negative)."""
         kept: set[str] = set()
