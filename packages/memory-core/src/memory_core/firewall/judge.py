@@ -78,7 +78,8 @@ _SIGNERS = ("jwt.sign", "jwt.encode", "jwt.verify", "jwt.decode", "createhmac", 
 """Calls whose string literal is the signing secret, wherever it stands (`jwt.sign(payload, 'X')`):
 the payload and options around it are no literal that looks like one (`'1h'`, `'HS256'`)."""
 _DECODERS = ("fromhex", "unhexlify", "decodestring", "frombase64string", "b64decode", "'hex')", '"hex")')
-_ENCODERS = ("| base64", "|base64", "b64encode(", "btoa(", "base64.encode")
+_ENCODERS = ("| base64", "|base64", "b64encode(", "btoa(", "base64.encode", "| chpasswd", "|chpasswd")
+"""Where `id:secret` goes as one literal: an encoder (its second half is the secret) or `chpasswd` (`user:password`)."""
 _CAT = lazy(r"(?:^|[\s$>#])(?:cat|type|more|head|get-content|gc|sudo cat)[ \t]+(?:-\S+[ \t]+)*\S*$", re.IGNORECASE)
 
 _ROLES: dict[str, tuple[int, str]] = {
@@ -237,6 +238,10 @@ _STATED_BEFORE = lazy(
 _VALUE_MARK = lazy(r"[\d!#$%&*+=?@^~]|[a-z][A-Z]")
 """What a value scoring 1 or more holds (a digit, a symbol, a case switch): asked before `_STATED_BEFORE`,
 which prose ("the password is the password is") would make read each window for nothing (2.6 times the cost)."""
+_OPERATION_ARGS = lazy(r"[ \t]*,[ \t]*[\"']?(?:args|params|arguments)[\"']?[ \t]*[:=][ \t]*(?=\[)")
+"""An operation the name is, then its arguments (JSON-RPC, a WebSocket protocol): held like a call's."""
+_TYPED_INTO = frozenset({"sendkeys", "type", "fill", "setvalue", "typetext", "settext", "clearandtype"})
+"""Calls that type into the field a name selects (Selenium, Playwright, Cypress): their literal is the field's value."""
 _SECOND_HALF = lazy(r"[ \t]*/[ \t]*([^\s\"'`/]{6,128})")
 """The second half of `user / password`."""
 _CAT_VERBS = ("cat ", "type ", "get-content", "gc ", "more ", "head ")
@@ -577,6 +582,9 @@ def _after_name(
         if text.startswith("[REDACTED:", token_end):
             return []  # the rest of this token was already removed: judged as one, it was not this name's
         call = text[token_end : token_end + 1] in ("(", "[")
+        if call and value.rsplit(".", 1)[-1].replace("_", "").lower() in _TYPED_INTO:
+            typed = _literals(text, token_end, limit)[:1]  # `find_element(By.ID, "pass").send_keys("X")`
+            return [s for s in typed if (sc := value_score(text[s[0] : s[1]])) and sc + strength >= _BAR]
         if call and _CALLEE.fullmatch(value) and _wordy(value):
             score = 0  # `applicationServerKey: urlBase64ToUint8Array(...)`: a function's name, not a literal
         if value.startswith(("[REDACTED:", "$", "{")) or (call and (not score or "=" in value)):
@@ -1117,6 +1125,10 @@ def _spans(
     held = _held(text, end, limit, strength, every=role == "signer")
     if held or role in ("holder", "signer"):
         return held
+    if text[end : end + 1] in ("'", '"') and (args := _OPERATION_ARGS.match(text, end + 1, limit)) is not None:
+        literals = _literals(text, args.end(), limit)  # `{"op": "auth", "args": ["user", "X"]}`: a call as data
+        literals = literals[1:] if len(literals) > 1 else literals
+        return [s for s in literals if (score := value_score(text[s[0] : s[1]])) and score + strength >= _BAR]
     # the rest of the identifier or the inflected word: `DB_PASSWORD`, `Lösenordet`, `пароля`
     while end < limit and (text[end].isalnum() or text[end] in "_-.") and ord(text[end]) < 0x2E80:
         end += 1
@@ -1174,6 +1186,8 @@ def _next_line(text: str, end: int, strength: int, steps: dict[int, _Step]) -> l
     if newline < 0:
         return []
     rest = _TAG.sub("", text[end:newline]).strip(" \t\r")
+    if rest.startswith(">") or rest.startswith('">'):
+        rest = rest.split(">", 1)[1].strip(" \t\r")  # `<Password>`: the element the name is; its value nests below
     if rest and not rest.endswith(":") and rest.rsplit(None, 1)[-1].lower() not in _COPULAS:
         return []
     following = text.find("\n", newline + 1, newline + 1 + _WINDOW)
