@@ -384,6 +384,7 @@ def _find_url_credentials(text: str, folded: str) -> list[Edit]:
             value = text[span[0] : span[1]]
             secret = (
                 MARKER_PREFIX not in text[userinfo.start : userinfo.at]
+                and not (userinfo.password is None and _public_dsn(text, folded, at))
                 and not is_placeholder(value)
                 and (userinfo.password is None or value.lower() not in _URL_PLACEHOLDERS)
                 and (userinfo.password is not None or _lone_token(value))
@@ -393,6 +394,14 @@ def _find_url_credentials(text: str, folded: str) -> list[Edit]:
             next_from = userinfo.at + 1
         at = text.find("://", next_from)
     return edits
+
+
+def _public_dsn(text: str, folded: str, at: int) -> bool:
+    """Whether the URL whose `://` is at `at` is an error reporter's DSN over HTTP(S) (`dsn: "https://<key>@o1..."`):
+    its lone userinfo is the public key every browser is sent, which can only submit events (Sentry's
+    documentation: "DSNs are safe to keep public"). A legacy DSN's `public:secret@` still loses its secret.
+    """
+    return folded[max(0, at - 5) : at].endswith(("http", "https")) and "dsn" in folded[max(0, at - 40) : at]
 
 
 _USERINFO_HOST = lazy(
@@ -610,8 +619,14 @@ def _judge_entropy(match: re.Match[str]) -> Edit | None:
     segments = token.split("/")
     if len(segments) > 2 and min(map(len, segments)) >= _ID_SEGMENT and ("-" in token or "_" in token):
         return None  # URL-safe ids joined by `/` (Go's build id): one base64 value never mixes `/` with `-` or `_`
-    if _FILE_EXTENSION.match(match.string, match.end()) and "://" in _token_before(match.string, match.start()):
-        return None  # a file's name in a URL's path (`https://images.host/<id>.jpg`): a resource, not a key
+    before_token = _token_before(match.string, match.start())
+    if _FILE_EXTENSION.match(match.string, match.end()) and ("://" in before_token or token.startswith("/")):
+        return None  # a file in a URL's or a site's path (`/_next/static/<build id>/x.js`): a resource, not a key
+    if "$" in before_token and _MODULAR_CRYPT.search(before_token):
+        return None  # a password hash (`$2y$10$...`, `$argon2id$v=19$...$salt$hash`, `$6$salt$hash`): one-way
+    if token.startswith("0x") or set(token) <= _HEX_CHARS:
+        if _under_digest_heading(match.string, match.start()):
+            return None  # `sha256:` above `0 : 0x<hex>`: a PCR bank, a checksum list; digests, measured not kept
     if _ENCRYPTED.search(match.string, max(0, match.start() - _MAX_ENCRYPTED), match.start()):
         return None  # SOPS's `ENC[AES256_GCM,data:...,iv:...]`: ciphertext, useless without its key
     if not looks_random(token) or is_placeholder(token) or _encodes_plain_text(token):
@@ -703,7 +718,24 @@ _LABEL = lazy(
 _ELEMENT = lazy(r"<(?:[\w.\-]{1,20}:)?(?P<label>[A-Za-z][\w.\-]{0,40})(?:[ \t][^<>\n]{0,80})?>[ \t]*$")
 """The XML or HTML element a value stands in (`<ds:X509Certificate>`): its name is its label."""
 _HOST_LABEL = lazy(r"\.[a-z0-9\-]+\.[a-z]{2,}")
-_PUBLIC_PREFIXES = ("age1", "npub1")
+_PUBLIC_PREFIXES = ("age1", "npub1", "pk_live_", "pk_test_")
+"""Public by design: age and Nostr recipients, publishable keys (Stripe's `pk_live_`) made to ship in web pages."""
+_MODULAR_CRYPT = lazy(r"\$[a-z0-9][a-z0-9\-]{0,15}\$(?:[\w=,.+/\-]*\$){0,4}[\w.+/]*$")
+"""The modular crypt format up to a value: `$id$`, its parameters and salt (`$2y$10$`, `$argon2id$v=19$m=...$`).
+A password hash is one-way: kept, like a digest (decided for round 11; docs/firewall.md)."""
+_HEX_CHARS = frozenset("0123456789abcdefABCDEF")
+_DIGEST_HEADING = lazy(r"[ \t]*(?:sha(?:1|224|256|384|512)|sha3[-_]?\d{3}|sm3[-_]?256|md5|blake2[bs]?)[ \t]*:[ \t]*")
+"""A heading that names a digest algorithm alone on its line (`tpm2_pcrread`'s `sha256:` bank)."""
+
+
+def _under_digest_heading(text: str, start: int) -> bool:
+    """Whether a hex value stands in a listing under a heading that names its digest algorithm."""
+    for line in reversed(_lines_above(text, start, _DNS_LINES)[:-1]):
+        if _DIGEST_HEADING.fullmatch(line):
+            return True
+        if not line.strip():
+            return False  # a blank line ends the listing
+    return False
 _PUBLIC_WORDS = frozenset({"public", "pub", "publickey", "recipient", "recipients", "peer", "cert", "certificate"})
 _ID_TAILS = frozenset(
     {
