@@ -661,7 +661,7 @@ _BENIGN_TEXTS: tuple[tuple[str, str], ...] = (
     ("url", "ssh://git@gitlab.example.com:2222/team/app.git"),
     ("url", "http://[::1]:8080/health and http://localhost:3000/#/users/@me"),
     # a DSN's lone public key: shipped to every browser, it can only submit events (round 11; docs/firewall.md)
-    ("url", "SENTRY_DSN=https://af56e8ede682b18bb297075eb2cc7993@o450123.ingest.sentry.io/5512345"),
+    ("url", "SENTRY_DSN=https://3c1f0e9a7b5d4c2e8f6a1b0d9e7c5a43@o450123.ingest.sentry.io/5512345"),
 )
 
 BENIGN: tuple[Sample, ...] = tuple(

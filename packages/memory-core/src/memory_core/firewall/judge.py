@@ -51,7 +51,7 @@ import re
 
 from memory_core.firewall import lexicon
 from memory_core.firewall.entropy import looks_random
-from memory_core.firewall.values import is_ordinary, is_placeholder, looks_like_secret
+from memory_core.firewall.values import is_ordinary, is_placeholder, looks_like_secret, under_encrypted_heading
 from memory_core.lazyre import lazy
 
 __all__ = [
@@ -82,7 +82,11 @@ _ENCODERS = ("| base64", "|base64", "b64encode(", "btoa(", "base64.encode", "| c
 """Where `id:secret` goes as one literal: an encoder (its second half is the secret) or `chpasswd` (`user:password`)."""
 _CAT = lazy(r"(?:^|[\s$>#])(?:cat|type|more|head|get-content|gc|sudo cat)[ \t]+(?:-\S+[ \t]+)*\S*$", re.IGNORECASE)
 
+_ACCOUNTS = ("root", "admin", "administrator", "superuser")
+"""Accounts a question asks the password of without naming it ("Q: root on the jump box?"): read only
+in a question, whose answer below must look like a credential too."""
 _ROLES: dict[str, tuple[int, str]] = {
+    **{word: (1, "account") for word in _ACCOUNTS},
     **{word: (1, "name") for word in _MODERATE_NAMES},
     **{word: (2, "name") for word in _STRONG_NAMES},
     **{word: (1, "holder") for word in _HOLDERS},
@@ -136,7 +140,8 @@ _REGEX = lazy(r"\[[^\]]{0,20}-[^\]]{0,20}\](?:[{*+?]|$)|\\[dwsbDWS][{*+?]|\{\d{1
 _INTERPOLATED = lazy(r"\{[A-Za-z_][\w.]*\}|%\([A-Za-z_]\w*\)[sd]")
 _WORD_BREAK = lazy(r"\s+|\\[nrt]")
 """Between words: blanks, or an escaped newline in a repr or a JSON string."""
-_IN_ARN = lazy(r"(?:^|[=\"':])(?:arn|urn):")
+_IN_ARN = lazy(r"(?<![^\s=\"':])(?:arn|urn):")
+"""`arn:` starting a token (a lookbehind: `^` matches only where the text starts, not where a search does)."""
 _TAIL_LABEL = lazy(r"[ \t]{1,3}([a-z]{2,12})[ \t]*[:=][ \t]")
 """A label's last word after a blank, then its colon and a blank (`api key id: `; not `rpcauth user:<hash>`)."""
 _TAIL_WORDS = _NOT_SECRET_TAIL | {"hasher", "validator"}
@@ -149,6 +154,8 @@ _NOT_SECRET_WORDS = frozenset(
         *("max", "min", "num", "count", "csrf", "next", "page", "pagination", "cursor", "continuation"),
     }
 )
+_CAMEL_WORD = lazy(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+"""An identifier's words, split at `_`, `-` and case (`credentialId`, `PARTITION_KEY`)."""
 _ALGORITHMS = frozenset({"eddsa", "rsa", "dsa", "ecdsa", "ed25519", "cv25519", "nistp256"})
 """A bare `key` after one of these is named by its algorithm: an identity in a listing, not an
 identifier such as `RSA_PRIVATE_KEY` (whose words are not asked)."""
@@ -228,7 +235,8 @@ _ASIDE = lazy(
 """A value, then an aside in parentheses that names it: `X (it's the staging pass)`."""
 _STATED_BEFORE = lazy(
     r"(?:^|(?<=[\s>(]))(?:`(?P<q>[^`\s]{6,128})`|(?P<b>[^\s`'\"<>()\[\]{}]{6,128}))[ \t]+"
-    r"(?:is|was|will[ \t]+be|becomes|est|sera|ist|wird|es|será|é|è|är|er|blir|jest|je|on|это|—|–|=|"
+    r"(?:(?:[^\w\s]{1,3}[ \t]+)?(?:that's|that[ \t]+is|this[ \t]+is|it's|c'est|das[ \t]+ist)"
+    r"|is|was|will[ \t]+be|becomes|est|sera|ist|wird|es|será|é|è|är|er|blir|jest|je|on|это|—|–|=|"
     r"at|in|into|on|for|au|à|dans|an|im|am|en|na|no|nel|bij|op|в|на)[ \t]+(?:[^\s.,;:!?()\[\]{}\"`<>=]+[ \t]+){0,4}$"
     r"|(?P<c>[!-~]{6,128})[ \t]*(?:是|为|は|が|を|는|은|이|가)[^\n.,。，、!?]{0,12}$",
     re.IGNORECASE,
@@ -242,8 +250,8 @@ _OPERATION_ARGS = lazy(r"[ \t]*,[ \t]*[\"']?(?:args|params|arguments)[\"']?[ \t]
 """An operation the name is, then its arguments (JSON-RPC, a WebSocket protocol): held like a call's."""
 _TYPED_INTO = frozenset({"sendkeys", "type", "fill", "setvalue", "typetext", "settext", "clearandtype"})
 """Calls that type into the field a name selects (Selenium, Playwright, Cypress): their literal is the field's value."""
-_SECOND_HALF = lazy(r"[ \t]*/[ \t]*([^\s\"'`/]{6,128})")
-"""The second half of `user / password`."""
+_SECOND_HALF = lazy(r"[ \t]*/[ \t]*([^\s\"'`/\\]{6,128})")
+"""The second half of `user / password`; a backslash ends it (`/f\\nThe` in a repr is a flag, then a line break)."""
 _CAT_VERBS = ("cat ", "type ", "get-content", "gc ", "more ", "head ")
 """Cheap test before `_CAT`: one of the commands that print a file stands on the line."""
 _B32_NAMES = frozenset({"key", "secret", "otp", "totp", "2fa", "mfa", "setup key", "clé", "cle", "schlüssel"})
@@ -939,7 +947,7 @@ def _public(text: str, folded: str, start: int, end: int) -> bool:
     while right < len(folded) and (folded[right].isalnum() or folded[right] in "_-+/") and right - end < 80:
         right += 1
     identifier = folded[left:right]
-    words = re.findall(r"[a-z]+", identifier)
+    words = [w.lower() for w in _CAMEL_WORD.findall(text[left:right])]  # `credentialId`: its last word is `id`
     if any(w in _NOT_SECRET_WORDS for w in words):
         return True  # `Idempotency-Key`, `cache_key`, `partition key`: a key that opens nothing
     before = folded[max(0, left - 24) : left].strip()
@@ -963,6 +971,8 @@ def _public(text: str, folded: str, start: int, end: int) -> bool:
         return True  # `[REDACTED:github-token]` names what was removed; it is not a name
     if right - left >= 20 and looks_random(text[left:right]):
         return True
+    if under_encrypted_heading(text, folded, start):
+        return True  # SealedSecret's `encryptedData:` holds ciphertext under each name
     if "." in identifier and _HOST.fullmatch(identifier.strip(".")):
         return True  # `auth0.com`, `api.token.io`: a host, not a name
     return any(word in identifier for word in _PUBLIC_WORDS) or identifier.endswith(("_id", "-id", 'id"', "ids"))
@@ -1039,11 +1049,15 @@ def find_pairs(text: str, folded: str) -> list[tuple[int, int, str]]:
     return edits
 
 
-TOLD_TRIGGERS = ("change it", "bumped", "rotate it", "reset it", "revoke it")
+TOLD_TRIGGERS = ("change it", "bumped", "rotate it", "reset it", "revoke it", "lets you in", "let you in", "let me in")
 """What is said of a credential alone, which nothing else is: changed after first use, its year bumped, rotated."""
 _APPOSITION = lazy(r"(?:,|\bso)[ \t]+(?P<v>[^\s,]{8,64}?)(?=[ \t]*(?:,|\bnow\b|[.!?]?(?:\s|$)))", re.IGNORECASE)
 """A value set off in a sentence: between commas (", X,") or stated with "so X now"."""
 _SENTENCE = 200
+_ASKED = lazy(
+    r"\b(?:wants|takes|asks[ \t]+for|needs|expects|accepts)[ \t]+(?P<v>[^\s,]{8,64}?)(?=[ \t]+(?:before|to|and)\b)"
+)
+"""What a lock asks for before it "lets you in": "now it wants X before it lets you in"."""
 
 
 def find_told(text: str, folded: str) -> list[tuple[int, int, str]]:
@@ -1063,7 +1077,7 @@ def find_told(text: str, folded: str) -> list[tuple[int, int, str]]:
             cut = text.find(end_mark, at, stop)
             stop = min(stop, cut) if cut >= 0 else stop
         start = max(start, scanned)
-        for found in _APPOSITION.finditer(text, start, stop):
+        for found in itertools.chain(_APPOSITION.finditer(text, start, stop), _ASKED.finditer(text, start, stop)):
             value = found.group("v").rstrip(".!?")
             if (
                 any(c.isdigit() for c in value)
@@ -1122,6 +1136,8 @@ def _spans(
         return _encoded(text, at, end)
     if role == "decoder":
         return _decoded(text, at, end)
+    if role == "account":
+        return _question(text, end, limit, strength)
     held = _held(text, end, limit, strength, every=role == "signer")
     if held or role in ("holder", "signer"):
         return held
@@ -1182,6 +1198,9 @@ def _next_line(text: str, end: int, strength: int, steps: dict[int, _Step]) -> l
     """A label that ends its line (`The generated password for db is:`, `<th>Password</th>`) and
     the value alone on the next line.
     """
+    asked = _question(text, end, min(len(text), end + _WINDOW), strength)
+    if asked:
+        return asked  # "what's the staging admin pw again?" and the reply below
     newline = text.find("\n", end, end + _WINDOW)
     if newline < 0:
         return []
@@ -1196,5 +1215,37 @@ def _next_line(text: str, end: int, strength: int, steps: dict[int, _Step]) -> l
     if len(tokens) != 1:
         return []  # the value stands alone on its line; a sentence there is prose
     start, stop = _trim(text, *tokens[0])
+    score = value_score(text[start:stop])
+    return [(start, stop)] if score and score + strength >= _BAR else []
+
+
+_SPEAKER = lazy(r"[ \t>]*(?:\[[^\]\n]{1,20}\][ \t]*)?(?:[\w.\-]{1,20}[ \t]*:[ \t]+)?")
+"""What opens a reply in a chat or a transcript: a quote mark, a time (`[10:03]`), a speaker (`li:`, `A:`)."""
+_ANSWER = lazy(r"[^\s,;()\[\]\\]{6,128}(?=,|[ \t]+\(|[ \t]+[—–-][ \t]|[ \t]*(?:\r?\n|\\[nr]|$))")
+"""A reply that is a value alone, or set off from what follows by a comma, an aside or a dash."""
+
+
+def _question(text: str, end: int, limit: int, strength: int) -> list[tuple[int, int]]:
+    """The reply below a line that asks a question after the name (a line break real or escaped)."""
+    found = _LINE_BREAK.search(text, end, limit)
+    if found is None or not text[end : found.start()].rstrip().endswith("?"):
+        return []
+    return _answer(text, found.end(), strength)
+
+
+def _answer(text: str, position: int, strength: int) -> list[tuple[int, int]]:
+    """The reply to a question that names a credential or its account, on the next line that is
+    not blank (`[10:03] li: X`, `A: X (until Friday)`, `X, the same one as ...`).
+    """
+    for _ in range(2):  # one blank line may stand between a question and its reply
+        blank = _LINE_BREAK.match(text, position)
+        if blank is None:
+            break
+        position = blank.end()
+    speaker = _SPEAKER.match(text, position, min(len(text), position + 48))
+    found = _ANSWER.match(text, speaker.end() if speaker is not None else position, min(len(text), position + 200))
+    if found is None:
+        return []
+    start, stop = _trim(text, *found.span())
     score = value_score(text[start:stop])
     return [(start, stop)] if score and score + strength >= _BAR else []

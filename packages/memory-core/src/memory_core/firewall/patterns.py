@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from memory_core.firewall.files import find_pgpass_passwords
+from memory_core.firewall.files import USERLIST_TRIGGERS, find_pgpass_passwords, find_userlist_passwords
 from memory_core.firewall.flags import FLAG_TRIGGERS, find_flag_passwords
 from memory_core.firewall.judge import (
     JUDGED_TRIGGERS,
@@ -43,7 +43,7 @@ from memory_core.firewall.judge import (
     find_printed,
     find_told,
 )
-from memory_core.firewall.values import is_placeholder, line_prefix, looks_like_code
+from memory_core.firewall.values import is_placeholder, line_prefix, looks_like_code, under_encrypted_heading
 from memory_core.lazyre import lazy
 from memory_core.urls import MAX_URL, URL_END, find_userinfo
 
@@ -553,6 +553,7 @@ _HEADER_RULES = [
 _NAMED_RULES = [
     Rule("password-flag", FLAG_TRIGGERS, find=find_flag_passwords),
     Rule("credential", (":",), find=find_pgpass_passwords),
+    Rule("credential", USERLIST_TRIGGERS, find=find_userlist_passwords),
     Rule("credential", JUDGED_TRIGGERS, find=find_judged),
     Rule("credential", PRINTED_TRIGGERS, find=find_printed),
     Rule("credential", PAIR_TRIGGERS, find=find_pairs, fold=True),
@@ -610,7 +611,10 @@ def _encodes_plain_text(token: str) -> bool:
     return not Firewall().scrub(decoded).counts
 
 
-def _judge_entropy(match: re.Match[str]) -> Edit | None:
+def _judge_entropy(match: re.Match[str], context: frozenset[str] = frozenset(), folded: str = "") -> Edit | None:
+    """A random run, unless what stands around it says it is public, a digest, a hash or ciphertext;
+    `context` names what the whole text holds (`_context`), so a look around is paid only where it can answer.
+    """
     from memory_core.firewall.entropy import looks_random
 
     token = match.group(0)
@@ -619,14 +623,10 @@ def _judge_entropy(match: re.Match[str]) -> Edit | None:
     segments = token.split("/")
     if len(segments) > 2 and min(map(len, segments)) >= _ID_SEGMENT and ("-" in token or "_" in token):
         return None  # URL-safe ids joined by `/` (Go's build id): one base64 value never mixes `/` with `-` or `_`
-    before_token = _token_before(match.string, match.start())
-    if _FILE_EXTENSION.match(match.string, match.end()) and ("://" in before_token or token.startswith("/")):
+    if _FILE_EXTENSION.match(match.string, match.end()) and (
+        token.startswith("/") or "://" in _token_before(match.string, match.start())
+    ):
         return None  # a file in a URL's or a site's path (`/_next/static/<build id>/x.js`): a resource, not a key
-    if "$" in before_token and _MODULAR_CRYPT.search(before_token):
-        return None  # a password hash (`$2y$10$...`, `$argon2id$v=19$...$salt$hash`, `$6$salt$hash`): one-way
-    if token.startswith("0x") or set(token) <= _HEX_CHARS:
-        if _under_digest_heading(match.string, match.start()):
-            return None  # `sha256:` above `0 : 0x<hex>`: a PCR bank, a checksum list; digests, measured not kept
     if _ENCRYPTED.search(match.string, max(0, match.start() - _MAX_ENCRYPTED), match.start()):
         return None  # SOPS's `ENC[AES256_GCM,data:...,iv:...]`: ciphertext, useless without its key
     if not looks_random(token) or is_placeholder(token) or _encodes_plain_text(token):
@@ -640,12 +640,41 @@ def _judge_entropy(match: re.Match[str]) -> Edit | None:
         return None  # a blockchain address (`0x` and 20 bytes, bech32's `bc1...`): where to pay, not a key
     if _published_in_dns(match.string, match.start()):
         return None  # a DNS record is public by design: DKIM's `p=`, an ACME challenge, a site verification
+    if "$" in context and _MODULAR_CRYPT.search(_token_before(match.string, match.start())):
+        return None  # a password hash (`$2y$10$...`, `$argon2id$v=19$...$salt$hash`, `$6$salt$hash`): one-way
+    hex_value = token.startswith("0x") or set(token) <= _HEX_CHARS
+    if "digest" in context and hex_value and _under_digest_heading(match.string, match.start()):
+        return None  # `sha256:` above `0 : 0x<hex>`: a PCR bank, a checksum list; digests, measured not kept
+    if _ciphertext(match.string, folded or match.string, match.start(), token, context):
+        return None  # Jenkins' `{AQAAAB...}`, a SealedSecret's `encryptedData`, a `cat` of `credentials.yml.enc`
     label = _LABEL.search(before) or (_ELEMENT.search(before) if before.endswith(">") else None)
     if label is not None and _public_label(label.group("label")):
         return None  # `PublicKey = ...`, `"kid": ...`, `X-Request-Id: ...`, `ETag: ...`
     if _labelled_above(match.string, match.start(), match.end()):
         return None  # `PublicKey = ...`, `"kid": ...`, `X-Request-Id: ...`, `ETag: ...`
     return match.start(), match.end(), "high-entropy"
+
+
+_CAT_ENCRYPTED = lazy(r"(?:^|[\s$>#])(?:cat|type|head|more|less)[ \t]+\S+\.(?:enc|gpg|age|asc|sops|vault)[ \t]*$")
+"""A command printing a file its name says is encrypted (Rails' `credentials.yml.enc`, a `.gpg`)."""
+_JENKINS_CIPHERTEXT = "AQAAAB"
+"""Jenkins' secret envelope in braces, `{AQAAABAAAAAQ...}`: version 1, then IV and ciphertext (Secret.java)."""
+
+
+def _ciphertext(text: str, folded: str, start: int, token: str, context: frozenset[str]) -> bool:
+    """Whether the value is ciphertext by its envelope or its place: it opens nothing without a key held elsewhere."""
+    if token.startswith(_JENKINS_CIPHERTEXT) and text[start - 1 : start] == "{":
+        return True
+    if "encrypted" in context and under_encrypted_heading(text, folded, start):
+        return True
+    if "printed" not in context:
+        return False
+    for line in reversed(_lines_above(text, start, _DNS_LINES)[:-1]):  # the command that printed it, above
+        if _CAT_ENCRYPTED.search(line):
+            return True
+        if not line.strip() or line.lstrip().startswith(("$", "#", ">")):
+            return False  # a blank line or another command ends that output
+    return False
 
 
 _ADDRESS = lazy(
@@ -736,6 +765,8 @@ def _under_digest_heading(text: str, start: int) -> bool:
         if not line.strip():
             return False  # a blank line ends the listing
     return False
+
+
 _PUBLIC_WORDS = frozenset({"public", "pub", "publickey", "recipient", "recipients", "peer", "cert", "certificate"})
 _ID_TAILS = frozenset(
     {
@@ -796,8 +827,28 @@ def _public_blocks(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+_ENCRYPTED_FILES = (".enc", ".gpg", ".age", ".asc", ".sops", ".vault")
+_DIGEST_NAMES = ("sha", "md5", "sm3", "blake")
+
+
+def _context(text: str, folded: str) -> frozenset[str]:
+    """What a text holds that a random run's surroundings may be read for: a `$` (a password hash),
+    a digest's name (a heading above), `encrypted` (a heading above), an encrypted file's name (printed).
+    One pass each over the text, instead of a look around every run of a text that has none.
+    """
+    held = {"$"} if "$" in text else set()
+    if any(name in folded for name in _DIGEST_NAMES):
+        held.add("digest")
+    if "encrypted" in folded:
+        held.add("encrypted")
+    if any(extension in folded for extension in _ENCRYPTED_FILES):
+        held.add("printed")
+    return frozenset(held)
+
+
 def _find_high_entropy(text: str, folded: str) -> list[Edit]:
     public = _public_blocks(text) if "-----BEGIN" in text else []
+    context = _context(text, folded)
     edits: list[Edit] = []
     for run in re.finditer(_RANDOM_RUN, text):
         if public and any(start <= run.start() < end for start, end in public):
@@ -807,7 +858,7 @@ def _find_high_entropy(text: str, folded: str) -> list[Edit]:
             found = _RANDOM_RUN_AFTER_ESCAPE.match(text, run.start() + 1)  # `\n<sha>` in a repr
         if found is None:
             continue
-        edit = _judge_entropy(found)
+        edit = _judge_entropy(found, context, folded)
         if edit is not None:
             edits.append(edit)
     return edits
