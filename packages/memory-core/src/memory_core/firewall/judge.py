@@ -934,7 +934,7 @@ def _bounded(text: str, folded: str, at: int, word: str) -> bool:
     return text[at].isupper() and text[at - 1].islower()
 
 
-def _public(text: str, folded: str, start: int, end: int) -> bool:
+def _public(text: str, folded: str, start: int, end: int, *, encrypted: bool = False) -> bool:
     """Whether the identifier around the name says it is public (`PublicKey`, `client_id`), or
     the "name" is letters inside a random run (`...xPw9...` in a key) and names nothing.
     """
@@ -971,7 +971,7 @@ def _public(text: str, folded: str, start: int, end: int) -> bool:
         return True  # `[REDACTED:github-token]` names what was removed; it is not a name
     if right - left >= 20 and looks_random(text[left:right]):
         return True
-    if under_encrypted_heading(text, folded, start):
+    if encrypted and under_encrypted_heading(text, folded, start):
         return True  # SealedSecret's `encryptedData:` holds ciphertext under each name
     if "." in identifier and _HOST.fullmatch(identifier.strip(".")):
         return True  # `auth0.com`, `api.token.io`: a host, not a name
@@ -1012,8 +1012,9 @@ def find_printed(text: str, folded: str) -> list[tuple[int, int, str]]:
     return edits
 
 
-PAIR_TRIGGERS = ("p:", "p=", "p :", "?k=", "&k=", "#k=")
-"""A one-letter label stands in the text: `p` after a user, `k` (key) as a URL's parameter."""
+PAIR_TRIGGERS = (" p:", " p=", " p :", "\tp:", "\tp=", "\tp :", "?k=", "&k=", "#k=")
+"""A one-letter label stands in the text: `p` after a user (so after a blank: `http:` is no trigger, and
+the rule no longer runs on every text with a URL), `k` (key) as a URL's parameter."""
 _QUERY_KEY = lazy(r"k=(?P<v>[^&#\s\"'<>`]{6,256})")
 """`?k=...`: the abbreviation for key APIs take in a query; its value is judged like a key's."""
 _PAIR_USER = lazy(
@@ -1028,16 +1029,17 @@ def find_pairs(text: str, folded: str) -> list[tuple[int, int, str]]:
     `p` alone names nothing, after a user it names the password.
     """
     edits: list[tuple[int, int, str]] = []
-    for trigger in PAIR_TRIGGERS[3:]:
+    for trigger in PAIR_TRIGGERS[6:]:
         at = folded.find(trigger)
         while at >= 0:
             found = _QUERY_KEY.match(text, at + 1)
             if found is not None and (score := value_score(found.group("v"))) and score + 1 >= _BAR:
                 edits.append((*found.span("v"), KIND))
             at = folded.find(trigger, at + 1)
-    for trigger in PAIR_TRIGGERS[:3]:
+    for trigger in PAIR_TRIGGERS[:6]:
         at = folded.find(trigger)
         while at >= 0:
+            at += 1  # the label, past the blank its trigger starts with
             line_start = max(text.rfind("\n", max(0, at - _WINDOW), at) + 1, at - _WINDOW, 0)
             if (at == 0 or text[at - 1] in " \t") and _PAIR_USER.search(folded, line_start, at):
                 found = _PAIR_VALUE.match(text, at, min(len(text), at + _MAX_VALUE))
@@ -1112,6 +1114,7 @@ def find_judged(text: str, folded: str) -> list[tuple[int, int, str]]:
             hits.extend((index, at) for index in indices if folded.startswith(names[index][0], at))
             at = folded.find(anchor, at + 1)
     hits.sort()  # the longest names first, each left to right, as if each were looked for alone
+    encrypted = "encrypted" in folded  # asked once: a heading above is looked for only in a text that has one
     taken = bytearray(len(text) + 1)  # where a longer name was already read: `password` holds `pass`
     edits: list[tuple[int, int, str]] = []
     steps: dict[int, _Step] = {}
@@ -1121,7 +1124,11 @@ def find_judged(text: str, folded: str) -> list[tuple[int, int, str]]:
         if at < next_from[index]:
             continue
         end = next_from[index] = at + len(word)
-        if not taken[at] and _bounded(text, folded, at, word) and not _public(text, folded, at, end):
+        if (
+            not taken[at]
+            and _bounded(text, folded, at, word)
+            and not _public(text, folded, at, end, encrypted=encrypted)
+        ):
             taken[at:end] = b"\x01" * (end - at)
             limit = min(len(text), end + _WINDOW)
             spans = _spans(text, folded, at, end, word, strength, role, limit, steps)
@@ -1141,7 +1148,10 @@ def _spans(
     held = _held(text, end, limit, strength, every=role == "signer")
     if held or role in ("holder", "signer"):
         return held
-    if text[end : end + 1] in ("'", '"') and (args := _OPERATION_ARGS.match(text, end + 1, limit)) is not None:
+    quoted = text[end : end + 1] in ("'", '"') and (
+        text.find("arg", end, end + 16) > 0 or text.find("param", end, end + 16) > 0  # a `find` spares the pattern
+    )
+    if quoted and (args := _OPERATION_ARGS.match(text, end + 1, limit)) is not None:
         literals = _literals(text, args.end(), limit)  # `{"op": "auth", "args": ["user", "X"]}`: a call as data
         literals = literals[1:] if len(literals) > 1 else literals
         return [s for s in literals if (score := value_score(text[s[0] : s[1]])) and score + strength >= _BAR]
@@ -1227,8 +1237,11 @@ _ANSWER = lazy(r"[^\s,;()\[\]\\]{6,128}(?=,|[ \t]+\(|[ \t]+[—–-][ \t]|[ \t]*
 
 def _question(text: str, end: int, limit: int, strength: int) -> list[tuple[int, int]]:
     """The reply below a line that asks a question after the name (a line break real or escaped)."""
-    found = _LINE_BREAK.search(text, end, limit)
-    if found is None or not text[end : found.start()].rstrip().endswith("?"):
+    mark = text.find("?", end, limit)
+    if mark < 0:
+        return []  # asked first: most names ask nothing, and a `find` costs less than the pattern
+    found = _LINE_BREAK.search(text, mark, limit)
+    if found is None or not text[mark : found.start()].rstrip().endswith("?"):
         return []
     return _answer(text, found.end(), strength)
 
