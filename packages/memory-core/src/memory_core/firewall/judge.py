@@ -78,7 +78,16 @@ _SIGNERS = ("jwt.sign", "jwt.encode", "jwt.verify", "jwt.decode", "createhmac", 
 """Calls whose string literal is the signing secret, wherever it stands (`jwt.sign(payload, 'X')`):
 the payload and options around it are no literal that looks like one (`'1h'`, `'HS256'`)."""
 _DECODERS = ("fromhex", "unhexlify", "decodestring", "frombase64string", "b64decode", "'hex')", '"hex")')
-_ENCODERS = ("| base64", "|base64", "b64encode(", "btoa(", "base64.encode", "| chpasswd", "|chpasswd")
+_ENCODERS = (
+    "| base64",
+    "|base64",
+    "b64encode(",
+    "btoa(",
+    "base64.encode",
+    "| chpasswd",
+    "|chpasswd",
+    "| sudo chpasswd",
+)
 """Where `id:secret` goes as one literal: an encoder (its second half is the secret) or `chpasswd` (`user:password`)."""
 _CAT = lazy(r"(?:^|[\s$>#])(?:cat|type|more|head|get-content|gc|sudo cat)[ \t]+(?:-\S+[ \t]+)*\S*$", re.IGNORECASE)
 

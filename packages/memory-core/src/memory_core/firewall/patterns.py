@@ -49,7 +49,7 @@ from memory_core.urls import MAX_URL, URL_END, find_userinfo
 
 __all__ = ["Rule", "RULES", "RULES_VERSION", "MARKER_PREFIX", "marker", "Edit"]
 
-RULES_VERSION = 7
+RULES_VERSION = 8
 """The rule set's version: raise it whenever a change makes the rules catch something they
 did not (1: vendor prefixes, assignments and entropy; 2: the RFC 3986 userinfo parser,
 password flags, named keys, stated passwords, `.pgpass`; 3: the judgement of a name and a
@@ -59,7 +59,12 @@ credentials, the per-syntax assignment rules are gone, kinds `*-assignment` beco
 lexicon as a table of a hundred-odd languages, `firewall.lexicon`, with stems, compounds and
 informal English spellings; 7: rounds 9 and 10 read by principle: HTTP authorization of any
 scheme, `user:password@host` in any string, a value stated before its noun, option lists,
-signers, name/value attribute pairs, type annotations, CSV columns, URL fragments).
+signers, name/value attribute pairs, type annotations, CSV columns, URL fragments; 8: round 11 read
+by principle: the reply to a question naming a credential or its account, a value nested in the
+element its name is, a field typed into, an operation's arguments, `| chpasswd`, PgBouncer's
+userlist, a value stated before "that's the unseal key", what a lock wants "before it lets you in";
+kept: password hashes in modular crypt format, publishable keys, a DSN's public key, ciphertext by
+envelope or place, digests under their algorithm's heading, a site path's build id).
 `memory scrub` records the version
 it ran with, captures record the version that scrubbed them, and `doctor` says when stored
 records were last scrubbed by an older rule set."""
