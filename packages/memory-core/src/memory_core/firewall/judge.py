@@ -78,20 +78,11 @@ _SIGNERS = ("jwt.sign", "jwt.encode", "jwt.verify", "jwt.decode", "createhmac", 
 """Calls whose string literal is the signing secret, wherever it stands (`jwt.sign(payload, 'X')`):
 the payload and options around it are no literal that looks like one (`'1h'`, `'HS256'`)."""
 _DECODERS = ("fromhex", "unhexlify", "decodestring", "frombase64string", "b64decode", "'hex')", '"hex")')
-_ENCODERS = (
-    "| base64",
-    "|base64",
-    "b64encode(",
-    "btoa(",
-    "base64.encode",
-    "| chpasswd",
-    "|chpasswd",
-    "| sudo chpasswd",
-)
+_ENCODERS = ("| base64", "|base64", "b64encode(", "btoa(", "base64.encode", "chpasswd")
 """Where `id:secret` goes as one literal: an encoder (its second half is the secret) or `chpasswd` (`user:password`)."""
 _CAT = lazy(r"(?:^|[\s$>#])(?:cat|type|more|head|get-content|gc|sudo cat)[ \t]+(?:-\S+[ \t]+)*\S*$", re.IGNORECASE)
 
-_ACCOUNTS = ("root", "admin", "administrator", "superuser")
+_ACCOUNTS = ("root", "admin", "administrator")
 """Accounts a question asks the password of without naming it ("Q: root on the jump box?"): read only
 in a question, whose answer below must look like a credential too."""
 _ROLES: dict[str, tuple[int, str]] = {
@@ -163,8 +154,6 @@ _NOT_SECRET_WORDS = frozenset(
         *("max", "min", "num", "count", "csrf", "next", "page", "pagination", "cursor", "continuation"),
     }
 )
-_CAMEL_WORD = lazy(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
-"""An identifier's words, split at `_`, `-` and case (`credentialId`, `PARTITION_KEY`)."""
 _ALGORITHMS = frozenset({"eddsa", "rsa", "dsa", "ecdsa", "ed25519", "cv25519", "nistp256"})
 """A bare `key` after one of these is named by its algorithm: an identity in a listing, not an
 identifier such as `RSA_PRIVATE_KEY` (whose words are not asked)."""
@@ -852,12 +841,13 @@ def _csv_column(text: str, index: int, line_end: int, strength: int) -> list[tup
 
 def _encoded(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """`"id:secret" | base64`, `b64encode(b"id:secret")`: the secret half of the pair."""
-    window = text[max(0, start - 200) : start] if text[start] == "|" else text[end : end + 200]
-    offset = max(0, start - 200) if text[start] == "|" else end
+    piped = text[start] == "|" or text[max(0, start - 8) : start].rstrip().endswith(("|", "| sudo"))  # `| chpasswd`
+    window = text[max(0, start - 200) : start] if piped else text[end : end + 200]
+    offset = max(0, start - 200) if piped else end
     literals = list(_STRING.finditer(window))
     if not literals:
         return []
-    found = literals[-1] if text[start] == "|" else literals[0]  # the literal nearest the encoder
+    found = literals[-1] if piped else literals[0]  # the literal nearest the encoder
     group = 1 if found.group(1) is not None else 2
     value = found.group(group)
     if "[REDACTED:" in value:
@@ -956,7 +946,7 @@ def _public(text: str, folded: str, start: int, end: int, *, encrypted: bool = F
     while right < len(folded) and (folded[right].isalnum() or folded[right] in "_-+/") and right - end < 80:
         right += 1
     identifier = folded[left:right]
-    words = [w.lower() for w in _CAMEL_WORD.findall(text[left:right])]  # `credentialId`: its last word is `id`
+    words = re.findall(r"[a-z]+", identifier)
     if any(w in _NOT_SECRET_WORDS for w in words):
         return True  # `Idempotency-Key`, `cache_key`, `partition key`: a key that opens nothing
     before = folded[max(0, left - 24) : left].strip()
@@ -984,6 +974,8 @@ def _public(text: str, folded: str, start: int, end: int, *, encrypted: bool = F
         return True  # SealedSecret's `encryptedData:` holds ciphertext under each name
     if "." in identifier and _HOST.fullmatch(identifier.strip(".")):
         return True  # `auth0.com`, `api.token.io`: a host, not a name
+    if text[right - 2 : right] == "Id" and text[right - 3 : right - 2].islower():
+        return True  # `credentialId`, `tokenId`: camelCase's last word says id (the folded text cannot)
     return any(word in identifier for word in _PUBLIC_WORDS) or identifier.endswith(("_id", "-id", 'id"', "ids"))
 
 

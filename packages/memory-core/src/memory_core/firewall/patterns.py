@@ -616,9 +616,9 @@ def _encodes_plain_text(token: str) -> bool:
     return not Firewall().scrub(decoded).counts
 
 
-def _judge_entropy(match: re.Match[str], context: frozenset[str] = frozenset(), folded: str = "") -> Edit | None:
+def _judge_entropy(match: re.Match[str], context: _Context | None = None) -> Edit | None:
     """A random run, unless what stands around it says it is public, a digest, a hash or ciphertext;
-    `context` names what the whole text holds (`_context`), so a look around is paid only where it can answer.
+    `context` says what the whole text holds (`_Context`), so a look around is paid only where it can answer.
     """
     from memory_core.firewall.entropy import looks_random
 
@@ -645,12 +645,13 @@ def _judge_entropy(match: re.Match[str], context: frozenset[str] = frozenset(), 
         return None  # a blockchain address (`0x` and 20 bytes, bech32's `bc1...`): where to pay, not a key
     if _published_in_dns(match.string, match.start()):
         return None  # a DNS record is public by design: DKIM's `p=`, an ACME challenge, a site verification
-    if "$" in context and _MODULAR_CRYPT.search(_token_before(match.string, match.start())):
+    context = context or _Context(match.string, match.string.lower())
+    if context.holds("$") and _MODULAR_CRYPT.search(_token_before(match.string, match.start())):
         return None  # a password hash (`$2y$10$...`, `$argon2id$v=19$...$salt$hash`, `$6$salt$hash`): one-way
     hex_value = token.startswith("0x") or set(token) <= _HEX_CHARS
-    if "digest" in context and hex_value and _under_digest_heading(match.string, match.start()):
+    if hex_value and context.holds(*_DIGEST_NAMES) and _under_digest_heading(match.string, match.start()):
         return None  # `sha256:` above `0 : 0x<hex>`: a PCR bank, a checksum list; digests, measured not kept
-    if _ciphertext(match.string, folded or match.string, match.start(), token, context):
+    if _ciphertext(match.string, match.start(), token, context):
         return None  # Jenkins' `{AQAAAB...}`, a SealedSecret's `encryptedData`, a `cat` of `credentials.yml.enc`
     label = _LABEL.search(before) or (_ELEMENT.search(before) if before.endswith(">") else None)
     if label is not None and _public_label(label.group("label")):
@@ -666,13 +667,13 @@ _JENKINS_CIPHERTEXT = "AQAAAB"
 """Jenkins' secret envelope in braces, `{AQAAABAAAAAQ...}`: version 1, then IV and ciphertext (Secret.java)."""
 
 
-def _ciphertext(text: str, folded: str, start: int, token: str, context: frozenset[str]) -> bool:
+def _ciphertext(text: str, start: int, token: str, context: _Context) -> bool:
     """Whether the value is ciphertext by its envelope or its place: it opens nothing without a key held elsewhere."""
     if token.startswith(_JENKINS_CIPHERTEXT) and text[start - 1 : start] == "{":
         return True
-    if "encrypted" in context and under_encrypted_heading(text, folded, start):
+    if context.holds("encrypted") and under_encrypted_heading(text, context.folded, start):
         return True
-    if "printed" not in context:
+    if not context.holds(*_ENCRYPTED_FILES):
         return False
     for line in reversed(_lines_above(text, start, _DNS_LINES)[:-1]):  # the command that printed it, above
         if _CAT_ENCRYPTED.search(line):
@@ -836,24 +837,30 @@ _ENCRYPTED_FILES = (".enc", ".gpg", ".age", ".asc", ".sops", ".vault")
 _DIGEST_NAMES = ("sha", "md5", "sm3", "blake")
 
 
-def _context(text: str, folded: str) -> frozenset[str]:
-    """What a text holds that a random run's surroundings may be read for: a `$` (a password hash),
-    a digest's name (a heading above), `encrypted` (a heading above), an encrypted file's name (printed).
-    One pass each over the text, instead of a look around every run of a text that has none.
+class _Context:
+    """What a text holds that a random run's surroundings may be read for (a `$`, a digest's name,
+    `encrypted`, an encrypted file's name): each asked of the whole text once, and only when a run
+    that looks random reaches the question, so a text with none pays nothing.
     """
-    held = {"$"} if "$" in text else set()
-    if any(name in folded for name in _DIGEST_NAMES):
-        held.add("digest")
-    if "encrypted" in folded:
-        held.add("encrypted")
-    if any(extension in folded for extension in _ENCRYPTED_FILES):
-        held.add("printed")
-    return frozenset(held)
+
+    __slots__ = ("_held", "folded", "text")
+
+    def __init__(self, text: str, folded: str) -> None:
+        self.text = text
+        self.folded = folded
+        self._held: dict[tuple[str, ...], bool] = {}
+
+    def holds(self, *words: str) -> bool:
+        """Whether the folded text holds one of `words`."""
+        held = self._held.get(words)
+        if held is None:
+            held = self._held[words] = any(word in self.folded for word in words)
+        return held
 
 
 def _find_high_entropy(text: str, folded: str) -> list[Edit]:
     public = _public_blocks(text) if "-----BEGIN" in text else []
-    context = _context(text, folded)
+    context = _Context(text, folded)
     edits: list[Edit] = []
     for run in re.finditer(_RANDOM_RUN, text):
         if public and any(start <= run.start() < end for start, end in public):
@@ -863,7 +870,7 @@ def _find_high_entropy(text: str, folded: str) -> list[Edit]:
             found = _RANDOM_RUN_AFTER_ESCAPE.match(text, run.start() + 1)  # `\n<sha>` in a repr
         if found is None:
             continue
-        edit = _judge_entropy(found, context, folded)
+        edit = _judge_entropy(found, context)
         if edit is not None:
             edits.append(edit)
     return edits
