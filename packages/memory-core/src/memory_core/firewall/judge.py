@@ -1013,9 +1013,10 @@ def find_printed(text: str, folded: str) -> list[tuple[int, int, str]]:
     return edits
 
 
-PAIR_TRIGGERS = (" p:", " p=", " p :", "\tp:", "\tp=", "\tp :", "?k=", "&k=", "#k=")
+PAIR_TRIGGERS = (" p:", " p=", " p :", "?k=", "&k=", "#k=")
 """A one-letter label stands in the text: `p` after a user (so after a blank: `http:` is no trigger, and
-the rule no longer runs on every text with a URL), `k` (key) as a URL's parameter."""
+the rule no longer runs on every text with a URL; a tab before it is not looked for: each trigger
+costs a pass over every text), `k` (key) as a URL's parameter."""
 _QUERY_KEY = lazy(r"k=(?P<v>[^&#\s\"'<>`]{6,256})")
 """`?k=...`: the abbreviation for key APIs take in a query; its value is judged like a key's."""
 _PAIR_USER = lazy(
@@ -1030,14 +1031,14 @@ def find_pairs(text: str, folded: str) -> list[tuple[int, int, str]]:
     `p` alone names nothing, after a user it names the password.
     """
     edits: list[tuple[int, int, str]] = []
-    for trigger in PAIR_TRIGGERS[6:]:
+    for trigger in PAIR_TRIGGERS[3:]:
         at = folded.find(trigger)
         while at >= 0:
             found = _QUERY_KEY.match(text, at + 1)
             if found is not None and (score := value_score(found.group("v"))) and score + 1 >= _BAR:
                 edits.append((*found.span("v"), KIND))
             at = folded.find(trigger, at + 1)
-    for trigger in PAIR_TRIGGERS[:6]:
+    for trigger in PAIR_TRIGGERS[:3]:
         at = folded.find(trigger)
         while at >= 0:
             at += 1  # the label, past the blank its trigger starts with
@@ -1052,8 +1053,10 @@ def find_pairs(text: str, folded: str) -> list[tuple[int, int, str]]:
     return edits
 
 
-TOLD_TRIGGERS = ("change it", "bumped", "rotate it", "reset it", "revoke it", "lets you in", "let you in", "let me in")
-"""What is said of a credential alone, which nothing else is: changed after first use, its year bumped, rotated."""
+TOLD_TRIGGERS = ("change it", "bumped", "rotate it", "reset it", "revoke it", "you in", "me in")
+"""What is said of a credential alone, which nothing else is: changed after first use, its year bumped, rotated,
+what a lock wants before it "lets you in" (`you in`, `me in`: one trigger for `let`/`lets`; "see you in"
+only costs its sentence a pattern)."""
 _APPOSITION = lazy(r"(?:,|\bso)[ \t]+(?P<v>[^\s,]{8,64}?)(?=[ \t]*(?:,|\bnow\b|[.!?]?(?:\s|$)))", re.IGNORECASE)
 """A value set off in a sentence: between commas (", X,") or stated with "so X now"."""
 _SENTENCE = 200
