@@ -36,7 +36,13 @@ stated before its noun ("X is the new root password", "try X at the sudo prompt"
 from the name. An option list (`user=x,password=X,vers=3`) ends a value at its comma; a type
 annotation (`name: []const u8 = "X"`) is passed over to its `=`; an element's `value` attribute
 beside a `name` attribute holds the value; a signer (`jwt.sign`, `createHmac`) holds every
-literal it is given. Beside the names: `find_pairs` reads `u: admin p: X` and a URL's `k=`,
+literal it is given. A name whose line asks a question holds the reply on the next line that is
+not blank (`[10:03] li: X`; an account, `root` or `admin`, names a credential only there); the
+element a name is holds the value nested below it; a call typing into the field a name selects
+(`.send_keys(`, `.fill(`) holds its literal; an operation a name is holds its arguments after the
+first (`"op": "auth", "args": [...]`); `chpasswd` holds the second half of the pair piped to it.
+A name under a heading that says encrypted (`encryptedData:`) names ciphertext, not a credential.
+Beside the names: `find_pairs` reads `u: admin p: X` and a URL's `k=`,
 `find_told` a value set off in a sentence about a credential's lifecycle ("..., X, and change it
 after").
 
@@ -140,7 +146,7 @@ _REGEX = lazy(r"\[[^\]]{0,20}-[^\]]{0,20}\](?:[{*+?]|$)|\\[dwsbDWS][{*+?]|\{\d{1
 _INTERPOLATED = lazy(r"\{[A-Za-z_][\w.]*\}|%\([A-Za-z_]\w*\)[sd]")
 _WORD_BREAK = lazy(r"\s+|\\[nrt]")
 """Between words: blanks, or an escaped newline in a repr or a JSON string."""
-_IN_ARN = lazy(r"(?<![^\s=\"':])(?:arn|urn):")
+_IN_ARN = lazy(r"(?:(?<![^\s=\"':])|(?<=\\n))(?:arn|urn):")
 """`arn:` starting a token (a lookbehind: `^` matches only where the text starts, not where a search does)."""
 _TAIL_LABEL = lazy(r"[ \t]{1,3}([a-z]{2,12})[ \t]*[:=][ \t]")
 """A label's last word after a blank, then its colon and a blank (`api key id: `; not `rpcauth user:<hash>`)."""
@@ -1060,6 +1066,8 @@ only costs its sentence a pattern)."""
 _APPOSITION = lazy(r"(?:,|\bso)[ \t]+(?P<v>[^\s,]{8,64}?)(?=[ \t]*(?:,|\bnow\b|[.!?]?(?:\s|$)))", re.IGNORECASE)
 """A value set off in a sentence: between commas (", X,") or stated with "so X now"."""
 _SENTENCE = 200
+_LOCK_TRIGGERS = ("you in", "me in")
+"""Of `TOLD_TRIGGERS`, those read only for what a lock asks (`_ASKED`): "sent me in chat" sets nothing off."""
 _ASKED = lazy(
     r"\b(?:wants|takes|asks[ \t]+for|needs|expects|accepts)[ \t]+(?P<v>[^\s,]{8,64}?)(?=[ \t]+(?:before|to|and)\b)"
 )
@@ -1071,19 +1079,21 @@ def find_told(text: str, folded: str) -> list[tuple[int, int, str]]:
     change it after", "my usual one with the year bumped, so X now". The value is set off (between
     commas, or "so X now") and must hold letters and digits and look like a credential.
     """
-    places = sorted(at for trigger in TOLD_TRIGGERS for at in _occurrences(folded, trigger))
+    places = sorted(
+        (at, trigger in _LOCK_TRIGGERS) for trigger in TOLD_TRIGGERS for at in _occurrences(folded, trigger)
+    )
     edits: list[tuple[int, int, str]] = []
-    scanned = 0  # each sentence is read once, however many triggers it holds
-    for at in places:
+    scanned = {False: 0, True: 0}  # each sentence is read once per reading, however many triggers it holds
+    for at, lock in places:
         start = max(0, at - _SENTENCE)
         stop = min(len(text), at + _SENTENCE)
-        for end_mark in ("\n", ". ", "! ", "? "):
+        for end_mark in ("\n", "\\n", ". ", "! ", "? "):  # a line ends really or escaped (a repr)
             cut = text.rfind(end_mark, start, at)
             start = max(start, cut + len(end_mark)) if cut >= 0 else start
             cut = text.find(end_mark, at, stop)
             stop = min(stop, cut) if cut >= 0 else stop
-        start = max(start, scanned)
-        for found in itertools.chain(_APPOSITION.finditer(text, start, stop), _ASKED.finditer(text, start, stop)):
+        start = max(start, scanned[lock])
+        for found in (_ASKED if lock else _APPOSITION).finditer(text, start, stop):
             value = found.group("v").rstrip(".!?")
             if (
                 any(c.isdigit() for c in value)
@@ -1092,7 +1102,7 @@ def find_told(text: str, folded: str) -> list[tuple[int, int, str]]:
                 and value_score(value)
             ):
                 edits.append((found.start("v"), found.start("v") + len(value), KIND))
-        scanned = max(scanned, stop)
+        scanned[lock] = max(scanned[lock], stop)
     return edits
 
 
