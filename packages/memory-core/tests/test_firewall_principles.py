@@ -1,4 +1,4 @@
-"""The principles rules v7 read, each on text no generated round holds: a credential by where it
+"""The principles rules v7 and v8 read, each on text no generated round holds: a credential by where it
 stands (an HTTP authorization of any scheme, `user:password@host` in any string, a value stated
 before its noun, an option list, a signer's literal, a name attribute's sibling value, a typed
 declaration, a CSV column), and public material by what it is (DNS records, addresses and
@@ -39,6 +39,17 @@ CAUGHT = {
     "algorithm-identifier": ('RSA_KEY = "Zq8mW3rTyLp4Vb7NxK2c"', "Zq8mW3rTyLp4Vb7NxK2c"),
     "certificate-password-tag": ("<KeyInfo><CertificatePassword>Hq7!zW2pLm9</CertificatePassword>", "Hq7!zW2pLm9"),
     "told-lifecycle": ("the wifi is the old one, kestrel2031, but reset it after the visit", "kestrel2031"),
+    # v8 (round 11's causes, on other text)
+    "nested-element": ("<Credentials>\n  <Password>\n    <Value>Tq7!wR2zLp9</Value>\n  </Password>", "Tq7!wR2zLp9"),
+    "typed-into-field": ('await page.locator("#password").fill("Wm3$xq8Rtz")', "Wm3$xq8Rtz"),
+    "operation-args": ('{"method": "login", "params": ["ops", "Xk9fj2Lq7Zp"]}', "Xk9fj2Lq7Zp"),
+    "chpasswd": ("echo 'deploy:Rv5#nq8Lzt' | sudo chpasswd", "Rv5#nq8Lzt"),
+    "question-reply": ("[09:14] sam: what's the wifi password at the office?\n[09:15] kai: Pq8!zL2wRt\n", "Pq8!zL2wRt"),
+    "account-question": ("Q: admin on the NAS?\nA: Lm4#tq9Wzx (rotating Monday)", "Lm4#tq9Wzx"),
+    "stated-that-is": ("Zr7-kq2Wtp <- that's the root token, don't paste it", "Zr7-kq2Wtp"),
+    "lock-asks": ("the door panel now takes Hb6tq2Wz9L to let you in", "Hb6tq2Wz9L"),
+    "pgbouncer-userlist": ('# /etc/pgbouncer/userlist.txt\n"reporting" "Qz4!wr8Ltm"\n', "Qz4!wr8Ltm"),
+    "legacy-dsn-secret": ("dsn = 'https://0a1b2c3d4e5f:Vq8mW3rTyLp4Vb7N@sentry.example.net/7'", "Vq8mW3rTyLp4Vb7N"),
 }
 
 KEPT = {
@@ -62,6 +73,19 @@ KEPT = {
     "mailto-pair": "mailto:ops@example.net or nginx:stable@sha256 digests",
     "told-version": "we bumped the pin, lodash4.17.21, and will rotate it again in May",
     "query-k-count": "GET /search?q=shoes&k=20&page=2",
+    # v8: one-way hashes, public keys by design, resources, digests, ciphertext by envelope or place
+    "bcrypt-hash": "UPDATE users SET pw = '$2b$12$R9h/cIPz0gi.URNNX3kh2OPST9/PgBLqquzi.Ss7KIUgO2t0jWMUW' WHERE id = 1;",
+    "argon2-hash": "$argon2i$v=19$m=4096,t=3,p=1$c29tZXNhbHQxMjM0$iWh06vD8Fy27wf9npn6FXWiCX4K6pW6Ue1Bnzz07Z8A",
+    "sha512-crypt": "ops:$6$rounds=5000$Xq8mW3rTyLp4$Zq8mW3rTyLp4Vb7NxK2c9Qz1Wr5Tp8Lm3Xv6Bn0Ys4:19000:0:99999:7::",
+    "publishable-key": 'loadStripe("pk_test_51Hq7tR2wXz9Lp4VbK8mQ3sY6dH1fJ5gC0eA")',
+    "dsn-public-key": 'Sentry.init({ dsn: "https://4c9e8d7c6b5a49f82716a51423b24150@o99.ingest.us.sentry.io/42" })',
+    "site-path-id": '<link rel="modulepreload" href="/_app/immutable/Xq8mW3rTyLp4Vb7NxK2c9/start.js">',
+    "digest-heading": "  sha256:\n    4 : 0x9f2c4e6a8b0d1f3e5c7a9b1d3f5e7c9a0b2d4f6e8a1c3e5b7d9f0a2c4e6b8d0f\n",
+    "sealed-secret": "spec:\n  encryptedData:\n    api_token: AgCq7tR2wXz9Lp4VbK8mQ3sY6dH1fJ5gC0eAq7tR2wXz9Lp4VbK8\n",
+    "jenkins-envelope": "<secret>{AQAAABAAAAAgZq8mW3rTyLp4Vb7NxK2c9Qz1Wr5Tp8Lm3Xv6Bn0Ys4=}</secret>",
+    "printed-encrypted": "$ cat config/master.yml.enc\nZq8mW3rTyLp4Vb7NxK2c9Qz1W--Lm3Xv6Bn0Ys4q7tR2--wXz9L==",
+    "arn-secret": "--secret-id arn:aws:secretsmanager:us-east-1:111122223333:secret:ci/npm-token-AbCdEf",
+    "camel-id": '"signingKeyId": "Zq8mW3rTyLp4Vb7NxK2c9Qz1"',
 }
 
 

@@ -137,7 +137,8 @@ def _url_samples() -> list[Sample]:
         out.append(_sample("URL userinfo", f"url-extra-{i}", "url-password", template, secret))
     lone = (
         ("CACHE=redis://{s}@cache.example.io:6379/0", token("lone1", 32)),
-        ("SENTRY_DSN=https://{s}@o450123.ingest.sentry.io/5512345", _hex("lone2", 32)),
+        # a legacy DSN's secret key; the modern DSN's lone public key is a near-miss (below)
+        ("SENTRY_DSN=https://" + _hex("lone2p", 32) + ":{s}@o450123.ingest.sentry.io/5512345", _hex("lone2", 32)),
         ("pip install --index-url https://{s}@pypi.example.com/simple/ acme-internal", token("lone3", 28)),
         ("redis-cli -u redis://{s}@10.0.0.7:6379/2 ping", token("lone4", 24, _ALNUM)),
     )
@@ -659,6 +660,8 @@ _BENIGN_TEXTS: tuple[tuple[str, str], ...] = (
     ("url", "git clone git@github.com:acme/memory.git"),
     ("url", "ssh://git@gitlab.example.com:2222/team/app.git"),
     ("url", "http://[::1]:8080/health and http://localhost:3000/#/users/@me"),
+    # a DSN's lone public key: shipped to every browser, it can only submit events (round 11; docs/firewall.md)
+    ("url", "SENTRY_DSN=https://3c1f0e9a7b5d4c2e8f6a1b0d9e7c5a43@o450123.ingest.sentry.io/5512345"),
 )
 
 BENIGN: tuple[Sample, ...] = tuple(

@@ -1091,6 +1091,15 @@ _FILLERS: dict[str, Callable[[random.Random], str]] = {
     "{b58}": lambda rng: "Qm" + _chars(rng, "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz", 44),
     "{vault}": lambda rng: "\n".join(_chars(rng, _HEX, 80) for _ in range(rng.randint(3, 6))),
     "{alnum4}": lambda rng: _chars(rng, _ALNUM, 4),
+    # from round 11 on
+    "{c16}": lambda rng: _chars(rng, "./" + string.digits + string.ascii_letters, 16),
+    "{c53}": lambda rng: _chars(rng, "./" + string.digits + string.ascii_letters, 53),
+    "{c86}": lambda rng: _chars(rng, "./" + string.digits + string.ascii_letters, 86),
+    "{b43}": lambda rng: base64.urlsafe_b64encode(rng.randbytes(32)).decode().rstrip("="),
+    "{a6}": lambda rng: _chars(rng, _ALNUM, 6),
+    "{d9}": lambda rng: _chars(rng, string.digits, 9),
+    "{d18}": lambda rng: rng.choice("123456789") + _chars(rng, string.digits, 17),
+    "{nix32}": lambda rng: _chars(rng, "0123456789abcdfghijklmnpqrsvwxyz", 32),
 }
 
 
@@ -3005,6 +3014,279 @@ _FRESH10_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
+# -- round 11: written blind to the rules, after round 10 (other families, syntaxes and languages) -
+
+_FRESH11_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "lang-11": (
+        "A",
+        (
+            "Zerbitzariaren pasahitza {s} da, ez bidali posta bidez",
+            "Ko te kupuhipa mō te tūmau ko {s}",
+            "Iphasiwedi yeseva ithi {s}",
+        ),
+    ),
+    "lang-11b": (
+        "B",
+        (
+            "Ọ̀rọ̀ aṣínà sáfà náà ni {s}",
+            "Serveri salasõna on {s}, ära seda kellelegi saada",
+            "Furaha sirta ee server-ka waa {s}",
+        ),
+    ),
+    "codeswitch-11": (
+        "A",
+        (
+            "bhai staging ka password {s} hai, kal change kar dena",
+            "pre, yung password ng admin ay {s}, wag mo i-share ha",
+            "the wifi pw is {s} lah, dun need to ask me again",
+        ),
+    ),
+    "chat-reply-11": (
+        "B",
+        (
+            "[10:02] dana: what's the staging admin pw again?\n[10:03] li: {s}\n[10:03] dana: thx 🙏",
+            "> which passphrase did you put on the release key?\n\n{s}, the same one as on the old laptop",
+            "Q: root on the jump box?\nA: {s} (only until Friday)",
+        ),
+    ),
+    "archive-cli-11": (
+        "A",
+        (
+            "pulumi config set dbPassword {s}",
+            "zip -P {s} -r handover.zip ./exports",
+            "7z a -p{s} -mhe=on backup.7z /srv/data",
+            "gpg --batch --pinentry-mode loopback --passphrase {s} -d secrets.tar.gpg | tar x",
+        ),
+    ),
+    "svc-cfg-11": (
+        "B",
+        (
+            'sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required username="ingest" password="{s}";',
+            "[inet_http_server]\nport=127.0.0.1:9001\nusername=admin\npassword={s}",
+            '$ cat /etc/pgbouncer/userlist.txt\n"app" "{s}"\n"stats" "md5a3f1c8e0b2d94f7e6c5b4a3928170f6e"',
+            "replicaof 10.0.0.11 6379\nmasterauth {s}",
+        ),
+    ),
+    "windows-11": (
+        "A",
+        (
+            'reg add "HKLM\\SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion\\Winlogon" /v DefaultPassword /t REG_SZ /d {s} /f',
+            "<AutoLogon>\n  <Password>\n    <Value>{s}</Value>\n    <PlainText>true</PlainText>\n  </Password>\n  <Username>kiosk</Username>\n</AutoLogon>",
+            'Sheets("Budget").Unprotect Password:="{s}"',
+            'do shell script "systemsetup -setremotelogin on" user name "admin" password "{s}" with administrator privileges',
+        ),
+    ),
+    "java-xml-11": (
+        "B",
+        (
+            '<user username="manager" password="{s}" roles="manager-gui,admin-gui"/>',
+            '<property name="hibernate.connection.password">{s}</property>',
+            '<bean id="ds" class="com.zaxxer.hikari.HikariDataSource">\n  <property name="username" value="app"/>\n  <property name="password" value="{s}"/>\n</bean>',
+        ),
+    ),
+    "dumps-11": (
+        "A",
+        (
+            '$ docker inspect minio --format \'{{json .Config.Env}}\'\n["MINIO_ROOT_USER=admin","MINIO_ROOT_PASSWORD={s}","PATH=/usr/local/sbin:/usr/local/bin"]',
+            '"SecretString": "{\\"username\\":\\"app\\",\\"password\\":\\"{s}\\"}",\n"VersionStages": ["AWSCURRENT"]',
+            "$ kubectl get secret smtp -o jsonpath='{.data.pass}' | base64 -d\n{s}",
+        ),
+    ),
+    "pairs-11": (
+        "B",
+        (
+            '"urlencoded": [\n  {"key": "username", "value": "qa-bot", "type": "text"},\n  {"key": "password", "value": "{s}", "type": "text"}\n]',
+            '"params": [\n  {"name": "login", "value": "qa-bot"},\n  {"name": "pass", "value": "{s}"}\n]',
+            'environment = [\n  { name = "SMTP_USER", value = "mailer" },\n  { name = "SMTP_PASS", value = "{s}" },\n]',
+        ),
+    ),
+    "e2e-11": (
+        "A",
+        (
+            "await page.fill('#password', '{s}');\nawait page.click('button[type=submit]');",
+            "cy.get('input[name=pw]').type('{s}', { log: false })",
+            'driver.find_element(By.ID, "pass").send_keys("{s}")',
+        ),
+    ),
+    "langs-11": (
+        "B",
+        (
+            'conn = LibPQ.Connection("host=db dbname=dw user=analyst password={s}")',
+            'let admin_password = "{s}"',
+            'let creds = NetworkCredential("svc_report", "{s}")',
+            "withEnv(['ARTIFACTORY_PASS={s}']) {\n    sh './gradlew publish'\n}",
+        ),
+    ),
+    "rpc-11": (
+        "A",
+        (
+            'mutation {\n  login(email: "qa@acme.dev", password: "{s}") {\n    token\n  }\n}',
+            "grpcurl -H 'x-api-secret: {s}' -d '{\"id\": 7}' api.acme.dev:443 orders.v1.Orders/Get",
+            '→ {"op": "auth", "args": ["ws-bot", "{s}"]}\n← {"event": "authenticated"}',
+        ),
+    ),
+    "vcs-11": (
+        "B",
+        (
+            "diff --git a/config/prod.env b/config/prod.env\n--- a/config/prod.env\n+++ b/config/prod.env\n@@ -3 +3 @@\n-MAIL_PASSWORD={s}\n+MAIL_PASSWORD=${MAIL_PASSWORD}",
+            "commit 3f9a1c2e\nAuthor: Li <li@acme.dev>\n\n    temp: hardcode the sftp pass ({s}) until vault is back",
+            "$ git stash show -p\n-    token: process.env.CMS_TOKEN,\n+    token: '{s}',",
+        ),
+    ),
+    "sched-11": (
+        "A",
+        (
+            "0 3 * * * MYSQL_PWD={s} mysqldump -u backup shop | gzip > /backups/shop.sql.gz",
+            '[Service]\nEnvironment="BROKER_PASS={s}"\nExecStart=/usr/local/bin/ingest',
+            'config.vm.provision "shell", inline: "echo \'vagrant:{s}\' | chpasswd"',
+        ),
+    ),
+    "prose-odd-11": (
+        "B",
+        (
+            "new admin pw → “{s}” (changed it yesterday)",
+            "🔑 {s} 👈 that's unseal key share 2, keep it safe",
+            "the kiosk used to take 1234, now it wants {s} before it lets you in",
+        ),
+    ),
+}
+
+_FRESH11_BENIGN: dict[str, tuple[str, tuple[str, ...]]] = {
+    "pwhash-11": (
+        "A",
+        (
+            "admin:$2y$10${c53}",
+            "$argon2id$v=19$m=65536,t=3,p=4${b64s}${b43}",
+            "deploy:$6${c16}${c86}:19876:0:99999:7:::",
+        ),
+    ),
+    "cloudref-11": (
+        "B",
+        (
+            "arn:aws:secretsmanager:eu-west-1:123456789012:secret:prod/db/password-{a6}",
+            "DB_PASSWORD=@Microsoft.KeyVault(SecretUri=https://acme-kv.vault.azure.net/secrets/DbPassword/{h32})",
+            "gcloud secrets versions access latest --secret=db-password --project=acme-prod",
+            "DB_PASSWORD: ref+vault://secret/data/prod/db#/password",
+        ),
+    ),
+    "masked-11": (
+        "A",
+        (
+            "Name:         smtp\nNamespace:    prod\nType:  Opaque\n\nData\n====\npassword:  24 bytes\nusername:  7 bytes",
+            "[Pipeline] withCredentials\nMasking supported pattern matches of $NEXUS_PASS\n[Pipeline] sh\n+ curl -u deploy:**** https://nexus.acme.dev/service/rest/v1/status",
+            '{"id": 42, "email": "ana@acme.dev", "has_password": true, "password_updated_at": "2026-04-11T09:12:00Z"}',
+        ),
+    ),
+    "sealed-11": (
+        "B",
+        (
+            "kind: SealedSecret\nspec:\n  encryptedData:\n    password: AgB{b64}",
+            "<password>{AQAAABAAAAAQ{b64s}{b64s}}</password>",
+            "$ cat config/credentials.yml.enc\n{b64}--{b64s}--{b64s}",
+        ),
+    ),
+    "pubdocs-11": (
+        "A",
+        (
+            "slmgr /ipk W269N-WFGWX-YVC9B-4J6C9-T83GX  # Windows Pro KMS client setup key (GVLK) from Microsoft's public list",
+            'Sentry.init({ dsn: "https://{h32}@o450123.ingest.sentry.io/6012345", tracesSampleRate: 0.1 });',
+            '<script>const stripe = Stripe("pk_live_51{a24}{a24}");</script>',
+        ),
+    ),
+    "guids-11": (
+        "B",
+        (
+            "sgdisk -t 1:C12A7328-F81F-11D2-BA4B-00A0C93EC93B /dev/nvme0n1  # EFI System Partition",
+            'HEART_RATE_SERVICE = "0000180d-0000-1000-8000-00805f9b34fb"\nHR_MEASUREMENT = "00002a37-0000-1000-8000-00805f9b34fb"',
+            "HKEY_CLASSES_ROOT\\CLSID\\{20D04FE0-3AEA-1069-A2D8-08002B30309D}  (This PC)",
+        ),
+    ),
+    "addrs-11": (
+        "A",
+        (
+            "inet6 2001:db8:85a3::8a2e:370:7334/64 scope global dynamic",
+            "#0  0x00007fff{h8} in __pthread_kill_implementation () from /lib/x86_64-linux-gnu/libc.so.6\n#1  0x00005555{h8} in main () at src/main.c:88",
+            "$ tpm2_pcrread sha256:0,7\n  sha256:\n    0 : 0x{h64}\n    7 : 0x{h64}",
+        ),
+    ),
+    "game-ids-11": (
+        "B",
+        (
+            "[Server] kicked 76561198{d9} (steamid64) for idling",
+            "<@{d18}> pinged in #deploys, message id {d18}",
+            "level-seed=-{d18}\nspawn-protection=16\nmax-players=20",
+        ),
+    ),
+    "frontend-11": (
+        "A",
+        (
+            '{"version":3,"sources":["src/app.ts"],"names":["render","state"],"mappings":"AAAA,SAASA,OAAOC,GAAG;AACtB,IAAI,KAAK,EAAE"}',
+            'background-image: url("data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAA{b64}");',
+            '<script src="/_next/static/{a24}/_buildManifest.js" defer></script>',
+        ),
+    ),
+    "pubjwk-11": (
+        "B",
+        (
+            '{"kty": "EC", "crv": "P-256", "kid": "{h8}", "x": "{b43}", "y": "{b43}", "use": "sig"}',
+            '"credentialId": "{b64u}",\n"publicKey": "pQECAyYgASFYI{b64u}",\n"signCount": 12',
+            "follow me on nostr: npub1{b32l}",
+        ),
+    ),
+    "pkgbuild-11": (
+        "A",
+        (
+            "/nix/store/{nix32}-python3-3.12.4/bin/python3",
+            'http_archive(\n    name = "rules_go",\n    sha256 = "{h64}",\n    urls = ["https://github.com/bazelbuild/rules_go/releases/download/v0.48.0/rules_go-v0.48.0.zip"],\n)',
+            '  bottle do\n    sha256 cellar: :any, arm64_sonoma: "{h64}"\n  end',
+        ),
+    ),
+    "names-11": (
+        "B",
+        (
+            "PASSWORD_RESET_TIMEOUT = 259200  # 3 days, in seconds",
+            "auth:\n  password_min_length: 14\n  token_ttl: 15m\n  secret_rotation_days: 90",
+            "def verify_password(plain: str, hashed: str) -> bool:\n    return pwd_context.verify(plain, hashed)",
+            '"passwordless": true, "tokenEndpointAuthMethod": "private_key_jwt"',
+        ),
+    ),
+    "placeholders-11": (
+        "A",
+        (
+            "spring.datasource.password=${DB_PASSWORD:}",
+            "password: \"<%= ENV.fetch('DATABASE_PASSWORD') %>\"",
+            "password: {{ .Values.postgresql.auth.password | quote }}",
+            "password = $__env{GRAFANA_DB_PASS}",
+        ),
+    ),
+    "seeds-11": (
+        "B",
+        (
+            "python train.py --seed 1337 --lr 3e-4 --warmup 2000 --max-steps 200000",
+            "X_train, X_test = train_test_split(X, test_size=0.2, random_state=42)",
+            "Faker.seed(8675309)\nfake.password(length=12)  # returns a made-up value per test run",
+        ),
+    ),
+    "auth-state-11": (
+        "A",
+        (
+            "$ klist -k /etc/krb5.keytab\nKeytab name: FILE:/etc/krb5.keytab\nKVNO Principal\n---- --------------------------------\n   3 host/web01.acme.dev@ACME.DEV\n   3 HTTP/web01.acme.dev@ACME.DEV",
+            "Ticket cache: FILE:/tmp/krb5cc_1000\nDefault principal: li@ACME.DEV\n\nValid starting     Expires            Service principal\n05/02/26 09:12:01  05/02/26 19:12:01  krbtgt/ACME.DEV@ACME.DEV",
+            '$ vault token lookup -format=json | jq .data.policies\n[\n  "default",\n  "ci-read"\n]',
+        ),
+    ),
+    "lang-benign-11": (
+        "B",
+        (
+            "Pasahitza ahaztu baduzu, sakatu «Berrezarri» botoia.",
+            "Uma ukhohlwe iphasiwedi yakho, chofoza 'Setha kabusha'.",
+            "Kua hē te kupuhipa, whakamātauria anō.",
+            "Serveri salasõna vahetatakse iga 90 päeva järel; uus saadetakse SMS-iga.",
+        ),
+    ),
+}
+
+
 def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     """Every generated secret sample and every near-miss, each with its fold."""
     fresh_secrets, fresh_benign = _fresh()
@@ -3025,6 +3307,7 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     freshr_secrets, freshr_benign = _round("freshr", _FRESHR_SECRETS, _FRESHR_BENIGN, 35)
     fresh9_secrets, fresh9_benign = _round("fresh9", _FRESH9_SECRETS, _FRESH9_BENIGN, 40)
     fresh10_secrets, fresh10_benign = _round("fresh10", _FRESH10_SECRETS, _FRESH10_BENIGN, 37)
+    fresh11_secrets, fresh11_benign = _round("fresh11", _FRESH11_SECRETS, _FRESH11_BENIGN, 39)
     secrets = (*_stated(), *_sql(), *_otp(), *_sdk(), *_code(), *fresh_secrets, *fresh2_secrets, *fresh3_secrets)
     return (
         *secrets,
@@ -3043,6 +3326,7 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *freshr_secrets,
         *fresh9_secrets,
         *fresh10_secrets,
+        *fresh11_secrets,
     ), (
         *_benign(),
         *fresh_benign,
@@ -3063,4 +3347,5 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *freshr_benign,
         *fresh9_benign,
         *fresh10_benign,
+        *fresh11_benign,
     )

@@ -36,7 +36,13 @@ stated before its noun ("X is the new root password", "try X at the sudo prompt"
 from the name. An option list (`user=x,password=X,vers=3`) ends a value at its comma; a type
 annotation (`name: []const u8 = "X"`) is passed over to its `=`; an element's `value` attribute
 beside a `name` attribute holds the value; a signer (`jwt.sign`, `createHmac`) holds every
-literal it is given. Beside the names: `find_pairs` reads `u: admin p: X` and a URL's `k=`,
+literal it is given. A name whose line asks a question holds the reply on the next line that is
+not blank (`[10:03] li: X`; an account, `root` or `admin`, names a credential only there); the
+element a name is holds the value nested below it; a call typing into the field a name selects
+(`.send_keys(`, `.fill(`) holds its literal; an operation a name is holds its arguments after the
+first (`"op": "auth", "args": [...]`); `chpasswd` holds the second half of the pair piped to it.
+A name under a heading that says encrypted (`encryptedData:`) names ciphertext, not a credential.
+Beside the names: `find_pairs` reads `u: admin p: X` and a URL's `k=`,
 `find_told` a value set off in a sentence about a credential's lifecycle ("..., X, and change it
 after").
 
@@ -51,7 +57,7 @@ import re
 
 from memory_core.firewall import lexicon
 from memory_core.firewall.entropy import looks_random
-from memory_core.firewall.values import is_ordinary, is_placeholder, looks_like_secret
+from memory_core.firewall.values import is_ordinary, is_placeholder, looks_like_secret, under_encrypted_heading
 from memory_core.lazyre import lazy
 
 __all__ = [
@@ -78,10 +84,15 @@ _SIGNERS = ("jwt.sign", "jwt.encode", "jwt.verify", "jwt.decode", "createhmac", 
 """Calls whose string literal is the signing secret, wherever it stands (`jwt.sign(payload, 'X')`):
 the payload and options around it are no literal that looks like one (`'1h'`, `'HS256'`)."""
 _DECODERS = ("fromhex", "unhexlify", "decodestring", "frombase64string", "b64decode", "'hex')", '"hex")')
-_ENCODERS = ("| base64", "|base64", "b64encode(", "btoa(", "base64.encode")
+_ENCODERS = ("| base64", "|base64", "b64encode(", "btoa(", "base64.encode", "chpasswd")
+"""Where `id:secret` goes as one literal: an encoder (its second half is the secret) or `chpasswd` (`user:password`)."""
 _CAT = lazy(r"(?:^|[\s$>#])(?:cat|type|more|head|get-content|gc|sudo cat)[ \t]+(?:-\S+[ \t]+)*\S*$", re.IGNORECASE)
 
+_ACCOUNTS = ("root", "admin", "administrator")
+"""Accounts a question asks the password of without naming it ("Q: root on the jump box?"): read only
+in a question, whose answer below must look like a credential too."""
 _ROLES: dict[str, tuple[int, str]] = {
+    **{word: (1, "account") for word in _ACCOUNTS},
     **{word: (1, "name") for word in _MODERATE_NAMES},
     **{word: (2, "name") for word in _STRONG_NAMES},
     **{word: (1, "holder") for word in _HOLDERS},
@@ -135,7 +146,8 @@ _REGEX = lazy(r"\[[^\]]{0,20}-[^\]]{0,20}\](?:[{*+?]|$)|\\[dwsbDWS][{*+?]|\{\d{1
 _INTERPOLATED = lazy(r"\{[A-Za-z_][\w.]*\}|%\([A-Za-z_]\w*\)[sd]")
 _WORD_BREAK = lazy(r"\s+|\\[nrt]")
 """Between words: blanks, or an escaped newline in a repr or a JSON string."""
-_IN_ARN = lazy(r"(?:^|[=\"':])(?:arn|urn):")
+_IN_ARN = lazy(r"(?:(?<![^\s=\"':])|(?<=\\n))(?:arn|urn):")
+"""`arn:` starting a token (a lookbehind: `^` matches only where the text starts, not where a search does)."""
 _TAIL_LABEL = lazy(r"[ \t]{1,3}([a-z]{2,12})[ \t]*[:=][ \t]")
 """A label's last word after a blank, then its colon and a blank (`api key id: `; not `rpcauth user:<hash>`)."""
 _TAIL_WORDS = _NOT_SECRET_TAIL | {"hasher", "validator"}
@@ -227,7 +239,8 @@ _ASIDE = lazy(
 """A value, then an aside in parentheses that names it: `X (it's the staging pass)`."""
 _STATED_BEFORE = lazy(
     r"(?:^|(?<=[\s>(]))(?:`(?P<q>[^`\s]{6,128})`|(?P<b>[^\s`'\"<>()\[\]{}]{6,128}))[ \t]+"
-    r"(?:is|was|will[ \t]+be|becomes|est|sera|ist|wird|es|será|é|è|är|er|blir|jest|je|on|это|—|–|=|"
+    r"(?:(?:[^\w\s]{1,3}[ \t]+)?(?:that's|that[ \t]+is|this[ \t]+is|it's|c'est|das[ \t]+ist)"
+    r"|is|was|will[ \t]+be|becomes|est|sera|ist|wird|es|será|é|è|är|er|blir|jest|je|on|это|—|–|=|"
     r"at|in|into|on|for|au|à|dans|an|im|am|en|na|no|nel|bij|op|в|на)[ \t]+(?:[^\s.,;:!?()\[\]{}\"`<>=]+[ \t]+){0,4}$"
     r"|(?P<c>[!-~]{6,128})[ \t]*(?:是|为|は|が|を|는|은|이|가)[^\n.,。，、!?]{0,12}$",
     re.IGNORECASE,
@@ -237,8 +250,12 @@ _STATED_BEFORE = lazy(
 _VALUE_MARK = lazy(r"[\d!#$%&*+=?@^~]|[a-z][A-Z]")
 """What a value scoring 1 or more holds (a digit, a symbol, a case switch): asked before `_STATED_BEFORE`,
 which prose ("the password is the password is") would make read each window for nothing (2.6 times the cost)."""
-_SECOND_HALF = lazy(r"[ \t]*/[ \t]*([^\s\"'`/]{6,128})")
-"""The second half of `user / password`."""
+_OPERATION_ARGS = lazy(r"[ \t]*,[ \t]*[\"']?(?:args|params|arguments)[\"']?[ \t]*[:=][ \t]*(?=\[)")
+"""An operation the name is, then its arguments (JSON-RPC, a WebSocket protocol): held like a call's."""
+_TYPED_INTO = frozenset({"sendkeys", "type", "fill", "setvalue", "typetext", "settext", "clearandtype"})
+"""Calls that type into the field a name selects (Selenium, Playwright, Cypress): their literal is the field's value."""
+_SECOND_HALF = lazy(r"[ \t]*/[ \t]*([^\s\"'`/\\]{6,128})")
+"""The second half of `user / password`; a backslash ends it (`/f\\nThe` in a repr is a flag, then a line break)."""
 _CAT_VERBS = ("cat ", "type ", "get-content", "gc ", "more ", "head ")
 """Cheap test before `_CAT`: one of the commands that print a file stands on the line."""
 _B32_NAMES = frozenset({"key", "secret", "otp", "totp", "2fa", "mfa", "setup key", "clé", "cle", "schlüssel"})
@@ -577,6 +594,9 @@ def _after_name(
         if text.startswith("[REDACTED:", token_end):
             return []  # the rest of this token was already removed: judged as one, it was not this name's
         call = text[token_end : token_end + 1] in ("(", "[")
+        if call and value.rsplit(".", 1)[-1].replace("_", "").lower() in _TYPED_INTO:
+            typed = _literals(text, token_end, limit)[:1]  # `find_element(By.ID, "pass").send_keys("X")`
+            return [s for s in typed if (sc := value_score(text[s[0] : s[1]])) and sc + strength >= _BAR]
         if call and _CALLEE.fullmatch(value) and _wordy(value):
             score = 0  # `applicationServerKey: urlBase64ToUint8Array(...)`: a function's name, not a literal
         if value.startswith(("[REDACTED:", "$", "{")) or (call and (not score or "=" in value)):
@@ -827,12 +847,13 @@ def _csv_column(text: str, index: int, line_end: int, strength: int) -> list[tup
 
 def _encoded(text: str, start: int, end: int) -> list[tuple[int, int]]:
     """`"id:secret" | base64`, `b64encode(b"id:secret")`: the secret half of the pair."""
-    window = text[max(0, start - 200) : start] if text[start] == "|" else text[end : end + 200]
-    offset = max(0, start - 200) if text[start] == "|" else end
+    piped = text[start] == "|" or text[max(0, start - 8) : start].rstrip().endswith(("|", "| sudo"))  # `| chpasswd`
+    window = text[max(0, start - 200) : start] if piped else text[end : end + 200]
+    offset = max(0, start - 200) if piped else end
     literals = list(_STRING.finditer(window))
     if not literals:
         return []
-    found = literals[-1] if text[start] == "|" else literals[0]  # the literal nearest the encoder
+    found = literals[-1] if piped else literals[0]  # the literal nearest the encoder
     group = 1 if found.group(1) is not None else 2
     value = found.group(group)
     if "[REDACTED:" in value:
@@ -918,7 +939,7 @@ def _bounded(text: str, folded: str, at: int, word: str) -> bool:
     return text[at].isupper() and text[at - 1].islower()
 
 
-def _public(text: str, folded: str, start: int, end: int) -> bool:
+def _public(text: str, folded: str, start: int, end: int, *, encrypted: bool = False) -> bool:
     """Whether the identifier around the name says it is public (`PublicKey`, `client_id`), or
     the "name" is letters inside a random run (`...xPw9...` in a key) and names nothing.
     """
@@ -955,8 +976,12 @@ def _public(text: str, folded: str, start: int, end: int) -> bool:
         return True  # `[REDACTED:github-token]` names what was removed; it is not a name
     if right - left >= 20 and looks_random(text[left:right]):
         return True
+    if encrypted and under_encrypted_heading(text, folded, start):
+        return True  # SealedSecret's `encryptedData:` holds ciphertext under each name
     if "." in identifier and _HOST.fullmatch(identifier.strip(".")):
         return True  # `auth0.com`, `api.token.io`: a host, not a name
+    if text[right - 2 : right] == "Id" and text[right - 3 : right - 2].islower():
+        return True  # `credentialId`, `tokenId`: camelCase's last word says id (the folded text cannot)
     return any(word in identifier for word in _PUBLIC_WORDS) or identifier.endswith(("_id", "-id", 'id"', "ids"))
 
 
@@ -994,8 +1019,10 @@ def find_printed(text: str, folded: str) -> list[tuple[int, int, str]]:
     return edits
 
 
-PAIR_TRIGGERS = ("p:", "p=", "p :", "?k=", "&k=", "#k=")
-"""A one-letter label stands in the text: `p` after a user, `k` (key) as a URL's parameter."""
+PAIR_TRIGGERS = (" p:", " p=", " p :", "?k=", "&k=", "#k=")
+"""A one-letter label stands in the text: `p` after a user (so after a blank: `http:` is no trigger, and
+the rule no longer runs on every text with a URL; a tab before it is not looked for: each trigger
+costs a pass over every text), `k` (key) as a URL's parameter."""
 _QUERY_KEY = lazy(r"k=(?P<v>[^&#\s\"'<>`]{6,256})")
 """`?k=...`: the abbreviation for key APIs take in a query; its value is judged like a key's."""
 _PAIR_USER = lazy(
@@ -1020,6 +1047,7 @@ def find_pairs(text: str, folded: str) -> list[tuple[int, int, str]]:
     for trigger in PAIR_TRIGGERS[:3]:
         at = folded.find(trigger)
         while at >= 0:
+            at += 1  # the label, past the blank its trigger starts with
             line_start = max(text.rfind("\n", max(0, at - _WINDOW), at) + 1, at - _WINDOW, 0)
             if (at == 0 or text[at - 1] in " \t") and _PAIR_USER.search(folded, line_start, at):
                 found = _PAIR_VALUE.match(text, at, min(len(text), at + _MAX_VALUE))
@@ -1031,11 +1059,19 @@ def find_pairs(text: str, folded: str) -> list[tuple[int, int, str]]:
     return edits
 
 
-TOLD_TRIGGERS = ("change it", "bumped", "rotate it", "reset it", "revoke it")
-"""What is said of a credential alone, which nothing else is: changed after first use, its year bumped, rotated."""
+TOLD_TRIGGERS = ("change it", "bumped", "rotate it", "reset it", "revoke it", "you in", "me in")
+"""What is said of a credential alone, which nothing else is: changed after first use, its year bumped, rotated,
+what a lock wants before it "lets you in" (`you in`, `me in`: one trigger for `let`/`lets`; "see you in"
+only costs its sentence a pattern)."""
 _APPOSITION = lazy(r"(?:,|\bso)[ \t]+(?P<v>[^\s,]{8,64}?)(?=[ \t]*(?:,|\bnow\b|[.!?]?(?:\s|$)))", re.IGNORECASE)
 """A value set off in a sentence: between commas (", X,") or stated with "so X now"."""
 _SENTENCE = 200
+_LOCK_TRIGGERS = ("you in", "me in")
+"""Of `TOLD_TRIGGERS`, those read only for what a lock asks (`_ASKED`): "sent me in chat" sets nothing off."""
+_ASKED = lazy(
+    r"\b(?:wants|takes|asks[ \t]+for|needs|expects|accepts)[ \t]+(?P<v>[^\s,]{8,64}?)(?=[ \t]+(?:before|to|and)\b)"
+)
+"""What a lock asks for before it "lets you in": "now it wants X before it lets you in"."""
 
 
 def find_told(text: str, folded: str) -> list[tuple[int, int, str]]:
@@ -1043,19 +1079,21 @@ def find_told(text: str, folded: str) -> list[tuple[int, int, str]]:
     change it after", "my usual one with the year bumped, so X now". The value is set off (between
     commas, or "so X now") and must hold letters and digits and look like a credential.
     """
-    places = sorted(at for trigger in TOLD_TRIGGERS for at in _occurrences(folded, trigger))
+    places = sorted(
+        (at, trigger in _LOCK_TRIGGERS) for trigger in TOLD_TRIGGERS for at in _occurrences(folded, trigger)
+    )
     edits: list[tuple[int, int, str]] = []
-    scanned = 0  # each sentence is read once, however many triggers it holds
-    for at in places:
+    scanned = {False: 0, True: 0}  # each sentence is read once per reading, however many triggers it holds
+    for at, lock in places:
         start = max(0, at - _SENTENCE)
         stop = min(len(text), at + _SENTENCE)
-        for end_mark in ("\n", ". ", "! ", "? "):
+        for end_mark in ("\n", "\\n", ". ", "! ", "? "):  # a line ends really or escaped (a repr)
             cut = text.rfind(end_mark, start, at)
             start = max(start, cut + len(end_mark)) if cut >= 0 else start
             cut = text.find(end_mark, at, stop)
             stop = min(stop, cut) if cut >= 0 else stop
-        start = max(start, scanned)
-        for found in _APPOSITION.finditer(text, start, stop):
+        start = max(start, scanned[lock])
+        for found in (_ASKED if lock else _APPOSITION).finditer(text, start, stop):
             value = found.group("v").rstrip(".!?")
             if (
                 any(c.isdigit() for c in value)
@@ -1064,7 +1102,7 @@ def find_told(text: str, folded: str) -> list[tuple[int, int, str]]:
                 and value_score(value)
             ):
                 edits.append((found.start("v"), found.start("v") + len(value), KIND))
-        scanned = max(scanned, stop)
+        scanned[lock] = max(scanned[lock], stop)
     return edits
 
 
@@ -1090,6 +1128,7 @@ def find_judged(text: str, folded: str) -> list[tuple[int, int, str]]:
             hits.extend((index, at) for index in indices if folded.startswith(names[index][0], at))
             at = folded.find(anchor, at + 1)
     hits.sort()  # the longest names first, each left to right, as if each were looked for alone
+    encrypted = "encrypted" in folded  # asked once: a heading above is looked for only in a text that has one
     taken = bytearray(len(text) + 1)  # where a longer name was already read: `password` holds `pass`
     edits: list[tuple[int, int, str]] = []
     steps: dict[int, _Step] = {}
@@ -1099,7 +1138,11 @@ def find_judged(text: str, folded: str) -> list[tuple[int, int, str]]:
         if at < next_from[index]:
             continue
         end = next_from[index] = at + len(word)
-        if not taken[at] and _bounded(text, folded, at, word) and not _public(text, folded, at, end):
+        if (
+            not taken[at]
+            and _bounded(text, folded, at, word)
+            and not _public(text, folded, at, end, encrypted=encrypted)
+        ):
             taken[at:end] = b"\x01" * (end - at)
             limit = min(len(text), end + _WINDOW)
             spans = _spans(text, folded, at, end, word, strength, role, limit, steps)
@@ -1114,9 +1157,18 @@ def _spans(
         return _encoded(text, at, end)
     if role == "decoder":
         return _decoded(text, at, end)
+    if role == "account":
+        return _question(text, end, limit, strength)
     held = _held(text, end, limit, strength, every=role == "signer")
     if held or role in ("holder", "signer"):
         return held
+    quoted = text[end : end + 1] in ("'", '"') and (
+        text.find("arg", end, end + 16) > 0 or text.find("param", end, end + 16) > 0  # a `find` spares the pattern
+    )
+    if quoted and (args := _OPERATION_ARGS.match(text, end + 1, limit)) is not None:
+        literals = _literals(text, args.end(), limit)  # `{"op": "auth", "args": ["user", "X"]}`: a call as data
+        literals = literals[1:] if len(literals) > 1 else literals
+        return [s for s in literals if (score := value_score(text[s[0] : s[1]])) and score + strength >= _BAR]
     # the rest of the identifier or the inflected word: `DB_PASSWORD`, `Lösenordet`, `пароля`
     while end < limit and (text[end].isalnum() or text[end] in "_-.") and ord(text[end]) < 0x2E80:
         end += 1
@@ -1170,10 +1222,15 @@ def _next_line(text: str, end: int, strength: int, steps: dict[int, _Step]) -> l
     """A label that ends its line (`The generated password for db is:`, `<th>Password</th>`) and
     the value alone on the next line.
     """
+    asked = _question(text, end, min(len(text), end + _WINDOW), strength)
+    if asked:
+        return asked  # "what's the staging admin pw again?" and the reply below
     newline = text.find("\n", end, end + _WINDOW)
     if newline < 0:
         return []
     rest = _TAG.sub("", text[end:newline]).strip(" \t\r")
+    if rest.startswith(">") or rest.startswith('">'):
+        rest = rest.split(">", 1)[1].strip(" \t\r")  # `<Password>`: the element the name is; its value nests below
     if rest and not rest.endswith(":") and rest.rsplit(None, 1)[-1].lower() not in _COPULAS:
         return []
     following = text.find("\n", newline + 1, newline + 1 + _WINDOW)
@@ -1182,5 +1239,40 @@ def _next_line(text: str, end: int, strength: int, steps: dict[int, _Step]) -> l
     if len(tokens) != 1:
         return []  # the value stands alone on its line; a sentence there is prose
     start, stop = _trim(text, *tokens[0])
+    score = value_score(text[start:stop])
+    return [(start, stop)] if score and score + strength >= _BAR else []
+
+
+_SPEAKER = lazy(r"[ \t>]*(?:\[[^\]\n]{1,20}\][ \t]*)?(?:[\w.\-]{1,20}[ \t]*:[ \t]+)?")
+"""What opens a reply in a chat or a transcript: a quote mark, a time (`[10:03]`), a speaker (`li:`, `A:`)."""
+_ANSWER = lazy(r"[^\s,;()\[\]\\]{6,128}(?=,|[ \t]+\(|[ \t]+[—–-][ \t]|[ \t]*(?:\r?\n|\\[nr]|$))")
+"""A reply that is a value alone, or set off from what follows by a comma, an aside or a dash."""
+
+
+def _question(text: str, end: int, limit: int, strength: int) -> list[tuple[int, int]]:
+    """The reply below a line that asks a question after the name (a line break real or escaped)."""
+    mark = text.find("?", end, limit)
+    if mark < 0:
+        return []  # asked first: most names ask nothing, and a `find` costs less than the pattern
+    found = _LINE_BREAK.search(text, mark, limit)
+    if found is None or not text[mark : found.start()].rstrip().endswith("?"):
+        return []
+    return _answer(text, found.end(), strength)
+
+
+def _answer(text: str, position: int, strength: int) -> list[tuple[int, int]]:
+    """The reply to a question that names a credential or its account, on the next line that is
+    not blank (`[10:03] li: X`, `A: X (until Friday)`, `X, the same one as ...`).
+    """
+    for _ in range(2):  # one blank line may stand between a question and its reply
+        blank = _LINE_BREAK.match(text, position)
+        if blank is None:
+            break
+        position = blank.end()
+    speaker = _SPEAKER.match(text, position, min(len(text), position + 48))
+    found = _ANSWER.match(text, speaker.end() if speaker is not None else position, min(len(text), position + 200))
+    if found is None:
+        return []
+    start, stop = _trim(text, *found.span())
     score = value_score(text[start:stop])
     return [(start, stop)] if score and score + strength >= _BAR else []

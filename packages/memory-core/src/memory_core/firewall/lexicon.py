@@ -184,6 +184,7 @@ _PIN_AND_CODES: dict[str, tuple[str, ...]] = {
     "en": ("pin", "pincode", "pin code", "pin number", "otp", "totp", "2fa", "mfa", "one-time"),
     "en-codes": ("verification code", "confirmation code", "security code", "recovery code", "backup code"),
     "en-codes2": ("setup key", "auth code", "login code", "private key", "api key", "apikey", "api_key", "api-key"),
+    "en-vault": ("unseal key", "root token"),  # HashiCorp Vault's: an unseal key share opens the vault
     "fr": ("code de vérification", "code pin", "code de confirmation", "code de récupération"),
     "de": ("bestätigungscode", "verifizierungscode", "wiederherstellungscode", "einmalcode", "pin-code"),
     "es": ("código de verificación", "código de seguridad", "código de recuperación"),

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from memory_core.firewall.files import find_pgpass_passwords
+from memory_core.firewall.files import USERLIST_TRIGGERS, find_pgpass_passwords, find_userlist_passwords
 from memory_core.firewall.flags import FLAG_TRIGGERS, find_flag_passwords
 from memory_core.firewall.judge import (
     JUDGED_TRIGGERS,
@@ -43,13 +43,13 @@ from memory_core.firewall.judge import (
     find_printed,
     find_told,
 )
-from memory_core.firewall.values import is_placeholder, line_prefix, looks_like_code
+from memory_core.firewall.values import is_placeholder, line_prefix, looks_like_code, under_encrypted_heading
 from memory_core.lazyre import lazy
 from memory_core.urls import MAX_URL, URL_END, find_userinfo
 
 __all__ = ["Rule", "RULES", "RULES_VERSION", "MARKER_PREFIX", "marker", "Edit"]
 
-RULES_VERSION = 7
+RULES_VERSION = 8
 """The rule set's version: raise it whenever a change makes the rules catch something they
 did not (1: vendor prefixes, assignments and entropy; 2: the RFC 3986 userinfo parser,
 password flags, named keys, stated passwords, `.pgpass`; 3: the judgement of a name and a
@@ -59,7 +59,12 @@ credentials, the per-syntax assignment rules are gone, kinds `*-assignment` beco
 lexicon as a table of a hundred-odd languages, `firewall.lexicon`, with stems, compounds and
 informal English spellings; 7: rounds 9 and 10 read by principle: HTTP authorization of any
 scheme, `user:password@host` in any string, a value stated before its noun, option lists,
-signers, name/value attribute pairs, type annotations, CSV columns, URL fragments).
+signers, name/value attribute pairs, type annotations, CSV columns, URL fragments; 8: round 11 read
+by principle: the reply to a question naming a credential or its account, a value nested in the
+element its name is, a field typed into, an operation's arguments, `| chpasswd`, PgBouncer's
+userlist, a value stated before "that's the unseal key", what a lock wants "before it lets you in";
+kept: password hashes in modular crypt format, publishable keys, a DSN's public key, ciphertext by
+envelope or place, digests under their algorithm's heading, a site path's build id).
 `memory scrub` records the version
 it ran with, captures record the version that scrubbed them, and `doctor` says when stored
 records were last scrubbed by an older rule set."""
@@ -384,6 +389,7 @@ def _find_url_credentials(text: str, folded: str) -> list[Edit]:
             value = text[span[0] : span[1]]
             secret = (
                 MARKER_PREFIX not in text[userinfo.start : userinfo.at]
+                and not (userinfo.password is None and _public_dsn(text, folded, at))
                 and not is_placeholder(value)
                 and (userinfo.password is None or value.lower() not in _URL_PLACEHOLDERS)
                 and (userinfo.password is not None or _lone_token(value))
@@ -393,6 +399,14 @@ def _find_url_credentials(text: str, folded: str) -> list[Edit]:
             next_from = userinfo.at + 1
         at = text.find("://", next_from)
     return edits
+
+
+def _public_dsn(text: str, folded: str, at: int) -> bool:
+    """Whether the URL whose `://` is at `at` is an error reporter's DSN over HTTP(S) (`dsn: "https://<key>@o1..."`):
+    its lone userinfo is the public key every browser is sent, which can only submit events (Sentry's
+    documentation: "DSNs are safe to keep public"). A legacy DSN's `public:secret@` still loses its secret.
+    """
+    return folded[max(0, at - 5) : at].endswith(("http", "https")) and "dsn" in folded[max(0, at - 40) : at]
 
 
 _USERINFO_HOST = lazy(
@@ -544,6 +558,7 @@ _HEADER_RULES = [
 _NAMED_RULES = [
     Rule("password-flag", FLAG_TRIGGERS, find=find_flag_passwords),
     Rule("credential", (":",), find=find_pgpass_passwords),
+    Rule("credential", USERLIST_TRIGGERS, find=find_userlist_passwords),
     Rule("credential", JUDGED_TRIGGERS, find=find_judged),
     Rule("credential", PRINTED_TRIGGERS, find=find_printed),
     Rule("credential", PAIR_TRIGGERS, find=find_pairs, fold=True),
@@ -601,7 +616,10 @@ def _encodes_plain_text(token: str) -> bool:
     return not Firewall().scrub(decoded).counts
 
 
-def _judge_entropy(match: re.Match[str]) -> Edit | None:
+def _judge_entropy(match: re.Match[str], context: _Context | None = None) -> Edit | None:
+    """A random run, unless what stands around it says it is public, a digest, a hash or ciphertext;
+    `context` says what the whole text holds (`_Context`), so a look around is paid only where it can answer.
+    """
     from memory_core.firewall.entropy import looks_random
 
     token = match.group(0)
@@ -610,8 +628,10 @@ def _judge_entropy(match: re.Match[str]) -> Edit | None:
     segments = token.split("/")
     if len(segments) > 2 and min(map(len, segments)) >= _ID_SEGMENT and ("-" in token or "_" in token):
         return None  # URL-safe ids joined by `/` (Go's build id): one base64 value never mixes `/` with `-` or `_`
-    if _FILE_EXTENSION.match(match.string, match.end()) and "://" in _token_before(match.string, match.start()):
-        return None  # a file's name in a URL's path (`https://images.host/<id>.jpg`): a resource, not a key
+    if _FILE_EXTENSION.match(match.string, match.end()) and (
+        token.startswith("/") or "://" in _token_before(match.string, match.start())
+    ):
+        return None  # a file in a URL's or a site's path (`/_next/static/<build id>/x.js`): a resource, not a key
     if _ENCRYPTED.search(match.string, max(0, match.start() - _MAX_ENCRYPTED), match.start()):
         return None  # SOPS's `ENC[AES256_GCM,data:...,iv:...]`: ciphertext, useless without its key
     if not looks_random(token) or is_placeholder(token) or _encodes_plain_text(token):
@@ -625,12 +645,42 @@ def _judge_entropy(match: re.Match[str]) -> Edit | None:
         return None  # a blockchain address (`0x` and 20 bytes, bech32's `bc1...`): where to pay, not a key
     if _published_in_dns(match.string, match.start()):
         return None  # a DNS record is public by design: DKIM's `p=`, an ACME challenge, a site verification
+    context = context or _Context(match.string, match.string.lower())
+    if context.holds("$") and _MODULAR_CRYPT.search(_token_before(match.string, match.start())):
+        return None  # a password hash (`$2y$10$...`, `$argon2id$v=19$...$salt$hash`, `$6$salt$hash`): one-way
+    hex_value = token.startswith("0x") or set(token) <= _HEX_CHARS
+    if hex_value and context.holds(*_DIGEST_NAMES) and _under_digest_heading(match.string, match.start()):
+        return None  # `sha256:` above `0 : 0x<hex>`: a PCR bank, a checksum list; digests, measured not kept
+    if _ciphertext(match.string, match.start(), token, context):
+        return None  # Jenkins' `{AQAAAB...}`, a SealedSecret's `encryptedData`, a `cat` of `credentials.yml.enc`
     label = _LABEL.search(before) or (_ELEMENT.search(before) if before.endswith(">") else None)
     if label is not None and _public_label(label.group("label")):
         return None  # `PublicKey = ...`, `"kid": ...`, `X-Request-Id: ...`, `ETag: ...`
     if _labelled_above(match.string, match.start(), match.end()):
         return None  # `PublicKey = ...`, `"kid": ...`, `X-Request-Id: ...`, `ETag: ...`
     return match.start(), match.end(), "high-entropy"
+
+
+_CAT_ENCRYPTED = lazy(r"(?:^|[\s$>#])(?:cat|type|head|more|less)[ \t]+\S+\.(?:enc|gpg|age|asc|sops|vault)[ \t]*$")
+"""A command printing a file its name says is encrypted (Rails' `credentials.yml.enc`, a `.gpg`)."""
+_JENKINS_CIPHERTEXT = "AQAAAB"
+"""Jenkins' secret envelope in braces, `{AQAAABAAAAAQ...}`: version 1, then IV and ciphertext (Secret.java)."""
+
+
+def _ciphertext(text: str, start: int, token: str, context: _Context) -> bool:
+    """Whether the value is ciphertext by its envelope or its place: it opens nothing without a key held elsewhere."""
+    if token.startswith(_JENKINS_CIPHERTEXT) and text[start - 1 : start] == "{":
+        return True
+    if context.holds("encrypted") and under_encrypted_heading(text, context.folded, start):
+        return True
+    if not context.holds(*_ENCRYPTED_FILES):
+        return False
+    for line in reversed(_lines_above(text, start, _DNS_LINES)[:-1]):  # the command that printed it, above
+        if _CAT_ENCRYPTED.search(line):
+            return True
+        if not line.strip() or line.lstrip().startswith(("$", "#", ">")):
+            return False  # a blank line or another command ends that output
+    return False
 
 
 _ADDRESS = lazy(
@@ -703,7 +753,26 @@ _LABEL = lazy(
 _ELEMENT = lazy(r"<(?:[\w.\-]{1,20}:)?(?P<label>[A-Za-z][\w.\-]{0,40})(?:[ \t][^<>\n]{0,80})?>[ \t]*$")
 """The XML or HTML element a value stands in (`<ds:X509Certificate>`): its name is its label."""
 _HOST_LABEL = lazy(r"\.[a-z0-9\-]+\.[a-z]{2,}")
-_PUBLIC_PREFIXES = ("age1", "npub1")
+_PUBLIC_PREFIXES = ("age1", "npub1", "pk_live_", "pk_test_")
+"""Public by design: age and Nostr recipients, publishable keys (Stripe's `pk_live_`) made to ship in web pages."""
+_MODULAR_CRYPT = lazy(r"\$[a-z0-9][a-z0-9\-]{0,15}\$(?:[\w=,.+/\-]*\$){0,4}[\w.+/]*$")
+"""The modular crypt format up to a value: `$id$`, its parameters and salt (`$2y$10$`, `$argon2id$v=19$m=...$`).
+A password hash is one-way: kept, like a digest (decided for round 11; docs/firewall.md)."""
+_HEX_CHARS = frozenset("0123456789abcdefABCDEF")
+_DIGEST_HEADING = lazy(r"[ \t]*(?:sha(?:1|224|256|384|512)|sha3[-_]?\d{3}|sm3[-_]?256|md5|blake2[bs]?)[ \t]*:[ \t]*")
+"""A heading that names a digest algorithm alone on its line (`tpm2_pcrread`'s `sha256:` bank)."""
+
+
+def _under_digest_heading(text: str, start: int) -> bool:
+    """Whether a hex value stands in a listing under a heading that names its digest algorithm."""
+    for line in reversed(_lines_above(text, start, _DNS_LINES)[:-1]):
+        if _DIGEST_HEADING.fullmatch(line):
+            return True
+        if not line.strip():
+            return False  # a blank line ends the listing
+    return False
+
+
 _PUBLIC_WORDS = frozenset({"public", "pub", "publickey", "recipient", "recipients", "peer", "cert", "certificate"})
 _ID_TAILS = frozenset(
     {
@@ -764,8 +833,34 @@ def _public_blocks(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+_ENCRYPTED_FILES = (".enc", ".gpg", ".age", ".asc", ".sops", ".vault")
+_DIGEST_NAMES = ("sha", "md5", "sm3", "blake")
+
+
+class _Context:
+    """What a text holds that a random run's surroundings may be read for (a `$`, a digest's name,
+    `encrypted`, an encrypted file's name): each asked of the whole text once, and only when a run
+    that looks random reaches the question, so a text with none pays nothing.
+    """
+
+    __slots__ = ("_held", "folded", "text")
+
+    def __init__(self, text: str, folded: str) -> None:
+        self.text = text
+        self.folded = folded
+        self._held: dict[tuple[str, ...], bool] = {}
+
+    def holds(self, *words: str) -> bool:
+        """Whether the folded text holds one of `words`."""
+        held = self._held.get(words)
+        if held is None:
+            held = self._held[words] = any(word in self.folded for word in words)
+        return held
+
+
 def _find_high_entropy(text: str, folded: str) -> list[Edit]:
     public = _public_blocks(text) if "-----BEGIN" in text else []
+    context = _Context(text, folded)
     edits: list[Edit] = []
     for run in re.finditer(_RANDOM_RUN, text):
         if public and any(start <= run.start() < end for start, end in public):
@@ -775,7 +870,7 @@ def _find_high_entropy(text: str, folded: str) -> list[Edit]:
             found = _RANDOM_RUN_AFTER_ESCAPE.match(text, run.start() + 1)  # `\n<sha>` in a repr
         if found is None:
             continue
-        edit = _judge_entropy(found)
+        edit = _judge_entropy(found, context)
         if edit is not None:
             edits.append(edit)
     return edits

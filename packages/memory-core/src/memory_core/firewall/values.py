@@ -29,6 +29,7 @@ __all__ = [
     "is_placeholder",
     "looks_like_code",
     "line_prefix",
+    "under_encrypted_heading",
 ]
 
 _TRAILING = ")]},.:;!?"
@@ -197,3 +198,29 @@ def line_prefix(text: str, start: int) -> str | None:
     if newline < 0:
         return text[:start] if window == 0 else None
     return text[newline + 1 : start]
+
+
+_ENCRYPTED_WINDOW = 600
+"""How far above a value its heading may stand: a SealedSecret lists a handful of names under it."""
+
+
+def under_encrypted_heading(text: str, folded: str, start: int) -> bool:
+    """Whether `start` stands in an indented block whose heading says encrypted (a SealedSecret's
+    `encryptedData:`, `encrypted_values:`): each value there is ciphertext, which opens nothing
+    without a key held elsewhere. The look back is bounded, so it costs a window, not the text.
+    """
+    window = max(0, start - _ENCRYPTED_WINDOW)
+    if folded.find("encrypted", window, start) < 0:
+        return False
+    line_start = text.rfind("\n", window, start) + 1
+    line = text[line_start:start]
+    indent = len(line) - len(line.lstrip(" \t"))
+    while line_start > window:
+        above = text.rfind("\n", window, line_start - 1) + 1
+        line = folded[above : line_start - 1]
+        if line.strip() and len(line) - len(line.lstrip(" \t")) < indent:
+            return "encrypted" in line and line.rstrip().endswith(":")
+        line_start = above
+        if above == 0:
+            break
+    return False
