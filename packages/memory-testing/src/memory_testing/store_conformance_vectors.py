@@ -72,6 +72,11 @@ class VectorConformance:
         assert [rid for rid, _ in vs.nearest([PROJECT], _MODEL, vector(0, 1, 0), k=2)] == ["a", "b"]
         assert vs.nearest([PROJECT], "model-b", vector(0, 1, 0), k=5) == []
         assert vs.nearest([], _MODEL, vector(0, 1, 0), k=5) == []
+        # Several queries at once, in their order, each as `nearest` answers it alone.
+        both = vs.nearest_each([PROJECT, USER], _MODEL, [vector(0, 1, 0), vector(0, 0, 1)], k=2)
+        assert [[rid for rid, _ in found] for found in both] == [["a", "b"], ["u", "a"]]
+        assert vs.nearest_each([PROJECT], "model-b", [vector(0, 1, 0), vector(1, 0, 0)], k=5) == [[], []]
+        assert vs.nearest_each([], _MODEL, [vector(0, 1, 0)], k=5) == [[]]
 
     def test_nearest_sees_only_records_in_the_index(self, store: Store) -> None:
         from memory_testing.records import PROJECT, make_record
@@ -127,6 +132,9 @@ class VectorConformance:
             found = vs.nearest([PROJECT], _MODEL, query, k=3)
             assert [rid for rid, _ in found] == [rid for rid, _ in exact(query, 3)]
             assert all(math.isclose(a, b, abs_tol=2e-6) for (_, a), (_, b) in zip(found, exact(query, 3), strict=True))
+        # Several queries in one pass: each answer is the one the query gets alone.
+        every = [*queries, kept["r140"][0]]
+        assert vs.nearest_each([PROJECT], _MODEL, every, k=3) == [vs.nearest([PROJECT], _MODEL, q, k=3) for q in every]
 
     def test_vectors_are_replaced_never_doubled_and_go_with_their_record(self, store: Store) -> None:
         from memory_testing.records import PROJECT, make_record

@@ -444,13 +444,13 @@ class Retriever:
         assert bank is not None
         assert isinstance(store, Vectors)
         vector = embedder.embed_query(text)
-        found = store.nearest(scopes, embedder.model_id, np.asarray(vector, dtype="<f4").tobytes(), k=_DEPTH)
-        if not found:
-            return vector, found, []
-        # The second vector list: closeness beyond what generic prompts share (`_HUB_WEIGHT`).
+        # The second vector list: closeness beyond what generic prompts share (`_HUB_WEIGHT`),
+        # scored in the same pass over the passages as the first.
         beyond = vector - _HUB_WEIGHT * bank.centre()
         beyond = beyond / max(float(np.linalg.norm(beyond)), 1e-12)
-        return vector, found, store.nearest(scopes, embedder.model_id, np.asarray(beyond, "<f4").tobytes(), k=_DEPTH)
+        queries = [np.asarray(v, dtype="<f4").tobytes() for v in (vector, beyond)]
+        found, far = store.nearest_each(scopes, embedder.model_id, queries, k=_DEPTH)
+        return vector, found, far if found else []
 
     def _lexical(self, query: str, terms: Sequence[str], scopes: Sequence[Scope], *, floor: bool) -> _Lexical:
         """BM25 scores of the records that can be among the `_DEPTH` best."""

@@ -594,12 +594,18 @@ class PostgresStore:
         return self._write(work)
 
     def nearest(self, scopes: Sequence[Scope], model: str, query: bytes, *, k: int) -> list[Neighbour]:
-        """Exact, over this store object's cache of the scopes' vectors (`store._vectors`)."""
+        """Over this store object's cache of the scopes' vectors (`store._vectors`)."""
+        return self.nearest_each(scopes, model, [query], k=k)[0]
+
+    def nearest_each(
+        self, scopes: Sequence[Scope], model: str, queries: Sequence[bytes], *, k: int
+    ) -> list[list[Neighbour]]:
+        """`nearest` for each query, in one pass over this store object's cache (`store._vectors`)."""
         names = _live_names(scopes)
         if not names or k <= 0:
-            return []
+            return [[] for _ in queries]
         sources = [((name, model), _ScopeVectors(self, name, model)) for name in names]
-        return self._vectors.nearest(sources, query, k, self._ranked)
+        return self._vectors.nearest_each(sources, queries, k, self._ranked)
 
     def _ranked(self, ids: Sequence[str]) -> set[str]:
         """Which of `ids` are in the index (searchable, standing not negative)."""

@@ -554,12 +554,18 @@ class RedisStore:
         return bool(written)
 
     def nearest(self, scopes: Sequence[Scope], model: str, query: bytes, *, k: int) -> list[Neighbour]:
-        """Exact, over this store object's cache of the scopes' vectors (`store._vectors`)."""
+        """Over this store object's cache of the scopes' vectors (`store._vectors`)."""
+        return self.nearest_each(scopes, model, [query], k=k)[0]
+
+    def nearest_each(
+        self, scopes: Sequence[Scope], model: str, queries: Sequence[bytes], *, k: int
+    ) -> list[list[Neighbour]]:
+        """`nearest` for each query, in one pass over this store object's cache (`store._vectors`)."""
         chosen = _live(scopes)
         if not chosen or k <= 0:
-            return []
+            return [[] for _ in queries]
         sources = [((str(scope), model), _ScopeVectors(self, scope, model)) for scope in chosen]
-        return self._vectors.nearest(sources, query, k, self._ranked)
+        return self._vectors.nearest_each(sources, queries, k, self._ranked)
 
     def _ranked(self, ids: Sequence[str]) -> set[str]:
         """Which of `ids` are in the index (searchable, standing not negative): two round trips."""

@@ -961,10 +961,16 @@ class SQLiteStore:
         return bool(self._write(work))
 
     def nearest(self, scopes: Sequence[Scope], model: str, query: bytes, *, k: int) -> list[Neighbour]:
-        """Exact, over this store object's cache of the scopes' vectors (`store._vectors`)."""
+        """Over this store object's cache of the scopes' vectors (`store._vectors`)."""
+        return self.nearest_each(scopes, model, [query], k=k)[0]
+
+    def nearest_each(
+        self, scopes: Sequence[Scope], model: str, queries: Sequence[bytes], *, k: int
+    ) -> list[list[Neighbour]]:
+        """`nearest` for each query, in one pass over this store object's cache (`store._vectors`)."""
         names = live_scope_names(scopes)
         if not names or k <= 0:
-            return []
+            return [[] for _ in queries]
         with self._lock:
             conn = self._connect()
             try:
@@ -973,9 +979,9 @@ class SQLiteStore:
             except sqlite3.Error as exc:
                 raise translate(exc, "read") from exc
         if mid is None:
-            return []
+            return [[] for _ in queries]
         sources = [((name, model), _ScopeVectors(self, sid, mid)) for name, sid in found if sid is not None]
-        return self._vectors.nearest(sources, query, k, self._ranked)
+        return self._vectors.nearest_each(sources, queries, k, self._ranked)
 
     def _ranked(self, ids: Sequence[str]) -> set[str]:
         """Which of `ids` are in the index (searchable, standing not negative)."""
