@@ -34,7 +34,7 @@ from memory_core.store.base import Vectors
 
 
 def _p(values: list[float], q: float) -> float:
-    return latency._p(values, q)
+    return float(latency._p(values, q))
 
 
 def main() -> int:

@@ -298,7 +298,7 @@ class _Spill:
 
         width, fd = 4 * dim, self.fd
         out = np.empty((len(picked), dim), dtype="<f4")
-        view = memoryview(out).cast("B")
+        view = memoryview(out.data).cast("B")
         preadv = getattr(os, "preadv", None)
         for index, offset in enumerate((picked * width).tolist()):
             row = view[index * width : (index + 1) * width]
