@@ -18,6 +18,7 @@ import json
 import random
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -50,7 +51,7 @@ def main() -> int:
     store = open_store(args.store, timeout=30.0, allow_db0=False)
     assert isinstance(store, Vectors)
     scope = [Scope("project", latency._project(args.records))]
-    about_file = Path(latency.tempfile.gettempdir()) / f"memory-bench-seed-v2-{args.records}.about.json"
+    about_file = Path(tempfile.gettempdir()) / f"memory-bench-seed-v2-{args.records}.about.json"
     about = json.loads(about_file.read_text()) if about_file.exists() else []
     rng = random.Random(latency._SEED + 1)
     store.nearest(scope, embedder.model_id, embedder.embed_query("warm").astype("<f4").tobytes(), k=1)
