@@ -177,6 +177,29 @@ class VectorConformance:
         assert vs.unvectored(None, _MODEL, limit=0) == []
         assert len(vs.unvectored(None, "model-b", limit=10)) == 6
 
+    def test_unvectored_pages_by_a_cursor(self, store: Store) -> None:
+        """A backfill's next page starts below the last record it handled, ties in time by id,
+        across scopes, whatever was done above the cursor meanwhile.
+        """
+        from memory_testing.records import OTHER, PROJECT, make_record
+
+        vs = _vectors(store)
+        _put(
+            store,
+            *[make_record(f"r{n}", f"turn {n}", PROJECT, created_at=_T0 + n // 2) for n in range(6)],
+            make_record("o1", "other", OTHER, created_at=_T0 + 1),
+        )
+        # Newest first: r5 r4 (T0+2), r3 r2 o1 (T0+1), r1 r0 (T0).
+        first = vs.unvectored(None, _MODEL, limit=3)
+        assert [r.id for r in first] == ["r5", "r4", "r3"]
+        cursor = (first[-1].created_at, first[-1].id)
+        vs.put_vectors("r5", _MODEL, [vector(1, 0)])  # done above the cursor: changes nothing below
+        second = vs.unvectored(None, _MODEL, limit=3, before=cursor)
+        assert [r.id for r in second] == ["r2", "o1", "r1"]
+        assert [r.id for r in vs.unvectored([PROJECT], _MODEL, limit=5, before=cursor)] == ["r2", "r1", "r0"]
+        assert [r.id for r in vs.unvectored(None, _MODEL, limit=5, before=(_T0, "r0"))] == []
+        assert [r.id for r in vs.unvectored(None, _MODEL, limit=9, before=(_T0 + 5, ""))][:2] == ["r4", "r3"]
+
     def test_another_models_vectors_are_dropped_never_mixed(self, store: Store) -> None:
         from memory_testing.records import PROJECT, make_record
 

@@ -625,12 +625,19 @@ class PostgresStore:
             params.append(names)
         return where, params
 
-    def unvectored(self, scopes: Sequence[Scope] | None, model: str, *, limit: int) -> list[Record]:
-        """The newest indexed records not yet done by `model`."""
+    def unvectored(
+        self, scopes: Sequence[Scope] | None, model: str, *, limit: int, before: tuple[float, str] | None = None
+    ) -> list[Record]:
+        """The newest indexed records not yet done by `model` (older than `before`: a row
+        comparison the (created_at, id) index answers by seeking, not by walking the done ones).
+        """
         found = self._indexed(scopes)
         if found is None or limit <= 0:
             return []
         where, params = found
+        if before is not None:
+            where += " AND (r.created_at, r.id) < (%s, %s)"
+            params = [*params, before[0], before[1]]
         columns = ", ".join(f"r.{c.strip()}" for c in _COLUMNS.split(","))
         rows = self._read(
             f"SELECT {columns} FROM {{s}}.records r WHERE {where}"  # noqa: S608 - constant columns and clauses

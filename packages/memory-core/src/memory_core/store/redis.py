@@ -581,8 +581,12 @@ class RedisStore:
             )
         return {record_id for reply in replies for record_id in reply}
 
-    def unvectored(self, scopes: Sequence[Scope] | None, model: str, *, limit: int) -> list[Record]:
-        """The newest records in the index without vectors of `model`, across the scopes."""
+    def unvectored(
+        self, scopes: Sequence[Scope] | None, model: str, *, limit: int, before: tuple[float, str] | None = None
+    ) -> list[Record]:
+        """The newest records in the index without vectors of `model` (older than `before`: each
+        scope's walk starts at the cursor's rank), across the scopes.
+        """
         if limit <= 0:
             return []
         with self._guard():
@@ -594,7 +598,14 @@ class RedisStore:
                 with self._guard():
                     (flat,) = self._run(
                         _eval(
-                            scripts.UNVECTORED, prefix + "rec", prefix, model, limit - kept, start, _UNVECTORED_BUDGET
+                            scripts.UNVECTORED,
+                            prefix + "rec",
+                            prefix,
+                            model,
+                            limit - kept,
+                            start,
+                            _UNVECTORED_BUDGET,
+                            *(() if before is None else (repr(before[0]), before[1])),
                         )
                     )
                 start = int(flat[0])
