@@ -68,6 +68,8 @@ def test_a_scope_past_the_old_bound_answers_neighbours_in_bounded_memory() -> No
         assert dict(found).items() <= _exact(source, query).items()  # every score the exact one
     entry = cache._entries[("project", "m")]
     assert entry.matrix is None  # compact: no float32 kept in memory
+    assert entry.bits is not None
+    assert entry.ids is not None
     held = entry.bits.nbytes() + entry.ids.nbytes()
     assert held < 30 * len(source.rows), f"{held / len(source.rows):.0f} bytes a passage in memory"
     assert source.reads >= len(source.rows) // _vectors._BATCH  # read in batches, never whole
@@ -185,6 +187,7 @@ def test_a_removal_during_a_load_never_mixes_two_generations() -> None:
     assert found[0] == (f"s{(_BOUND + 501) // 2:07d}", 1.0)
     entry = cache._entries[("project", "m")]
     assert entry is not old
+    assert entry.ids is not None
     ids = np.concatenate(entry.ids.blocks)[: entry.count]
     assert {rid[:1] for rid in ids.tolist()} == {b"s"}
     assert entry.count == len(source.rows)
