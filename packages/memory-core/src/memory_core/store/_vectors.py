@@ -31,6 +31,10 @@ Two forms, by the scope's size:
   exact whenever the true neighbours are in the pool (recall@10 against exact on the
   development sessions' real embeddings: `docs/performance.md`).
 
+Several query vectors share one pass (`nearest_each`: recall's two lists): one product or Hamming
+pass over the passages, the compact pools' rows read once for all; each answer is the one its
+query gets alone.
+
 Scoring is the same on every backend: candidates' scores are computed in float64 from the stored
 float32 values and rounded to 1e-6, the best passage per record, ties to the smaller id. (A BLAS
 kernel's summation order can depend on the rows around a row; the second pass sums each row on
