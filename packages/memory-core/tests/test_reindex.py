@@ -9,8 +9,11 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
+import pytest
 from memory_core.config import Config
+from memory_core.models import Record
 from memory_core.service import MemoryService
 from memory_core.store.sqlite import SQLiteStore
 from memory_testing.embedding import FakeEmbedder, real_embedder
@@ -145,4 +148,59 @@ def test_an_existing_store_gets_its_vectors_in_the_background(tmp_path: Path) ->
     while service.vector_status()["without"] and time.monotonic() < deadline:
         time.sleep(0.05)
     assert service.vector_status() == {"model": "fake-1", "with": 5, "without": 0, "problem": None}
+    service.close()
+
+
+def test_the_background_backfill_pages_below_what_it_did_and_still_finds_what_lost_its_vectors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each page starts below the last record handled, so a page never walks past the records
+    already done (at 1,000,000 records the pages got slower the further the backfill went); every
+    record is embedded once, and a record rewritten behind the cursor is embedded again.
+    """
+    from memory_core.embedding import backfill
+    from memory_core.retrieval.tokenizer import index_terms
+
+    monkeypatch.setattr(backfill, "_BATCH", 4)
+    monkeypatch.setattr(backfill, "_BACKFILL_PAUSE", 0.0)
+    _seed(tmp_path, 30)
+    fake = FakeEmbedder()
+    service = MemoryService(Config.from_env(_env(tmp_path)), long_lived=True, embedder=fake)
+    store = service.store
+    assert isinstance(store, SQLiteStore)
+    pages: list[tuple[tuple[float, str] | None, list[str]]] = []
+    unvectored = store.unvectored
+
+    def spy(*args: Any, **kwargs: Any) -> list[Record]:
+        found = unvectored(*args, **kwargs)
+        pages.append((kwargs.get("before"), [r.id for r in found]))
+        return found
+
+    monkeypatch.setattr(store, "unvectored", spy)
+    service.start_vectors()
+    writer = service._vector_writer
+    assert writer is not None
+    deadline = time.monotonic() + 20
+    while service.vector_status()["without"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert writer.idle.wait(10)
+    assert service.vector_status()["without"] == 0
+    assert fake.calls == 30, "every record embedded once"
+    handled = [rid for _, ids in pages for rid in ids]
+    assert len(handled) == 30, "no page handed back a record already done"
+    assert len(set(handled)) == 30
+    for (before, _), (_, earlier) in zip(pages[1:], pages, strict=False):
+        if earlier:
+            assert before is not None, "the next page starts below the last one"
+            assert before[1] == earlier[-1]
+    # A record rewritten after the pass lost its vectors behind the cursor: the next capture
+    # wakes the thread, and it is embedded again with the new turn.
+    old = store.get([handled[3]])[0]
+    store.put(old, index_terms(old.text + " edited"), replace=True)
+    assert service.vector_status()["without"] == 1
+    service.capture(harness="claude", session_id="s2", turn_id="t1", prompt="one more", response="ok")
+    deadline = time.monotonic() + 20
+    while service.vector_status()["without"] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert service.vector_status()["without"] == 0
     service.close()

@@ -68,6 +68,8 @@ def test_a_scope_past_the_old_bound_answers_neighbours_in_bounded_memory() -> No
         assert dict(found).items() <= _exact(source, query).items()  # every score the exact one
     entry = cache._entries[("project", "m")]
     assert entry.matrix is None  # compact: no float32 kept in memory
+    assert entry.bits is not None
+    assert entry.ids is not None
     held = entry.bits.nbytes() + entry.ids.nbytes()
     assert held < 30 * len(source.rows), f"{held / len(source.rows):.0f} bytes a passage in memory"
     assert source.reads >= len(source.rows) // _vectors._BATCH  # read in batches, never whole
@@ -97,6 +99,37 @@ def test_a_compact_scope_takes_more_when_the_pool_is_mostly_out_of_the_index(mon
     assert len(found) == 3
     assert not hidden & {rid for rid, _ in found}
     assert all(exact[rid] == score for rid, score in found)
+
+
+def test_several_queries_get_each_its_own_answer_in_one_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Recall asks for two lists at once (the prompt, and the prompt beyond the generic prompts'
+    centre): each is the answer its query gets alone, in the exact and in the compact form, and
+    the store is asked at most once whether a record is in the index.
+    """
+    monkeypatch.setattr(_vectors, "EXACT_ROWS", 1_000)
+    asked: list[str] = []
+
+    def in_index(ids: Sequence[str]) -> set[str]:
+        asked.extend(ids)
+        return {rid for rid in ids if not rid.endswith("3")}
+
+    for count in (800, 20_000):  # exact, compact
+        source = _Source(count)
+        cache = VectorCache()
+        cache.nearest([(("project", "m"), source)], source.rows[0].tobytes(), 3, in_index)
+        assert cache.wait(60)
+        near = source.rows[count - 7]
+        beyond = near - 0.75 * source.rows[:50].mean(axis=0)
+        queries = [q.astype(np.float32).tobytes() for q in (near, beyond / np.linalg.norm(beyond), source.rows[5])]
+        alone = [cache.nearest([(("project", "m"), source)], q, 20, in_index) for q in queries]
+        asked.clear()
+        together = cache.nearest_each([(("project", "m"), source)], queries, 20, in_index)
+        assert together == alone
+        assert all(len(found) == 20 for found in together)
+        assert len(asked) == len(set(asked))
+        exact = _exact(source, near)
+        assert together[0][0] == (f"r{(count - 7) // 2:07d}", 1.0)
+        assert all(exact[rid] == score for rid, score in together[0])
 
 
 _BOUND = _vectors.QUERY_ROWS
@@ -154,6 +187,7 @@ def test_a_removal_during_a_load_never_mixes_two_generations() -> None:
     assert found[0] == (f"s{(_BOUND + 501) // 2:07d}", 1.0)
     entry = cache._entries[("project", "m")]
     assert entry is not old
+    assert entry.ids is not None
     ids = np.concatenate(entry.ids.blocks)[: entry.count]
     assert {rid[:1] for rid in ids.tolist()} == {b"s"}
     assert entry.count == len(source.rows)

@@ -10,6 +10,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 from memory_core.hookpath.client import socket_path, worker_environment
 from memory_core.hookpath.worker import stop_worker
@@ -83,6 +84,47 @@ def test_the_first_turn_is_handled_in_process_and_starts_a_worker(hook_env: dict
     assert _wait_for(path), "a worker was started for the next turn"
     folder = Path(path).parent
     assert oct(folder.stat().st_mode & 0o777) == "0o700"
+
+
+def test_a_session_start_that_starts_the_worker_answers_the_first_prompt_warm(
+    hook_env: dict[str, str], tmp_path: Path
+) -> None:
+    """A project too big for a prompt to load its vectors itself (over `QUERY_ROWS` passages):
+    a SessionStart with no worker yet is handled in the hook (which prints nothing) and starts
+    the worker, which loads the model and the project's vectors at once, so the session's first
+    prompt, a moment later, already finds the one record only its meaning matches.
+    """
+    from memory_core.config import Config
+    from memory_core.models import Record
+    from memory_core.service import MemoryService
+    from memory_core.store._vectors import QUERY_ROWS
+    from memory_core.store.sqlite import SQLiteStore
+    from memory_testing.embedding import real_embedder
+
+    embedder = real_embedder()
+    prompt = "when does billing happen overnight?"
+    project = MemoryService(Config.from_env(hook_env)).scopes(str(tmp_path), kind="project")[0]
+    store = SQLiteStore(hook_env["MEMORY_URL"].removeprefix("sqlite:///"))
+    rows = np.random.default_rng(3).standard_normal((QUERY_ROWS + 1_000, embedder.dim))
+    rows /= np.linalg.norm(rows, axis=1, keepdims=True)
+    records = [Record(f"f{n:05d}", project, f"filler number {n}", created_at=1.7e9 + n) for n in range(len(rows) // 2)]
+    store.put_many([(r, {"filler": 1}) for r in records])
+    for n, record in enumerate(records):  # two passages each: past QUERY_ROWS in all
+        store.put_vectors(
+            record.id, embedder.model_id, [rows[2 * n].astype("<f4").tobytes(), rows[2 * n + 1].astype("<f4").tobytes()]
+        )
+    target = Record("zz", project, "The invoice batch runs at 02:00 UTC.", created_at=1.8e9)
+    store.put(target, {"invoice": 1, "batch": 1, "runs": 1})
+    # Its meaning matches the prompt; no word of it does (BM25 alone finds nothing).
+    store.put_vectors(target.id, embedder.model_id, [embedder.embed_query(prompt).astype("<f4").tobytes()])
+    store.close()
+
+    start = _hook(hook_env, {"event": "start", "session": "s1"}, cwd=tmp_path)
+    assert (start.returncode, start.stdout) == (0, b"")
+    assert _wait_for(_socket(hook_env)), "the SessionStart started a worker"
+    time.sleep(8)  # the user reads the screen; the worker loads in the background
+    first = _hook(hook_env, {"event": "read", "session": "s1", "turn": "t1", "text": prompt}, cwd=tmp_path)
+    assert b"02:00 UTC" in first.stdout, "the first prompt was answered with the project's vectors"
 
 
 def test_worker_and_in_process_give_byte_identical_answers(hook_env: dict[str, str]) -> None:

@@ -269,6 +269,15 @@ class MemoryService:
         except Exception as exc:  # noqa: BLE001 - vectors are an improvement; capture never fails for them
             self.logbook.error("vectors", exc)
 
+    def warm(self, cwd: str | None = None) -> None:
+        """Load the model and the vectors of `cwd`'s project (where memory is on) in the background,
+        so the next prompt there is answered warm: a session's start, a worker a hook just started.
+        Returns at once; only a long-lived process does anything. Raises what resolving the
+        project raises.
+        """
+        if self.long_lived and self.active(cwd):
+            self.start_vectors(warm=self.scopes(cwd))
+
     def vector_status(self) -> dict[str, Any]:
         """How many records of the store have vectors of this process's model, and how many lack them.
 
@@ -450,8 +459,7 @@ class MemoryService:
             if event.kind is EventKind.START:
                 # A session begins: load the model (and backfill) in the background now, so its
                 # first prompt is answered warm. Nothing reaches the model's context.
-                if self.active(event.cwd):
-                    self.start_vectors(warm=self.scopes(event.cwd))
+                self.warm(event.cwd)
                 return Recall("", reason="session start")
             return Recall("", reason=event.reason or "ignored")
         except Exception as exc:  # noqa: BLE001 - a memory failure never fails a user's turn

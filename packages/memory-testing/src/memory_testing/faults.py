@@ -93,6 +93,8 @@ class Hooks:
         if payload.get("event") == "write":
             return HookEvent(EventKind.WRITE, self.name, payload["session"], payload["turn"],
                              payload.get("cwd"), response=payload["text"])
+        if payload.get("event") == "start":
+            return HookEvent(EventKind.START, self.name, payload["session"], cwd=payload.get("cwd"))
         return HookEvent(EventKind.IGNORE, self.name)
 
     def render(self, event, recall):

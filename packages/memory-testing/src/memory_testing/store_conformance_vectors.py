@@ -72,6 +72,11 @@ class VectorConformance:
         assert [rid for rid, _ in vs.nearest([PROJECT], _MODEL, vector(0, 1, 0), k=2)] == ["a", "b"]
         assert vs.nearest([PROJECT], "model-b", vector(0, 1, 0), k=5) == []
         assert vs.nearest([], _MODEL, vector(0, 1, 0), k=5) == []
+        # Several queries at once, in their order, each as `nearest` answers it alone.
+        both = vs.nearest_each([PROJECT, USER], _MODEL, [vector(0, 1, 0), vector(0, 0, 1)], k=2)
+        assert [[rid for rid, _ in found] for found in both] == [["a", "b"], ["u", "a"]]
+        assert vs.nearest_each([PROJECT], "model-b", [vector(0, 1, 0), vector(1, 0, 0)], k=5) == [[], []]
+        assert vs.nearest_each([], _MODEL, [vector(0, 1, 0)], k=5) == [[]]
 
     def test_closest_gives_each_probes_best_cosine_as_the_scope_changes(self, store: Store) -> None:
         """What the recall decision's per-store bar reads (`Vectors.closest`): each probe's best
@@ -158,6 +163,9 @@ class VectorConformance:
             found = vs.nearest([PROJECT], _MODEL, query, k=3)
             assert [rid for rid, _ in found] == [rid for rid, _ in exact(query, 3)]
             assert all(math.isclose(a, b, abs_tol=2e-6) for (_, a), (_, b) in zip(found, exact(query, 3), strict=True))
+        # Several queries in one pass: each answer is the one the query gets alone.
+        every = [*queries, kept["r140"][0]]
+        assert vs.nearest_each([PROJECT], _MODEL, every, k=3) == [vs.nearest([PROJECT], _MODEL, q, k=3) for q in every]
 
     def test_vectors_are_replaced_never_doubled_and_go_with_their_record(self, store: Store) -> None:
         from memory_testing.records import PROJECT, make_record
@@ -199,6 +207,29 @@ class VectorConformance:
         assert vs.vector_counts([OTHER], _MODEL) == (0, 1)
         assert vs.unvectored(None, _MODEL, limit=0) == []
         assert len(vs.unvectored(None, "model-b", limit=10)) == 6
+
+    def test_unvectored_pages_by_a_cursor(self, store: Store) -> None:
+        """A backfill's next page starts below the last record it handled, ties in time by id,
+        across scopes, whatever was done above the cursor meanwhile.
+        """
+        from memory_testing.records import OTHER, PROJECT, make_record
+
+        vs = _vectors(store)
+        _put(
+            store,
+            *[make_record(f"r{n}", f"turn {n}", PROJECT, created_at=_T0 + n // 2) for n in range(6)],
+            make_record("o1", "other", OTHER, created_at=_T0 + 1),
+        )
+        # Newest first: r5 r4 (T0+2), r3 r2 o1 (T0+1), r1 r0 (T0).
+        first = vs.unvectored(None, _MODEL, limit=3)
+        assert [r.id for r in first] == ["r5", "r4", "r3"]
+        cursor = (first[-1].created_at, first[-1].id)
+        vs.put_vectors("r5", _MODEL, [vector(1, 0)])  # done above the cursor: changes nothing below
+        second = vs.unvectored(None, _MODEL, limit=3, before=cursor)
+        assert [r.id for r in second] == ["r2", "o1", "r1"]
+        assert [r.id for r in vs.unvectored([PROJECT], _MODEL, limit=5, before=cursor)] == ["r2", "r1", "r0"]
+        assert [r.id for r in vs.unvectored(None, _MODEL, limit=5, before=(_T0, "r0"))] == []
+        assert [r.id for r in vs.unvectored(None, _MODEL, limit=9, before=(_T0 + 5, ""))][:2] == ["r4", "r3"]
 
     def test_another_models_vectors_are_dropped_never_mixed(self, store: Store) -> None:
         from memory_testing.records import PROJECT, make_record

@@ -11,6 +11,10 @@ Promises:
   (`unvectored`), and a record's vectors are written in one replacing write (`put_vectors`), so
   a run stopped anywhere (killed, store outage) resumes where it stopped and a record ends with
   one set of vectors whoever wrote it.
+- Paged by a cursor: each page of `unvectored` starts below the last record handled (`before`),
+  so a page costs the same at the millionth record as at the first; when a pass reaches the
+  oldest record, one more look from the newest finds what lost its vectors behind the cursor
+  (a record rewritten meanwhile) before the thread goes idle.
 - Never mixed: before writing, vectors of any other model are dropped (`drop_vectors`): a store
   written by another model version is re-embedded, never compared across models.
 - Backfill takes half of one core at most (it rests as long as it worked after each record);
@@ -100,6 +104,8 @@ class VectorWriter:
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._logged: set[str] = set()
+        self._cursor: tuple[float, str] | None = None
+        """The last record the backfill handled (created_at, id): the next page starts below it."""
         self.written = 0
         """Records given vectors by this writer (for tests and `status`)."""
         self.idle = threading.Event()
@@ -202,13 +208,17 @@ class VectorWriter:
             return False
         assert isinstance(store, Vectors)
         self._check_present()
-        batch = store.unvectored(None, embedder.model_id, limit=_BATCH)
+        batch = store.unvectored(None, embedder.model_id, limit=_BATCH, before=self._cursor)
+        if not batch and self._cursor is not None:
+            self._cursor = None  # the pass is over: one look from the newest before going idle
+            batch = store.unvectored(None, embedder.model_id, limit=_BATCH)
         for record in batch:
             if self._stop.is_set() or not self._queue.empty():
                 break  # a fresh capture goes first; the rest of the batch comes back next time
             began = time.monotonic()
             if embed_record(store, embedder, record, self._check_present):
                 self.written += 1
+            self._cursor = (record.created_at, record.id)  # handled (or gone): the next page is older
             self._rest(_BACKFILL_PAUSE * (time.monotonic() - began))
         return bool(batch)
 
@@ -260,13 +270,15 @@ def reindex(
     _, missing = store.vector_counts(None, embedder.model_id)
     total = missing if limit is None else min(missing, limit)
     done = 0
+    cursor: tuple[float, str] | None = None
     while done < total:
-        batch = store.unvectored(None, embedder.model_id, limit=min(_BATCH, total - done))
+        batch = store.unvectored(None, embedder.model_id, limit=min(_BATCH, total - done), before=cursor)
         if not batch:
             break
         for record in batch:
             embed_record(store, embedder, record)
             done += 1
+            cursor = (record.created_at, record.id)
             if progress is not None:
                 progress(done, total)
     return ReindexReport(done, dropped, time.monotonic() - started)

@@ -160,8 +160,13 @@ def _ask_worker(path: str, adapter: str, settings: bytes, raw: bytes) -> bytes |
     return reply[3:]
 
 
-def _start_worker(path: str) -> None:
-    """Start a worker for the next turn, detached (its own session), without waiting for it."""
+def _start_worker(path: str, adapter: str) -> None:
+    """Start a worker for the next turn, detached (its own session), without waiting for it.
+
+    The worker is told the adapter (`--warm`) and starts in this hook's folder: it loads the
+    model and this project's vectors as it starts, so the session's first prompt that reaches it
+    is answered warm even though this turn (a SessionStart, say) was handled here.
+    """
     folder = os.path.dirname(path)
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
@@ -183,7 +188,8 @@ def _start_worker(path: str) -> None:
         devnull = os.open(os.devnull, os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(devnull, fd)
-        os.execv(sys.executable, [sys.executable, "-m", "memory_core.hookpath.worker", "--socket", path])  # noqa: S606
+        argv = [sys.executable, "-m", "memory_core.hookpath.worker", "--socket", path, "--warm", adapter]
+        os.execv(sys.executable, argv)  # noqa: S606
     except BaseException:  # noqa: BLE001, S110 - the forked child must never return into the hook
         pass
     os._exit(0)
@@ -236,7 +242,7 @@ def main(adapter: str) -> None:
                 path = socket_path(settings)
                 out = _ask_worker(path, adapter, settings, raw)
                 if out is None:
-                    _start_worker(path)
+                    _start_worker(path, adapter)
             except Exception as exc:  # noqa: BLE001 - the worker only saves time; its failure never costs the turn
                 out, problem = None, exc
         if out is None:

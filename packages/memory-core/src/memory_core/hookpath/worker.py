@@ -25,7 +25,10 @@ Promises:
   request, so hooks do not pay for it.
 - The embedding model loads in a background thread as the worker starts (a worker starts at a
   session's start or at a cold turn: a prompt is coming), unless `MEMORY_EMBEDDINGS=0`; the
-  first request never waits for it unless it needs the model before the load is done.
+  first request never waits for it unless it needs the model before the load is done. Started
+  with `--warm ADAPTER` (as a hook starts it), the worker also loads the vectors of the project
+  of its folder (the hook's) for that adapter's service in the background: the turn that
+  started it (a SessionStart) was handled in the hook's own process, whose loads die with it.
 - After a write event whose harness names its transcript (Claude Code, Codex), the worker reads
   the turn's timeline from it once the hook has its answer and the connection is closed
   (`memory_core.hookpath.transcripts`): the write hook never waits for a transcript.
@@ -110,6 +113,17 @@ class _Worker:
                         )
                     )
 
+    def warm(self, ref: str, cwd: str) -> None:
+        """Load the model and the vectors of `cwd`'s project for adapter `ref`'s service, in the
+        background (`MemoryService.warm`). Never raises: the first request meets any failure.
+        """
+        if not ref.startswith("memory_") or ":" not in ref:
+            return
+        with contextlib.suppress(Exception):
+            adapter = self._adapter(ref)
+            warm = self.services.setdefault(ref, for_adapter(adapter))
+            warm.call(lambda service: service.warm(cwd))
+
     def _adapter(self, ref: str) -> HookAdapter:
         if ref not in self.adapters:
             module, _, name = ref.partition(":")
@@ -151,8 +165,11 @@ def _exclusive(path: str) -> Iterator[bool]:
         yield True
 
 
-def serve(path: str, *, idle: float) -> int:
-    """Listen on `path` until `idle` seconds pass without a request. Returns the exit status."""
+def serve(path: str, *, idle: float, warm: str | None = None) -> int:
+    """Listen on `path` until `idle` seconds pass without a request. Returns the exit status.
+
+    `warm`: an adapter whose service loads the model and this folder's project vectors at once.
+    """
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
     with _exclusive(path) as mine:
         if not mine:
@@ -170,6 +187,9 @@ def serve(path: str, *, idle: float) -> int:
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         worker = _Worker()
         threading.Thread(target=_warm_model, name="memory-warm-model", daemon=True).start()
+        if warm:
+            # Listening already: a hook arriving meanwhile waits in the backlog, not on a refusal.
+            worker.warm(warm, os.getcwd())
         last = time.monotonic()
         tidy = False
         try:
@@ -278,8 +298,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError:
         idle = _DEFAULT_IDLE_S
     parser.add_argument("--idle", type=float, default=idle)
+    parser.add_argument("--warm", default=None, help="an adapter (module:Class) to warm this folder's project for")
     args = parser.parse_args(argv)
-    return serve(args.socket, idle=max(1.0, args.idle))
+    return serve(args.socket, idle=max(1.0, args.idle), warm=args.warm)
 
 
 if __name__ == "__main__":

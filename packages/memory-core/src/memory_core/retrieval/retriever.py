@@ -449,13 +449,14 @@ class Retriever:
         assert bank is not None
         assert isinstance(store, Vectors)
         vector = embedder.embed_query(text)
-        found = store.nearest(scopes, embedder.model_id, np.asarray(vector, dtype="<f4").tobytes(), k=_DEPTH)
-        if not found:
-            return vector, found, [], MARGIN
-        # The second vector list: closeness beyond what generic prompts share (`_HUB_WEIGHT`).
+        # The second vector list: closeness beyond what generic prompts share (`_HUB_WEIGHT`),
+        # scored in the same pass over the passages as the first.
         beyond = vector - _HUB_WEIGHT * bank.centre()
         beyond = beyond / max(float(np.linalg.norm(beyond)), 1e-12)
-        hubless = store.nearest(scopes, embedder.model_id, np.asarray(beyond, "<f4").tobytes(), k=_DEPTH)
+        queries = [np.asarray(v, dtype="<f4").tobytes() for v in (vector, beyond)]
+        found, hubless = store.nearest_each(scopes, embedder.model_id, queries, k=_DEPTH)
+        if not found:
+            return vector, found, [], MARGIN
         # The store's own bar: how close the bank's prompts come to it (kept by the store's cache,
         # brought up to date by each capture's passages; `MARGIN` past `NULL_PASSAGES`).
         probes, key = bank.probes()

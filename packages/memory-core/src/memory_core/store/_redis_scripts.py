@@ -394,17 +394,26 @@ return out
 UNVECTORED = (
     _HELPERS
     + r"""
--- ARGV: P, model, limit, start, budget
+-- ARGV: P, model, limit, start, budget[, before score, before id]
 -- Walks the scope newest first from rank `start`, looking at `budget` records at most (so one call
--- never holds the server long), keeping those in the index without vectors of `model`.
+-- never holds the server long), keeping those in the index without vectors of `model`. With a
+-- cursor (created_at, id), only records older than it: the first call (`start` 0) begins at the
+-- rank of the first record at or below its time, and skips that time's ids at or above its id.
 -- -> {next start (-1: the end), record JSON, standing, ...}
 local P, key = ARGV[1], ARGV[1]..'v:'..ARGV[2]
 local limit, start, budget = tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local at, below = tonumber(ARGV[6]), ARGV[7]
+if at and start == 0 then
+  start = redis.call('ZCOUNT', P..'time', '('..ARGV[6], '+inf')
+end
 local out = {-1}
 local kept = 0
-local ids = redis.call('ZRANGE', P..'time', start, start + budget - 1, 'REV')
-for i, id in ipairs(ids) do
-  if ranked(P, id) and redis.call('HEXISTS', key, id) == 0 then
+local page = redis.call('ZRANGE', P..'time', start, start + budget - 1, 'REV', 'WITHSCORES')
+local seen = #page / 2
+for i = 1, seen do
+  local id, score = page[2 * i - 1], tonumber(page[2 * i])
+  local older = not at or score < at or (score == at and id < below)
+  if older and ranked(P, id) and redis.call('HEXISTS', key, id) == 0 then
     out[#out + 1] = redis.call('HGET', P..'rec', id)
     out[#out + 1] = redis.call('HGET', P..'st', id) or '0'
     kept = kept + 1
@@ -414,10 +423,11 @@ for i, id in ipairs(ids) do
     end
   end
 end
-if #ids == budget then out[1] = start + budget end
+if seen == budget then out[1] = start + budget end
 return out
 """
 )
+
 
 VECTOR_COUNTS = (
     _HELPERS

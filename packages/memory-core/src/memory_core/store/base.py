@@ -434,9 +434,25 @@ class Vectors(Protocol):
         """
         ...
 
-    def unvectored(self, scopes: Sequence[Scope] | None, model: str, *, limit: int) -> list[Record]:
+    def nearest_each(
+        self, scopes: Sequence[Scope], model: str, queries: Sequence[bytes], *, k: int
+    ) -> list[list[Neighbour]]:
+        """`nearest` for each of `queries` (of one size), in that order, each answer the same as
+        `nearest` gives for that query alone; one pass over the passages serves them all (recall
+        asks for two lists: the prompt's neighbours and those beyond the generic prompts' centre).
+        """
+        ...
+
+    def unvectored(
+        self, scopes: Sequence[Scope] | None, model: str, *, limit: int, before: tuple[float, str] | None = None
+    ) -> list[Record]:
         """Up to `limit` records in the index (of `scopes`, or every scope with None) not done by
         `model`, newest first (then by id, descending): what the background backfill embeds next.
+
+        `before`: only records older than this (created_at, id) in that order, the last record a
+        backfill handled: a page then starts where the last one ended instead of walking past
+        every record done since the newest (which made a 1,000,000-record backfill slower the
+        further it went).
         """
         ...
 

@@ -594,12 +594,18 @@ class PostgresStore:
         return self._write(work)
 
     def nearest(self, scopes: Sequence[Scope], model: str, query: bytes, *, k: int) -> list[Neighbour]:
-        """Exact, over this store object's cache of the scopes' vectors (`store._vectors`)."""
+        """Over this store object's cache of the scopes' vectors (`store._vectors`)."""
+        return self.nearest_each(scopes, model, [query], k=k)[0]
+
+    def nearest_each(
+        self, scopes: Sequence[Scope], model: str, queries: Sequence[bytes], *, k: int
+    ) -> list[list[Neighbour]]:
+        """`nearest` for each query, in one pass over this store object's cache (`store._vectors`)."""
         names = _live_names(scopes)
         if not names or k <= 0:
-            return []
+            return [[] for _ in queries]
         sources = [((name, model), _ScopeVectors(self, name, model)) for name in names]
-        return self._vectors.nearest(sources, query, k, self._ranked)
+        return self._vectors.nearest_each(sources, queries, k, self._ranked)
 
     def closest(
         self, scopes: Sequence[Scope], model: str, probes: bytes, *, dim: int, key: str, most: int
@@ -625,12 +631,19 @@ class PostgresStore:
             params.append(names)
         return where, params
 
-    def unvectored(self, scopes: Sequence[Scope] | None, model: str, *, limit: int) -> list[Record]:
-        """The newest indexed records not yet done by `model`."""
+    def unvectored(
+        self, scopes: Sequence[Scope] | None, model: str, *, limit: int, before: tuple[float, str] | None = None
+    ) -> list[Record]:
+        """The newest indexed records not yet done by `model` (older than `before`: a row
+        comparison the (created_at, id) index answers by seeking, not by walking the done ones).
+        """
         found = self._indexed(scopes)
         if found is None or limit <= 0:
             return []
         where, params = found
+        if before is not None:
+            where += " AND (r.created_at, r.id) < (%s, %s)"
+            params = [*params, before[0], before[1]]
         columns = ", ".join(f"r.{c.strip()}" for c in _COLUMNS.split(","))
         rows = self._read(
             f"SELECT {columns} FROM {{s}}.records r WHERE {where}"  # noqa: S608 - constant columns and clauses

@@ -554,12 +554,18 @@ class RedisStore:
         return bool(written)
 
     def nearest(self, scopes: Sequence[Scope], model: str, query: bytes, *, k: int) -> list[Neighbour]:
-        """Exact, over this store object's cache of the scopes' vectors (`store._vectors`)."""
+        """Over this store object's cache of the scopes' vectors (`store._vectors`)."""
+        return self.nearest_each(scopes, model, [query], k=k)[0]
+
+    def nearest_each(
+        self, scopes: Sequence[Scope], model: str, queries: Sequence[bytes], *, k: int
+    ) -> list[list[Neighbour]]:
+        """`nearest` for each query, in one pass over this store object's cache (`store._vectors`)."""
         chosen = _live(scopes)
         if not chosen or k <= 0:
-            return []
+            return [[] for _ in queries]
         sources = [((str(scope), model), _ScopeVectors(self, scope, model)) for scope in chosen]
-        return self._vectors.nearest(sources, query, k, self._ranked)
+        return self._vectors.nearest_each(sources, queries, k, self._ranked)
 
     def closest(
         self, scopes: Sequence[Scope], model: str, probes: bytes, *, dim: int, key: str, most: int
@@ -581,8 +587,12 @@ class RedisStore:
             )
         return {record_id for reply in replies for record_id in reply}
 
-    def unvectored(self, scopes: Sequence[Scope] | None, model: str, *, limit: int) -> list[Record]:
-        """The newest records in the index without vectors of `model`, across the scopes."""
+    def unvectored(
+        self, scopes: Sequence[Scope] | None, model: str, *, limit: int, before: tuple[float, str] | None = None
+    ) -> list[Record]:
+        """The newest records in the index without vectors of `model` (older than `before`: each
+        scope's walk starts at the cursor's rank), across the scopes.
+        """
         if limit <= 0:
             return []
         with self._guard():
@@ -594,7 +604,14 @@ class RedisStore:
                 with self._guard():
                     (flat,) = self._run(
                         _eval(
-                            scripts.UNVECTORED, prefix + "rec", prefix, model, limit - kept, start, _UNVECTORED_BUDGET
+                            scripts.UNVECTORED,
+                            prefix + "rec",
+                            prefix,
+                            model,
+                            limit - kept,
+                            start,
+                            _UNVECTORED_BUDGET,
+                            *(() if before is None else (repr(before[0]), before[1])),
                         )
                     )
                 start = int(flat[0])

@@ -961,10 +961,16 @@ class SQLiteStore:
         return bool(self._write(work))
 
     def nearest(self, scopes: Sequence[Scope], model: str, query: bytes, *, k: int) -> list[Neighbour]:
-        """Exact, over this store object's cache of the scopes' vectors (`store._vectors`)."""
+        """Over this store object's cache of the scopes' vectors (`store._vectors`)."""
+        return self.nearest_each(scopes, model, [query], k=k)[0]
+
+    def nearest_each(
+        self, scopes: Sequence[Scope], model: str, queries: Sequence[bytes], *, k: int
+    ) -> list[list[Neighbour]]:
+        """`nearest` for each query, in one pass over this store object's cache (`store._vectors`)."""
         names = live_scope_names(scopes)
         if not names or k <= 0:
-            return []
+            return [[] for _ in queries]
         with self._lock:
             conn = self._connect()
             try:
@@ -973,9 +979,9 @@ class SQLiteStore:
             except sqlite3.Error as exc:
                 raise translate(exc, "read") from exc
         if mid is None:
-            return []
+            return [[] for _ in queries]
         sources = [((name, model), _ScopeVectors(self, sid, mid)) for name, sid in found if sid is not None]
-        return self._vectors.nearest(sources, query, k, self._ranked)
+        return self._vectors.nearest_each(sources, queries, k, self._ranked)
 
     def closest(
         self, scopes: Sequence[Scope], model: str, probes: bytes, *, dim: int, key: str, most: int
@@ -1008,28 +1014,39 @@ class SQLiteStore:
             params.extend(sids)
         return where, params
 
-    def unvectored(self, scopes: Sequence[Scope] | None, model: str, *, limit: int) -> list[Record]:
-        """The newest searchable records not yet done by `model`."""
+    def unvectored(
+        self, scopes: Sequence[Scope] | None, model: str, *, limit: int, before: tuple[float, str] | None = None
+    ) -> list[Record]:
+        """The newest searchable records not yet done by `model` (older than `before`).
+
+        One indexed walk per scope (`records_by_scope_time`, newest first from `before`): across
+        every scope at once SQLite read and sorted the whole table for each page.
+        """
         if limit <= 0:
             return []
+        columns = ", ".join(f"r.{c.strip()}" for c in RECORD_COLUMNS.split(","))
+        after = "" if before is None else " AND (r.created_at, r.id) < (?, ?)"
+        sql = (
+            f"SELECT {columns} FROM records r WHERE r.scope = ? AND r.searchable = 1 AND r.standing >= 0{after}"  # noqa: S608
+            " AND NOT EXISTS (SELECT 1 FROM vectored x WHERE x.doc = r.doc AND x.mid = ?)"
+            " ORDER BY r.created_at DESC, r.id DESC LIMIT ?"
+        )
+        found: list[Any] = []
         with self._lock:
             conn = self._connect()
             try:
-                found = self._unvectored_where(conn, scopes)
-                if found is None:
-                    return []
-                where, params = found
+                if scopes is None:
+                    names = [row[0] for row in conn.execute("SELECT name FROM scopes ORDER BY name")]
+                else:
+                    names = live_scope_names(scopes) or []
                 mid = self._mid(conn, model, create=False)
-                columns = ", ".join(f"r.{c.strip()}" for c in RECORD_COLUMNS.split(","))
-                rows = conn.execute(
-                    f"SELECT {columns} FROM records r WHERE {where}"  # noqa: S608
-                    " AND NOT EXISTS (SELECT 1 FROM vectored x WHERE x.doc = r.doc AND x.mid = ?)"
-                    " ORDER BY r.created_at DESC, r.id DESC LIMIT ?",
-                    (*params, -1 if mid is None else mid, limit),
-                ).fetchall()
+                for name in names:
+                    params = (name, *(before or ()), -1 if mid is None else mid, limit)
+                    found += conn.execute(sql, params).fetchall()
             except sqlite3.Error as exc:
                 raise translate(exc, "read") from exc
-        return [row_to_record(row) for row in rows]
+        records = sorted((row_to_record(row) for row in found), key=lambda r: (r.created_at, r.id), reverse=True)
+        return records[:limit]
 
     def vector_counts(self, scopes: Sequence[Scope] | None, model: str) -> tuple[int, int]:
         """(searchable records done by `model`, searchable records not done)."""
