@@ -150,6 +150,7 @@ def test_garbage_written_over_the_database() -> None:
         for n in (1, 2):
             rig.turn(n)
         assert rig.wait_for_worker()
+        assert rig.wait_for_vectors()  # no background write of turns 1-2 lands after the garbage
         size = rig.db_path.stat().st_size
         rig.db_path.write_bytes(b"\x5a" * max(size, 8192))
         for n in (3, 4, 5):

@@ -399,6 +399,25 @@ class HookRig:
             time.sleep(0.05)
         return False
 
+    def wait_for_vectors(self, seconds: float = 30.0) -> bool:
+        """Whether every stored turn has its vectors within `seconds` (`memory doctor --json`).
+
+        A test that damages the database file under a live worker waits for this first: the
+        worker's background writer embeds the turns it captured, and a write of its landing after
+        the damage (a WAL checkpoint rewriting every page of a small file) can undo the damage.
+        """
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            done = self.memory("doctor", "--json")
+            try:
+                vectors = json.loads(done.stdout)["vectors"]
+            except (ValueError, KeyError, TypeError):
+                vectors = {}
+            if vectors.get("without") == 0 and vectors.get("with"):
+                return True
+            time.sleep(0.2)
+        return False
+
     def socket(self) -> str:
         """Where the worker for the rig's settings listens."""
         return self.socket_for(self.env)
