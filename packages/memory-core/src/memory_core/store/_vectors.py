@@ -495,14 +495,16 @@ class VectorCache:
             if not any(e.count for e in entries) or sum(e.count for e in entries) > most:
                 return None
             best: Any = None
+            rows: Any = None  # the probes as float64, made only when a passage is new to them
             for e in entries:
                 if not e.count or e.matrix is None:
                     continue
-                rows = np.frombuffer(probes, dtype="<f4").reshape(-1, dim).astype(np.float64)
-                done, seen = (e.probed or {}).get(key, (0, np.full(len(rows), -np.inf)))
+                done, seen = (e.probed or {}).get(key, (0, np.full(len(probes) // (4 * dim), -np.inf)))
                 for start, block in _filled(e.matrix.blocks, e.count):
                     part = block[max(0, done - start) :]
                     if len(part):
+                        if rows is None:
+                            rows = np.frombuffer(probes, dtype="<f4").reshape(-1, dim).astype(np.float64)
                         # float64 products: the same maxima whatever batches the rows came in.
                         seen = np.maximum(seen, (part.astype(np.float64) @ rows.T).max(axis=0))
                 e.probed = (e.probed or {}) | {key: (e.count, seen)}
