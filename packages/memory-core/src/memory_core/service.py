@@ -984,14 +984,12 @@ class MemoryService:
         """`export` as the JSON objects `memory export` writes, each turn's events with it unless
         `events` is False (a file any version of `memory restore` reads).
         """
-        if self.store_down:
-            raise StoreUnavailable(f"{redact_url(self.config.url)} was unreachable moments ago; skipping the store")
-        return self._export_lines(None if every_scope else self.scopes(), events=events)
+        return self._export_lines(self.export(every_scope=every_scope), events=events)
 
-    def _export_lines(self, scopes: Sequence[Scope] | None, *, events: bool = True) -> Iterator[dict[str, Any]]:
+    def _export_lines(self, records: Iterable[Record], *, events: bool = True) -> Iterator[dict[str, Any]]:
         store = self.store
         reads = store if events and isinstance(store, Timelines) else None
-        for record in store.scan(scopes):
+        for record in records:
             yield export_entry(record, reads.events(record.id) if reads is not None else ())
 
     def restore(self, entries: Iterable[Exported]) -> RestoreReport:
@@ -1154,7 +1152,7 @@ class MemoryService:
     def export_scope(self, scope: Scope) -> Iterator[dict[str, Any]]:
         """Every record of one scope, with its events, oldest first, as `memory export` writes them."""
         self._check_browsable(scope)
-        return self._export_lines([scope])
+        return self._export_lines(self.store.scan([scope]))
 
     # -- status ----------------------------------------------------------------------------
 
