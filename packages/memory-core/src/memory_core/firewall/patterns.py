@@ -43,13 +43,14 @@ from memory_core.firewall.judge import (
     find_printed,
     find_told,
 )
+from memory_core.firewall.shaped import SHAPED_TRIGGERS, find_password_shaped
 from memory_core.firewall.values import is_placeholder, line_prefix, looks_like_code, under_encrypted_heading
 from memory_core.lazyre import lazy
 from memory_core.urls import MAX_URL, URL_END, find_userinfo
 
 __all__ = ["Rule", "RULES", "RULES_VERSION", "MARKER_PREFIX", "marker", "Edit"]
 
-RULES_VERSION = 8
+RULES_VERSION = 9
 """The rule set's version: raise it whenever a change makes the rules catch something they
 did not (1: vendor prefixes, assignments and entropy; 2: the RFC 3986 userinfo parser,
 password flags, named keys, stated passwords, `.pgpass`; 3: the judgement of a name and a
@@ -64,7 +65,8 @@ by principle: the reply to a question naming a credential or its account, a valu
 element its name is, a field typed into, an operation's arguments, `| chpasswd`, PgBouncer's
 userlist, a value stated before "that's the unseal key", what a lock wants "before it lets you in";
 kept: password hashes in modular crypt format, publishable keys, a DSN's public key, ciphertext by
-envelope or place, digests under their algorithm's heading, a site path's build id).
+envelope or place, digests under their algorithm's heading, a site path's build id; 9: a
+password by its look alone, letters, a digit and a password symbol, `firewall.shaped`).
 `memory scrub` records the version
 it ran with, captures record the version that scrubbed them, and `doctor` says when stored
 records were last scrubbed by an older rule set."""
@@ -878,6 +880,8 @@ def _find_high_entropy(text: str, folded: str) -> list[Edit]:
 
 _ENTROPY_RULES = [
     Rule("high-entropy", ("",), find=_find_high_entropy),
+    # last: what no name marked and no other rule took, judged by its look alone (firewall/shaped.py)
+    Rule("credential", SHAPED_TRIGGERS, find=find_password_shaped),
 ]
 
 RULES: tuple[Rule, ...] = (
