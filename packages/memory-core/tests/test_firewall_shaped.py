@@ -17,7 +17,7 @@ CAUGHT = {
     "positional": ('conn = Broker("mq.internal", 5671, "relay", "Sq4#mWn7tRz")', "Sq4#mWn7tRz"),
     "unseen-language": ("Ang sikretong salita ng router ay Kt5$wpQ9zL simula bukas", "Kt5$wpQ9zL"),
     "emoji-aside": ("🔐 Lm3^qRt8wZ ← the vault's unseal share, keep it offline", "Lm3^qRt8wZ"),
-    "word-and-symbols": ("log in to the kiosk with Cobalt771*ember and reboot it", "Cobalt771*ember"),
+    "word-and-symbols": ("log in to the kiosk with Cobalt771~ember and reboot it", "Cobalt771~ember"),
     "trailing-symbol": ("ok, it's now wxe-52HARBOR# on every switch", "wxe-52HARBOR#"),
     "markdown-bold": ("The new one is **Qw7@pLz9Xr**, don't paste it here again", "Qw7@pLz9Xr"),
     "unseen-syntax": ("(relay :host \"mq.internal\" :as \"svc\" Hn6~qWz2Rt)", "Hn6~qWz2Rt"),
@@ -42,6 +42,14 @@ KEPT = {
     "url-query": "https://auth.example.net/authorize?code_challenge_method=S256&state=x1y2&nonce=Ab3",
     "short": "A1!b, x2$y and Zq8!",
     "no-digit": "WTF?! Oh#well & ok@last",
+    "one-case": "hours*60 and sys.maxsize*2, mv build#12 done!, db-01@eu-west, aes256gcm16-ecp384!",
+    "arithmetic-and-globs": "ec2.*.Filter, 3*xL+2+xSigma, X+b1*b2-a1*a2, 10**_Exp, Total^2Sum",
+    "sub-and-superscripts": "the tensor A_d0^d1*B^a_d1 contracts",
+    "locale-and-qualified-names": "LANG=sr_RS.UTF-8@latin; raise com.acme.Dynamo.v20120810#TransactionCanceled",
+    "members": "see EC2Backend#do_resources_exist and npyv_round_s32_##SFX",
+    "format-directives": "name = 'Table%d.A2' % n; egg = f'Py%s.%s.Egg3'",
+    "regex-classes": "pattern [A-Za-z0-9_$]+ and [a-zA-Z0-9.?]",
+    "conversions-and-entities": "f'{C_UTF8_LOCALES!r}' and 'PEP008&nbsp'",
 }
 
 
