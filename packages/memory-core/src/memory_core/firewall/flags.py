@@ -107,6 +107,12 @@ _POSITIONAL: dict[tuple[str, str], int] = {
 _DEVICE = lazy(r"[A-Za-z]:|LPT\d:|\*")
 _GENERAL = lazy(r"(?<=[ \t])-p(?P<s>[^\s\-\"'`][^\s\"'`]{5,255})")
 _LONG_OPTION = lazy(r"[a-z][\w\-]*=")
+_PAIRED_P = lazy(r"(?<=[ \t])-p[ \t]+(?:\"([^\"\n]{1,256})\"|'([^'\n]{1,256})'|([^\s\"'|;&\\]{1,256}))")
+"""`-p VALUE`, spaced: a password where the same command names its user with `-u` (`_USER_FLAG`)."""
+_USER_FLAG = lazy(r"(?<=[ \t])(?:-u|-U|--user|--username)(?:[ \t]+|=)[\"']?[A-Za-z_][\w.@\\\-]*")
+"""A command's user: `-u root`, `--user=deploy` (a value that starts with a letter, so `-u 1000` is a uid)."""
+_NOT_PASSWORD = lazy(r"[\d:.,\-/]+")
+"""What `-p` takes elsewhere: a port, a mapping (`8080:80`), a path's digits."""
 _SQLPLUS = lazy(r"[\w.$#]+/(?P<s>[^\s@/\"']{1,128})(?:@|\s|$)")
 
 
@@ -175,6 +181,31 @@ def _read_command(text: str, program: str, start: int, end: int) -> list[tuple[i
     return edits
 
 
+def _user_and_password(text: str) -> list[tuple[int, int, str]]:
+    """`-p VALUE` where the same command gives `-u USER`: a CLI's user and password pair (`racadm -u
+    root -p X`, `cypher-shell -u neo4j -p X`). A port or a mapping is digits; the MySQL clients' spaced
+    `-p` prompts, and what follows it is the database.
+    """
+    edits: list[tuple[int, int, str]] = []
+    for found in _PAIRED_P.finditer(text):
+        group = next(g for g in (1, 2, 3) if found.group(g) is not None)
+        value = found.group(group)
+        if not _password(value) or _NOT_PASSWORD.fullmatch(value) or value.startswith("-"):
+            continue
+        line_start = max(text.rfind("\n", 0, found.start()) + 1, found.start() - _MAX_COMMAND)
+        stop = _SEGMENT_END.search(text, found.end(), found.end() + _MAX_COMMAND)
+        end = stop.start() if stop else min(len(text), found.end() + _MAX_COMMAND)
+        starts = [m.end() for m in _SEGMENT_END.finditer(text, line_start, found.start())]
+        segment_start = starts[-1] if starts else line_start
+        if _USER_FLAG.search(text, segment_start, end) is None:
+            continue
+        program = _PROGRAM.search(text, segment_start, found.start())
+        if program is not None and program.group("p") in _MYSQL:
+            continue  # `mysql -u root -p appdb`: a spaced `-p` prompts; `appdb` is the database
+        edits.append((found.start(group), found.end(group), KIND))
+    return edits
+
+
 def find_flag_passwords(text: str, folded: str) -> list[tuple[int, int, str]]:
     """Every password passed as a command-line flag, as `(start, end, "password-flag")`."""
     edits: list[tuple[int, int, str]] = []
@@ -189,6 +220,8 @@ def find_flag_passwords(text: str, folded: str) -> list[tuple[int, int, str]]:
         stop = _SEGMENT_END.search(text, found.end(), found.end() + _MAX_COMMAND)
         end = stop.start() if stop else min(len(text), found.end() + _MAX_COMMAND)
         edits.extend(_read_command(text, found.group("p"), found.end(), end))
+    if ("-u" in text or "-U" in text) and ("-p " in text or "-p\t" in text):
+        edits.extend(_user_and_password(text))
     if " -p" in text or "\t-p" in text:
         for found in _GENERAL.finditer(text):
             value = trim_value(found.group("s").rstrip("`.;"))  # a bracket the value opened stays
