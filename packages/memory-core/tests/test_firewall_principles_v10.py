@@ -1,4 +1,4 @@
-"""The principles rules v10 read, each on text no generated round holds (round 12's fold A study):
+"""The principles rules v10 read, each on text no generated round holds (round 12's folds A then B):
 a credential by where it stands (a CLI's `-u USER -p VALUE` pair, a short name glued into a
 config key, SNMP's community, a function applied without brackets, a basic-auth constructor, a
 declared type before `VALUE`/`DEFAULT`, a commented header over a table, a directive creating a
@@ -21,12 +21,23 @@ CAUGHT = {
     "glued-short-name": ("masterpw Yq6tR2wLzK8\nloglevel 256", "Yq6tR2wLzK8"),
     "glued-pwd-assigned": ("adminpwd=Lk9wQ2zRtx", "Lk9wQ2zRtx"),
     "snmp-community": ("set snmp community Rw4tQ9zLm2 authorization read-only", "Rw4tQ9zLm2"),
-    "sundanese": ("Kecap sandi wifi na: Pz7wQ3rTk9", "Pz7wQ3rTk9"),
+    "sundanese": ("Kecap aksés na nyaéta kenari8812", "kenari8812"),
     "applied-without-brackets": ('req <- basicAuth "svc-reports" "Vx9qT2mLwK" <$> base', "Vx9qT2mLwK"),
-    "basic-constructor": ('let auth = Auth::Basic("ops", "Gw3kT9qZmR4");', "Gw3kT9qZmR4"),
+    "basic-constructor": ('let h = Header::Basic("ops", "pelican7731");', "pelican7731"),
     "declared-default": ("  admin_password VARCHAR(64) DEFAULT 'Hq2wZ7pLtM',", "Hq2wZ7pLtM"),
     "commented-header": ("# user  server  password  addresses\nkiosk4  *  Lm7tQ2wRz9  *\n", "Lm7tQ2wRz9"),
     "creator-directive": ('createUser backupsvc MD5 "Jw5tQ9zLm2x" DES', "Jw5tQ9zLm2x"),
+    # fold B's study
+    "creator-noun-first": ("salt-call postgres.user_create reporter 'Tq8wZ2mLr5'", "Tq8wZ2mLr5"),
+    "piped-into-a-secret-store": ("printf 'Rk7tW2qZm9' | docker secret create smtp_pass -", "Rk7tW2qZm9"),
+    "keychain-password": ("security create-keychain -p Nq4wT8zLm2 build.keychain", "Nq4wT8zLm2"),
+    "authorization-as-pair": ('headers = {"Authorization" => "Bearer walnut40213"}', "walnut40213"),
+    "connection-call": ("db = database('ledger', 'etl', 'maple77213', 'org.postgresql.Driver', url);", "maple77213"),
+    "shouted-short-name": ("AT+NWKSKEY:Hv5tRq2mZw9\nOK", "Hv5tRq2mZw9"),
+    "user-using": ("CONNECT TO LEDGER USER etl USING Qw7tZ2mLp9;", "Qw7tZ2mLp9"),
+    "hawaiian": ("\u02bbO ka olelo huna hou: Mq8tRw2zLp", "Mq8tRw2zLp"),
+    "label-blank-value": ("Ihr neues Kennwort lautet:\n\nkiesel4471\n\nGrüße", "kiesel4471"),
+    "repl-result": ("iex> System.fetch_env!(\"SMTP_PASSWORD\")\nOut[2]: 'Zr7mQ2wLx5'", "Zr7mQ2wLx5"),
 }
 
 KEPT = {
@@ -43,8 +54,13 @@ KEPT = {
         " b=Zp8wQ3rTk9LmVx2NqR7tWz4YbC6dFg8HjK2mNp5QrS7tUv9WxY3zA"
     ),
     "mac-field": "Packet-Authenticator = 0x8a1fd3c27be94e05a6d1c3f9e2b47a61",
-    "nats-user-key": "  User ID:  UCK2PXJ7NGQWTZ5LHDM3FYEAVR6SOB4IKXC2JQ7PLZ5WMEYNUGDA3TKF",
-    "arabizi-prose": "nseet el password 5ales, ana 3ayez a3mel reset",
+    "nats-operator-key": "  Operator:  OCK2PXJ7NGQWTZ5LHDM3FYEAVR6SOB4IKXC2JQ7PLZ5WMEYNUGDA3TKF",
+    "arabizi-prose": "el password 3'ayyart, momken te3melo reset?",
+    # fold B's study
+    "alternatives": "journalctl -u wlan-agent | grep -E 'WPA|PSK|EAPOL'",
+    "relative-path": "dotnet user-secrets init --project tools/Seeder",
+    "keychain-policy": "security find-certificate -a -p -c 'Developer ID' login.keychain",
+    "cipher-label": '  - encrypted: "Zp8wQ3rTk9LmVx2NqR7tWz4YbC6dFg8HjK2mNp5QrS7tUv9WxY3zAbCdE"',
 }
 
 

@@ -79,13 +79,17 @@ _HOLDERS = (
     *("login(", "connect(", "authenticate(", "pdo(", "mysqli(", "createclient("),
     # a basic-auth constructor given `(user, password)`: OCaml's `` `Basic (u, p) ``, Rust's `Basic(u, p)`
     *("basic (", "basic("),
+    "database(",  # MATLAB's `database(name, user, password, ...)`: a connection given its login
     *("smtp", "imap", "ftp", "sftp", "ldap", "pop3", "bind"),  # `(host, port, user, password)`, an LDAP bind
     "new ",  # a constructor given literals: `new Resend('...')`, `new Client("id", "secret")`
 )
 _SIGNERS = ("jwt.sign", "jwt.encode", "jwt.verify", "jwt.decode", "createhmac", "hmac.new", "jws.sign")
 """Calls whose string literal is the signing secret, wherever it stands (`jwt.sign(payload, 'X')`):
 the payload and options around it are no literal that looks like one (`'1h'`, `'HS256'`)."""
-_CREATORS = ("createuser", "create_user", "create-user", "adduser", "add_user", "add-user")
+_CREATORS = (
+    *("createuser", "create_user", "create-user", "adduser", "add_user", "add-user"),
+    *("user_create", "user-create", "user_add", "user-add"),  # noun first: Salt's `mysql.user_create NAME HOST X`
+)
 """Directives that create an account and take its password among their operands, unbracketed: net-snmp's
 `createUser NAME SHA-256 "X" AES`; the password is a quoted operand after the account's name."""
 _DECODERS = ("fromhex", "unhexlify", "decodestring", "frombase64string", "b64decode", "'hex')", '"hex")')
@@ -172,6 +176,8 @@ _DECLARED = lazy(
 )
 """A declared type between a name and its value's keyword: COBOL's `PIC X(20) VALUE 'X'`, SQL's
 `VARCHAR(64) DEFAULT 'X'`."""
+_WORDLIKE = lazy(r"[A-Za-z][A-Za-z._\-]{0,40}")
+"""A word of letters (with `.`, `_`, `-`): a path's segment or an alternative of a pattern, never random."""
 _CAMEL_TAIL = lazy(r"(?<=[a-z0-9])[A-Z][a-z]+$")
 """An identifier's last camelCase word (`Age` of `pwdMaxAge`), read from the original text."""
 """The last words of an identifier that say what else it holds (`password_hasher`)."""
@@ -406,6 +412,8 @@ def value_score(value: str, *, direct: bool = False) -> int:
         return 0  # a path, a tag, a flag, another assignment, a list, `bob@corp`
     if " " in value.strip() or is_placeholder(value) or _NOT_VALUE.fullmatch(value) or is_ordinary(value):
         return 0
+    if ("|" in value or "/" in value) and all(_WORDLIKE.fullmatch(part) for part in re.split(r"[|/]", value)):
+        return 0  # words joined by `|` or `/`: a pattern's alternatives (`BSS|SSID|RSN`), a relative path (`src/Api`)
     if _INTERPOLATED.search(value) or _REGEX.search(value):
         return 0  # a template (`user:{user_id}:profile`, `%(name)s`) or a regular expression (`^[A-Z]{2}\d{6}$`)
     lowered = value.lower()
@@ -1004,6 +1012,14 @@ def _bounded(text: str, folded: str, at: int, word: str) -> bool:
         and text[at : at + len(word)].isupper()
     ):
         return True  # glued in a shouted name: `PGPASSWORD`, `NPMTOKEN`
+    if (
+        (word in _GLUABLE or word == "key")
+        and at
+        and text[at - 1].isupper()
+        and text[at : at + len(word)].isupper()
+        and text[end : end + 1] in ("=", ":")
+    ):
+        return True  # a short name ending a shouted key: LoRaWAN's `AT+APPKEY=`, `DBPW=`
     if not (before.isalpha() and ord(before) < _LATIN_END and word[0].isalpha() and ord(word[0]) < _LATIN_END):
         # other scripts glue articles and prefixes to the word: Hebrew `הסיסמה`, Arabic `الرمز`
         return True
@@ -1328,21 +1344,36 @@ def _next_line(text: str, end: int, strength: int, steps: dict[int, _Step]) -> l
     newline = text.find("\n", end, end + _WINDOW)
     if newline < 0:
         return []
+    result = _RESULT.match(text, newline + 1, min(len(text), newline + 1 + _WINDOW))
+    if result is not None:  # `credentials.dig(:smtp, :password)` and the REPL's `=> "X"` below it
+        tokens = _tokens(text, result.end(), min(len(text), result.end() + _MAX_VALUE), steps)
+        if tokens:
+            start, stop = _trim(text, *tokens[0])
+            score = value_score(text[start:stop])
+            return [(start, stop)] if score and score + strength >= _BAR else []
     rest = _TAG.sub("", text[end:newline]).strip(" \t\r")
     if rest.startswith(">") or rest.startswith('">'):
         rest = rest.split(">", 1)[1].strip(" \t\r")  # `<Password>`: the element the name is; its value nests below
     if rest and not rest.endswith(":") and rest.rsplit(None, 1)[-1].lower() not in _COPULAS:
         return []
+    blank = text.find("\n", newline + 1, newline + 1 + _WINDOW)
+    if blank >= 0 and not text[newline + 1 : blank].strip(" \t\r"):
+        newline = blank  # one blank line may stand between a label and its value (a letter, a notice)
     following = text.find("\n", newline + 1, newline + 1 + _WINDOW)
     line_end = following if following >= 0 else min(len(text), newline + 1 + _WINDOW)
     tokens = _tokens(text, newline + 1, line_end, steps)
     if len(tokens) != 1:
         return []  # the value stands alone on its line; a sentence there is prose
+    if text[tokens[0][1] - 1] == ":" or text.startswith("[REDACTED:", tokens[0][1] + 1):
+        return []  # `olcRootPW: [REDACTED:...]`: a label whose value was read already, not a value
     start, stop = _trim(text, *tokens[0])
     score = value_score(text[start:stop])
     return [(start, stop)] if score and score + strength >= _BAR else []
 
 
+_RESULT = lazy(r"[ \t]*(?:=>|Out\[\d{1,4}\]:|\$\d{1,4}[ \t]*=|res\d{1,4}:[ \t]*\w+[ \t]*=)[ \t]*")
+"""A REPL's result marker (irb's `=>`, IPython's `Out[3]:`, gdb's `$1 =`, Scala's `res0: String =`): what the
+line above evaluated."""
 _SPEAKER = lazy(r"[ \t>]*(?:\[[^\]\n]{1,20}\][ \t]*)?(?:[\w.\-]{1,20}[ \t]*:[ \t]+)?")
 """What opens a reply in a chat or a transcript: a quote mark, a time (`[10:03]`), a speaker (`li:`, `A:`)."""
 _ANSWER = lazy(r"[^\s,;()\[\]\\]{6,128}(?=,|[ \t]+\(|[ \t]+[—–-][ \t]|[ \t]*(?:\r?\n|\\[nr]|$))")

@@ -137,7 +137,7 @@ _PASSWORD: dict[str, tuple[str, ...]] = {
     "ms": ("kata laluan",),
     "tl": ("kontrasenyas",),
     "mi": ("kupuhipa",),
-    "haw": ("ʻōlelo hūnā",),
+    "haw": ("ʻōlelo hūnā", "ʻōlelo huna", "ōlelo huna", "olelo huna"),  # written without its macrons too (round 12)
     # Africa
     "sw": ("nenosiri", "neno la siri", "neno siri"),
     "ha": ("kalmar sirri",),

@@ -526,7 +526,7 @@ _HEADER_RULES = [
         ("authorization",),
         # The whole value (no backing off into a shorter one), and not a scheme before a
         # marker, so a second scrub finds nothing new.
-        r"authorization[\"']?[ \t]*[:=][ \t]*[\"']?"
+        r"authorization[\"']?[ \t]*(?:[:=]>?|,)[ \t]*[\"']?"  # `: `, `=`, Julia's and Ruby's `=>`, a tuple's `,`
         # RFC 9110: `Authorization: <scheme> <credentials>`; whatever the scheme is called (`SSWS`,
         # `Splunk`, `GenieKey`), what follows it is the credential
         r"(?:(?P<scheme>[a-z][a-z0-9_.\-]{1,23})[ \t]+)?"
@@ -667,6 +667,8 @@ def _judge_entropy(match: re.Match[str], context: _Context | None = None) -> Edi
     label = _LABEL.search(before) or (_ELEMENT.search(before) if before.endswith(">") else None)
     if label is not None and _public_label(label.group("label")):
         return None  # `PublicKey = ...`, `"kid": ...`, `X-Request-Id: ...`, `ETag: ...`
+    if label is not None and label.group("label").lower() in _CIPHER_LABELS:
+        return None  # `- secure: "..."` in `.travis.yml`: encrypted to the repository's public key, ciphertext
     if _labelled_above(match.string, match.start(), match.end()):
         return None  # `PublicKey = ...`, `"kid": ...`, `X-Request-Id: ...`, `ETag: ...`
     return match.start(), match.end(), "high-entropy"
@@ -833,6 +835,8 @@ def _signed_field(text: str, start: int) -> bool:
 
 
 _MAX_SIGNED_LINE = 1000
+_CIPHER_LABELS = frozenset({"secure", "encrypted", "ciphertext", "sealed", "enc"})
+"""A label that is only a word for encrypted: what it labels is ciphertext (Travis's `secure:`)."""
 
 
 def _public_label(label: str) -> bool:
