@@ -26,6 +26,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from memory_testing import secret_round12
 from memory_testing.secret_corpus import Sample
 
 __all__ = ["Generated", "generate", "FOLDS"]
@@ -3308,6 +3309,8 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     fresh9_secrets, fresh9_benign = _round("fresh9", _FRESH9_SECRETS, _FRESH9_BENIGN, 40)
     fresh10_secrets, fresh10_benign = _round("fresh10", _FRESH10_SECRETS, _FRESH10_BENIGN, 37)
     fresh11_secrets, fresh11_benign = _round("fresh11", _FRESH11_SECRETS, _FRESH11_BENIGN, 39)
+    # round 12, written blind (secret_round12.py), measured once on rules v8 and v9 before rules v10
+    fresh12_secrets, fresh12_benign = _round("fresh12", secret_round12.SECRETS, secret_round12.BENIGN, 32)
     secrets = (*_stated(), *_sql(), *_otp(), *_sdk(), *_code(), *fresh_secrets, *fresh2_secrets, *fresh3_secrets)
     return (
         *secrets,
@@ -3327,6 +3330,7 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *fresh9_secrets,
         *fresh10_secrets,
         *fresh11_secrets,
+        *fresh12_secrets,
     ), (
         *_benign(),
         *fresh_benign,
@@ -3348,4 +3352,5 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *fresh9_benign,
         *fresh10_benign,
         *fresh11_benign,
+        *fresh12_benign,
     )

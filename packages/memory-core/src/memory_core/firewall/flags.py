@@ -66,6 +66,7 @@ _SPACED: dict[str, tuple[str, ...]] = {
     "jarsigner": ("-storepass", "-keypass"),
     "openssl": ("-k", "-pass", "-passin", "-passout"),
     "ssh-keygen": ("-N", "-P"),
+    "security": ("-p", "-P"),  # macOS keychains: `security unlock-keychain -p X`, `import x.p12 -P X`
 }
 """Program -> flags whose next argument is a password."""
 _ATTACHED: dict[str, tuple[str, ...]] = {
@@ -80,7 +81,7 @@ _NEEDS_LOGIN = frozenset(_LOGIN_TOOLS)
 """These read `-p` as a password only in their `login` subcommand (`docker run -p 80:80` is a port)."""
 _SAMBA = ("smbclient", "rpcclient", "smbmap", "smbget", "smbcacls", "net")
 _PROGRAMS = tuple(dict.fromkeys((*_SPACED, *_ATTACHED, *_SAMBA, "htpasswd", "sqlplus", "rabbitmqctl")))
-FLAG_TRIGGERS = ("-", "/p:", "sqlplus", "rabbitmqctl", "net use")
+FLAG_TRIGGERS = ("-", "/p:", "sqlplus", "rabbitmqctl", "net use", " using ", " USING ")
 """Every password flag has a dash but FreeRDP's `/p:`, `sqlplus user/password@db` and `net use`'s password."""
 _PROGRAM = lazy(
     r"(?:(?<![\w.\-])|(?<=\\n))(?P<p>"
@@ -94,10 +95,13 @@ _MAX_COMMAND = 600
 _PIPED = lazy(
     r"(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+|'%s'[ \t]+|\"%s\"[ \t]+)?"
     r"(?:\\\"(?P<e>[^\"\\\n]{1,256})\\\"|\"(?P<q>[^\"\n]{1,256})\"|'(?P<r>[^'\n]{1,256})'|(?P<b>[^\s|;&\"'\\]{1,256}))"
-    r"[ \t]*\|[^\n|;]{0,300}?(?:--password-stdin|\bsudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S\b|\bpasswd[ \t]+--stdin)"
+    r"[ \t]*\|[^\n|;]{0,300}?(?:--password-stdin|\bsudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S\b|\bpasswd[ \t]+--stdin"
+    r"|\bsystemd-creds[ \t]+encrypt\b|\bsecret[ \t]+(?:create|set)\b|\bencrypt_string\b)"
 )
 """`echo "$PW" | docker login --password-stdin`, `echo pw | sudo -S ...`, `| passwd --stdin user`: the
-password is what is piped in."""
+password is what is piped in; so is what is piped into a command that encrypts or stores a secret read
+from stdin (`| systemd-creds encrypt`, `| docker secret create`, `| gh secret set`, `| ansible-vault
+encrypt_string`)."""
 _POSITIONAL: dict[tuple[str, str], int] = {
     ("rabbitmqctl", "add_user"): 2,
     ("rabbitmqctl", "change_password"): 2,
@@ -107,6 +111,15 @@ _POSITIONAL: dict[tuple[str, str], int] = {
 _DEVICE = lazy(r"[A-Za-z]:|LPT\d:|\*")
 _GENERAL = lazy(r"(?<=[ \t])-p(?P<s>[^\s\-\"'`][^\s\"'`]{5,255})")
 _LONG_OPTION = lazy(r"[a-z][\w\-]*=")
+_PAIRED_P = lazy(r"-p[ \t]+(?:\"([^\"\n]{1,256})\"|'([^'\n]{1,256})'|([^\s\"'|;&\\]{1,256}))")
+"""`-p VALUE`, spaced: a password where the same command names its user with `-u` (`_USER_FLAG`)."""
+_USER_FLAG = lazy(r"(?<=[ \t])(?:-u|-U|--user|--username)(?:[ \t]+|=)[\"']?[A-Za-z_][\w.@\\\-]*")
+"""A command's user: `-u root`, `--user=deploy` (a value that starts with a letter, so `-u 1000` is a uid)."""
+_NOT_PASSWORD = lazy(r"[\d:.,\-/]+")
+"""What `-p` takes elsewhere: a port, a mapping (`8080:80`), a path's digits."""
+_USER_USING = lazy(r"(?<![\w\-])user[ \t]+[\w.@\-]{1,64}[ \t]+$")
+_USING_VALUE = lazy(r"using[ \t]+(?P<s>[^\s;\"'`]{1,256})", re.IGNORECASE)
+"""`connect to DB user NAME using PASSWORD`: DB2's command line (and SQL's `CONNECT ... USING`)."""
 _SQLPLUS = lazy(r"[\w.$#]+/(?P<s>[^\s@/\"']{1,128})(?:@|\s|$)")
 
 
@@ -128,6 +141,8 @@ def _read_command(text: str, program: str, start: int, end: int) -> list[tuple[i
     words = _arguments(text, start, end)
     if program in _NEEDS_LOGIN and not any(w[2] in ("login", "auth") for w in words[:4]):
         return []
+    if program == "security" and not any("keychain" in w[2] or w[2] in ("import", "export") for w in words[:2]):
+        return []  # `security find-identity -p codesigning`: a policy; a keychain's or a .p12's password only
     spaced, attached = _SPACED.get(program, ()), _ATTACHED.get(program, ())
     edits: list[tuple[int, int, str]] = []
     for i, (at, stop, word) in enumerate(words):
@@ -175,10 +190,62 @@ def _read_command(text: str, program: str, start: int, end: int) -> list[tuple[i
     return edits
 
 
+def _paired_p(text: str) -> list[re.Match[str]]:
+    """Each spaced `-p VALUE` after a blank (a `find` per `-p`: a pattern scanning the text costs more)."""
+    found: list[re.Match[str]] = []
+    at = text.find("-p")
+    while at >= 0:
+        if at and text[at - 1] in " \t" and text[at + 2 : at + 3] in (" ", "\t"):
+            match = _PAIRED_P.match(text, at)
+            if match is not None:
+                found.append(match)
+        at = text.find("-p", at + 2)
+    return found
+
+
+def _user_using(text: str, folded: str) -> list[tuple[int, int, str]]:
+    """`user NAME using X`, read back from each ` using ` (the folded text finds `USING` too)."""
+    edits: list[tuple[int, int, str]] = []
+    at = folded.find(" using ")
+    while at >= 0:
+        if _USER_USING.search(folded, max(0, at - 80), at + 1) is not None:
+            value = _USING_VALUE.match(text, at + 1)
+            if value is not None and _password(value.group("s")) and looks_like_secret(value.group("s")):
+                edits.append((value.start("s"), value.end("s"), KIND))
+        at = folded.find(" using ", at + 7)
+    return edits
+
+
+def _user_and_password(text: str) -> list[tuple[int, int, str]]:
+    """`-p VALUE` where the same command gives `-u USER`: a CLI's user and password pair (`racadm -u
+    root -p X`, `cypher-shell -u neo4j -p X`). A port or a mapping is digits; the MySQL clients' spaced
+    `-p` prompts, and what follows it is the database.
+    """
+    edits: list[tuple[int, int, str]] = []
+    for found in _paired_p(text):
+        group = next(g for g in (1, 2, 3) if found.group(g) is not None)
+        value = found.group(group)
+        if not _password(value) or _NOT_PASSWORD.fullmatch(value) or value.startswith("-"):
+            continue
+        line_start = max(text.rfind("\n", 0, found.start()) + 1, found.start() - _MAX_COMMAND)
+        stop = _SEGMENT_END.search(text, found.end(), found.end() + _MAX_COMMAND)
+        end = stop.start() if stop else min(len(text), found.end() + _MAX_COMMAND)
+        starts = [m.end() for m in _SEGMENT_END.finditer(text, line_start, found.start())]
+        segment_start = starts[-1] if starts else line_start
+        if _USER_FLAG.search(text, segment_start, end) is None:
+            continue
+        program = _PROGRAM.search(text, segment_start, found.start())
+        if program is not None and program.group("p") in _MYSQL:
+            continue  # `mysql -u root -p appdb`: a spaced `-p` prompts; `appdb` is the database
+        edits.append((found.start(group), found.end(group), KIND))
+    return edits
+
+
 def find_flag_passwords(text: str, folded: str) -> list[tuple[int, int, str]]:
     """Every password passed as a command-line flag, as `(start, end, "password-flag")`."""
     edits: list[tuple[int, int, str]] = []
-    if "-stdin" in text or "sudo" in text:
+    stored = ("secret" in text or "encrypt" in text) and ("echo" in text or "printf" in text)
+    if "-stdin" in text or "sudo" in text or stored:
         for found in _PIPED.finditer(text):
             group = next(g for g in ("e", "q", "r", "b") if found.group(g) is not None)
             if _password(found.group(group)):
@@ -189,6 +256,10 @@ def find_flag_passwords(text: str, folded: str) -> list[tuple[int, int, str]]:
         stop = _SEGMENT_END.search(text, found.end(), found.end() + _MAX_COMMAND)
         end = stop.start() if stop else min(len(text), found.end() + _MAX_COMMAND)
         edits.extend(_read_command(text, found.group("p"), found.end(), end))
+    if " using " in folded and "user" in folded:
+        edits.extend(_user_using(text, folded))
+    if ("-u" in text or "-U" in text) and ("-p " in text or "-p\t" in text):
+        edits.extend(_user_and_password(text))
     if " -p" in text or "\t-p" in text:
         for found in _GENERAL.finditer(text):
             value = trim_value(found.group("s").rstrip("`.;"))  # a bracket the value opened stays

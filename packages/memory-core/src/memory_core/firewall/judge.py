@@ -77,12 +77,21 @@ _HOLDERS = (
     # calls whose string arguments after the first are credentials: SDK clients, basic auth
     *("client", "basicauth", "credentials", "pusher", "mailgun", "algoliasearch", "twilio", "setbasicauth"),
     *("login(", "connect(", "authenticate(", "pdo(", "mysqli(", "createclient("),
+    # a basic-auth constructor given `(user, password)`: OCaml's `` `Basic (u, p) ``, Rust's `Basic(u, p)`
+    *("basic (", "basic("),
+    "database(",  # MATLAB's `database(name, user, password, ...)`: a connection given its login
     *("smtp", "imap", "ftp", "sftp", "ldap", "pop3", "bind"),  # `(host, port, user, password)`, an LDAP bind
     "new ",  # a constructor given literals: `new Resend('...')`, `new Client("id", "secret")`
 )
 _SIGNERS = ("jwt.sign", "jwt.encode", "jwt.verify", "jwt.decode", "createhmac", "hmac.new", "jws.sign")
 """Calls whose string literal is the signing secret, wherever it stands (`jwt.sign(payload, 'X')`):
 the payload and options around it are no literal that looks like one (`'1h'`, `'HS256'`)."""
+_CREATORS = (
+    *("createuser", "create_user", "create-user", "adduser", "add_user", "add-user"),
+    *("user_create", "user-create", "user_add", "user-add"),  # noun first: Salt's `mysql.user_create NAME HOST X`
+)
+"""Directives that create an account and take its password among their operands, unbracketed: net-snmp's
+`createUser NAME SHA-256 "X" AES`; the password is a quoted operand after the account's name."""
 _DECODERS = ("fromhex", "unhexlify", "decodestring", "frombase64string", "b64decode", "'hex')", '"hex")')
 _ENCODERS = ("| base64", "|base64", "b64encode(", "btoa(", "base64.encode", "chpasswd")
 """Where `id:secret` goes as one literal: an encoder (its second half is the secret) or `chpasswd` (`user:password`)."""
@@ -97,6 +106,7 @@ _ROLES: dict[str, tuple[int, str]] = {
     **{word: (2, "name") for word in _STRONG_NAMES},
     **{word: (1, "holder") for word in _HOLDERS},
     **{word: (1, "signer") for word in _SIGNERS},
+    **{word: (1, "creator") for word in _CREATORS},
     **{word: (1, "decoder") for word in _DECODERS},
     **{word: (1, "encoder") for word in _ENCODERS},
 }
@@ -137,6 +147,8 @@ _NOT_SECRET_TAIL = frozenset(  # a last word that says what else the value is: `
         *("required", "identifier", "server", "text", "hint", "prompt", "placeholder", "regex", "pattern"),
         *("reset", "changed", "updated", "mgmt", "management", "usage", "exchange", "derivation", "agreement"),
         *("challenge", "certificate", "cert"),  # PKCE's `code_challenge` and a certificate are public by design
+        # when, how old, and an envelope's parts: LDAP's `pwdMaxAge`, `pwdChangedTime`, a data bag's `auth_tag`
+        *("age", "time", "timestamp", "date", "tag", "iv", "nonce"),
     }
 )
 _MIXED_SCRIPT = lazy(r"(?=\S*[^\W\d_])(?=\S*[\d!#$%&*+=?@^~])[^\s\u2e80-\uffff]+")
@@ -151,6 +163,23 @@ _IN_ARN = lazy(r"(?:(?<![^\s=\"':])|(?<=\\n))(?:arn|urn):")
 _TAIL_LABEL = lazy(r"[ \t]{1,3}([a-z]{2,12})[ \t]*[:=][ \t]")
 """A label's last word after a blank, then its colon and a blank (`api key id: `; not `rpcauth user:<hash>`)."""
 _TAIL_WORDS = _NOT_SECRET_TAIL | {"hasher", "validator"}
+_OTHER_OPTION = lazy(r"[A-Za-z][A-Za-z\-]{1,30}")
+"""An option's name after its dash (`-UserName`, `--user`), whose last word may say what its value is."""
+_ARABIZI = lazy(r"[a-z]*[235789]'?[a-z]{2,}")
+"""A word of Arabic in Latin letters (Arabizi): a digit stands for a sound Latin lacks (`3` ain, `7` ha)."""
+_ARABIZI_WORD = lazy(r"(?<![\w'])[a-z]*[235789]'?[a-z]{2,}(?![\w'])")
+_APPLIED = lazy(r"(?:[ \t]+(?:\"[^\"\\\n]{1,400}\"|'[^'\\\n]{1,400}')){2,}")
+"""Two or more string literals after a callee and blanks: the arguments of a function applied without brackets."""
+_DECLARED = lazy(
+    r"[ \t]+(?:PIC(?:TURE)?[ \t]+\S{1,20}|[A-Za-z]\w{0,20}(?:\([\d, ]{1,8}\))?)[ \t]+(?:VALUE|DEFAULT)[ \t]+(?=[\"'])",
+    re.IGNORECASE,
+)
+"""A declared type between a name and its value's keyword: COBOL's `PIC X(20) VALUE 'X'`, SQL's
+`VARCHAR(64) DEFAULT 'X'`."""
+_WORDLIKE = lazy(r"[A-Za-z][A-Za-z._\-]{0,40}")
+"""A word of letters (with `.`, `_`, `-`): a path's segment or an alternative of a pattern, never random."""
+_CAMEL_TAIL = lazy(r"(?<=[a-z0-9])[A-Z][a-z]+$")
+"""An identifier's last camelCase word (`Age` of `pwdMaxAge`), read from the original text."""
 """The last words of an identifier that say what else it holds (`password_hasher`)."""
 _NOT_SECRET_WORDS = frozenset(
     {
@@ -383,6 +412,8 @@ def value_score(value: str, *, direct: bool = False) -> int:
         return 0  # a path, a tag, a flag, another assignment, a list, `bob@corp`
     if " " in value.strip() or is_placeholder(value) or _NOT_VALUE.fullmatch(value) or is_ordinary(value):
         return 0
+    if ("|" in value or "/" in value) and all(_WORDLIKE.fullmatch(part) for part in re.split(r"[|/]", value)):
+        return 0  # words joined by `|` or `/`: a pattern's alternatives (`BSS|SSID|RSN`), a relative path (`src/Api`)
     if _INTERPOLATED.search(value) or _REGEX.search(value):
         return 0  # a template (`user:{user_id}:profile`, `%(name)s`) or a regular expression (`^[A-Z]{2}\d{6}$`)
     lowered = value.lower()
@@ -560,7 +591,16 @@ def _after_name(
     query parameter, `query`, runs to the next `&`).
     """
     paired = text[start - 1 : start] == "/" or "/" in text[start:end]  # `login/pass`, `u/p`: the value is a pair too
+    owned = False  # the token before was an option that says what else its value is: this is that value
     for index, (token_start, token_end) in enumerate(_tokens(text, end, limit, steps)):
+        if owned:
+            owned = False
+            continue
+        if text[token_start - 1 : token_start] == "-" and _OTHER_OPTION.fullmatch(text, token_start, token_end):
+            words = _WORD_PART.findall(text[token_start:token_end])
+            if words and words[-1].lower() in _TAIL_WORDS and not names_a_credential(text[token_start:token_end]):
+                owned = True  # `Get-Credential -UserName 'ACME\\svc'`, `--user deploy`: that option's value
+                continue
         label = text[token_end - 1] == ":" and token_end > token_start  # asked first: it spares the pattern
         if label and _CODE_LABEL.fullmatch(text, token_start, token_end):
             return []
@@ -586,6 +626,8 @@ def _after_name(
             phrase = _PHRASE.match(text, token_start)
             if phrase is not None and not names_a_credential(phrase.group()):
                 return [phrase.span()]  # `password: correct horse battery`: a passphrase is the rest of the line
+        if score and _ARABIZI.fullmatch(value) and len(_ARABIZI_WORD.findall(text, max(0, start - _WINDOW), limit)) > 1:
+            score = 0  # `el password 3'alat, 7awel tany`: Arabic in Latin letters writes sounds as digits; prose
         if value.isdigit() and strength < 2:
             score = 0  # digits are a code only where a code, PIN or password is named: `tokens: 200000` is a count
         # a word of letters alone is worth nothing stated either: ask the link of the others only
@@ -708,13 +750,35 @@ def _held(text: str, end: int, limit: int, strength: int, *, every: bool = False
         end -= 1  # a holder named with its parenthesis: `login(`
     rest = _CALLEE_REST.match(text, end, limit)  # the rest of the callee: `Client.create`, `auth = `
     position = rest.end() if rest is not None else end
-    if position >= limit or text[position] not in "([":
+    if position < limit and text[position] in " \t" and (applied := _APPLIED.match(text, position, limit)):
+        literals = [  # `applyBasicAuth "api" "X" req`: a function applied without brackets (Haskell, OCaml, Elm)
+            found.span(1 if found.group(1) is not None else 2) for found in _STRING.finditer(text, *applied.span())
+        ]
+    elif position >= limit or text[position] not in "([":
         return []
-    literals = _literals(text, position, limit)
+    else:
+        literals = _literals(text, position, limit)
     if not every:
         literals = literals[1:] if len(literals) > 1 else literals  # `Client::new("key")` has only the key
     scores = [(span, value_score(text[span[0] : span[1]])) for span in literals]
     return [span for span, score in scores if score and score + strength >= _BAR]
+
+
+def _created(text: str, end: int, limit: int, strength: int) -> list[tuple[int, int]]:
+    """The quoted operands after the account's name that a directive creating it is given on its line."""
+    if text[end : end + 1] not in (" ", "\t"):
+        return []  # `createUser({user: ...})`, `createUser(`: a call's members have names of their own
+    line_end = text.find("\n", end, limit)
+    line_end = limit if line_end < 0 else line_end
+    first = re.match(r"[ \t]+[\w.@\-]+", text[end:line_end])
+    if first is None:
+        return []  # the account's name comes first, bare
+    spans = []
+    for found in _STRING.finditer(text, end + first.end(), line_end):
+        span = found.span(1 if found.group(1) is not None else 2)
+        if (score := value_score(text[span[0] : span[1]])) and score + strength >= _BAR:
+            spans.append(span)
+    return spans
 
 
 def _code_block(text: str, end: int, limit: int) -> list[tuple[int, int]]:
@@ -789,6 +853,10 @@ def _column(text: str, at: int, end: int, strength: int) -> list[tuple[int, int]
     head = text[line_start:at]
     if line_end >= 0 and "," in text[line_start:line_end] and _CSV_HEADER.fullmatch(text, line_start, line_end):
         return _csv_column(text, head.count(","), line_end, strength)
+    if line_end >= 0 and head.lstrip().startswith("#"):
+        commented = _commented_column(text, line_start, at, line_end, strength)
+        if commented:
+            return commented
     if line_end < 0 or ("|" not in head and "elect" not in head.lower()):
         return []  # a header is a short line with rows below it
     if "|" in head and "|" in text[end:line_end]:
@@ -809,6 +877,39 @@ def _column(text: str, at: int, end: int, strength: int) -> list[tuple[int, int]
         start = offset + len(cell) - len(cell.lstrip())
         if value and value_score(value) and value_score(value) + strength >= _BAR:
             spans.append((start, start + len(value)))
+    return spans
+
+
+_HEADER_WORDS = lazy(r"[ \t]*#+[ \t]*[A-Za-z][\w\-]*(?:[ \t]+[A-Za-z][\w\-]*){2,11}[ \t\r]*")
+"""A comment that is only words, three to twelve: the header of the columns below (`# client server secret IP`)."""
+_TABLE_ROWS = 20
+
+
+def _commented_column(text: str, line_start: int, at: int, line_end: int, strength: int) -> list[tuple[int, int]]:
+    """The cells below a column a commented header names, in rows split by blanks (ppp's
+    `chap-secrets`: `# client server secret IP addresses` over `branch07 * <secret> 10.0.0.7`).
+    """
+    if not _HEADER_WORDS.fullmatch(text, line_start, line_end):
+        return []
+    index = len(text[text.index("#", line_start) : at].lstrip("#").split())
+    spans: list[tuple[int, int]] = []
+    position = line_end + 1
+    for _ in range(_TABLE_ROWS):
+        stop = text.find("\n", position)
+        stop = len(text) if stop < 0 else stop
+        line = text[position:stop]
+        if not line.strip():
+            break  # a blank line ends the table
+        if not line.lstrip().startswith("#"):
+            cells = list(re.finditer(r"\S+", line))
+            if len(cells) < 3 or len(cells) <= index:
+                break  # a row of a table has its columns; a sentence or code is no row
+            value = cells[index].group()
+            if (score := value_score(value)) and score + strength >= _BAR:
+                spans.append((position + cells[index].start(), position + cells[index].end()))
+        position = stop + 1
+        if position >= len(text):
+            break
     return spans
 
 
@@ -911,6 +1012,14 @@ def _bounded(text: str, folded: str, at: int, word: str) -> bool:
         and text[at : at + len(word)].isupper()
     ):
         return True  # glued in a shouted name: `PGPASSWORD`, `NPMTOKEN`
+    if (
+        (word in _GLUABLE or word == "key")
+        and at
+        and text[at - 1].isupper()
+        and text[at : at + len(word)].isupper()
+        and text[end : end + 1] in ("=", ":")
+    ):
+        return True  # a short name ending a shouted key: LoRaWAN's `AT+APPKEY=`, `DBPW=`
     if not (before.isalpha() and ord(before) < _LATIN_END and word[0].isalpha() and ord(word[0]) < _LATIN_END):
         # other scripts glue articles and prefixes to the word: Hebrew `הסיסמה`, Arabic `الرمز`
         return True
@@ -963,6 +1072,9 @@ def _public(text: str, folded: str, start: int, end: int, *, encrypted: bool = F
         return True  # `gpg: using EDDSA key <fingerprint>`: a key named by its algorithm, in a listing
     if words and words[-1].removesuffix("s") in _TAIL_WORDS and words[-1] not in folded[start:end]:
         return True  # `password_min_length`, `token_url`: the last word says what the value is
+    camel = _CAMEL_TAIL.search(text, end, right) if right - end > 1 and text[right - 1].islower() else None
+    if camel is not None and camel.group().lower().removesuffix("s") in _TAIL_WORDS:
+        return True  # `pwdMaxAge`, `pwdChangedTime`: camelCase's last word says what it is (the folded text cannot)
     tail = _TAIL_LABEL.match(folded, right) if folded[right : right + 1] in (" ", "\t") else None
     if tail is not None and tail.group(1).removesuffix("s") in _TAIL_WORDS:
         return True  # `api key id: ...`, `token type: bearer`: the label's last word, after a blank
@@ -1159,6 +1271,8 @@ def _spans(
         return _decoded(text, at, end)
     if role == "account":
         return _question(text, end, limit, strength)
+    if role == "creator":
+        return _created(text, end, limit, strength)
     held = _held(text, end, limit, strength, every=role == "signer")
     if held or role in ("holder", "signer"):
         return held
@@ -1213,6 +1327,8 @@ def _spans(
     typed = _ANNOTATION.match(text, end, limit) if text[end : end + 1] == ":" and "=" in text[end : end + 48] else None
     if typed is not None:
         end = typed.end()  # `smtp_pass: []const u8 = "..."`: a type between a name and its `=`
+    elif text[end : end + 1] in (" ", "\t") and (declared := _DECLARED.match(text, end, limit)) is not None:
+        end = declared.end()  # `WS-DB-PASSWORD PIC X(20) VALUE 'X'`: a declared type before its value's keyword
     return _after_name(text, at, end, strength, limit, steps, query=query) or (
         (_next_line(text, end, strength, steps) or _before_name(text, at, strength)) if strength > 1 else []
     )
@@ -1228,21 +1344,36 @@ def _next_line(text: str, end: int, strength: int, steps: dict[int, _Step]) -> l
     newline = text.find("\n", end, end + _WINDOW)
     if newline < 0:
         return []
+    result = _RESULT.match(text, newline + 1, min(len(text), newline + 1 + _WINDOW))
+    if result is not None:  # `credentials.dig(:smtp, :password)` and the REPL's `=> "X"` below it
+        tokens = _tokens(text, result.end(), min(len(text), result.end() + _MAX_VALUE), steps)
+        if tokens:
+            start, stop = _trim(text, *tokens[0])
+            score = value_score(text[start:stop])
+            return [(start, stop)] if score and score + strength >= _BAR else []
     rest = _TAG.sub("", text[end:newline]).strip(" \t\r")
     if rest.startswith(">") or rest.startswith('">'):
         rest = rest.split(">", 1)[1].strip(" \t\r")  # `<Password>`: the element the name is; its value nests below
     if rest and not rest.endswith(":") and rest.rsplit(None, 1)[-1].lower() not in _COPULAS:
         return []
+    blank = text.find("\n", newline + 1, newline + 1 + _WINDOW)
+    if blank >= 0 and not text[newline + 1 : blank].strip(" \t\r"):
+        newline = blank  # one blank line may stand between a label and its value (a letter, a notice)
     following = text.find("\n", newline + 1, newline + 1 + _WINDOW)
     line_end = following if following >= 0 else min(len(text), newline + 1 + _WINDOW)
     tokens = _tokens(text, newline + 1, line_end, steps)
     if len(tokens) != 1:
         return []  # the value stands alone on its line; a sentence there is prose
+    if text[tokens[0][1] - 1] == ":" or text.startswith("[REDACTED:", tokens[0][1] + 1):
+        return []  # `olcRootPW: [REDACTED:...]`: a label whose value was read already, not a value
     start, stop = _trim(text, *tokens[0])
     score = value_score(text[start:stop])
     return [(start, stop)] if score and score + strength >= _BAR else []
 
 
+_RESULT = lazy(r"[ \t]*(?:=>|Out\[\d{1,4}\]:|\$\d{1,4}[ \t]*=|res\d{1,4}:[ \t]*\w+[ \t]*=)[ \t]*")
+"""A REPL's result marker (irb's `=>`, IPython's `Out[3]:`, gdb's `$1 =`, Scala's `res0: String =`): what the
+line above evaluated."""
 _SPEAKER = lazy(r"[ \t>]*(?:\[[^\]\n]{1,20}\][ \t]*)?(?:[\w.\-]{1,20}[ \t]*:[ \t]+)?")
 """What opens a reply in a chat or a transcript: a quote mark, a time (`[10:03]`), a speaker (`li:`, `A:`)."""
 _ANSWER = lazy(r"[^\s,;()\[\]\\]{6,128}(?=,|[ \t]+\(|[ \t]+[—–-][ \t]|[ \t]*(?:\r?\n|\\[nr]|$))")

@@ -133,10 +133,11 @@ _PASSWORD: dict[str, tuple[str, ...]] = {
     "km": ("ពាក្យសម្ងាត់",),
     "my": ("စကားဝှက်",),
     "id": ("kata sandi", "sandi"),  # also Javanese, Sundanese
+    "su": ("kecap aksés", "kecap akses", "kecap sandi"),  # Sundanese: "access word" (round 12)
     "ms": ("kata laluan",),
     "tl": ("kontrasenyas",),
     "mi": ("kupuhipa",),
-    "haw": ("ʻōlelo hūnā",),
+    "haw": ("ʻōlelo hūnā", "ʻōlelo huna", "ōlelo huna", "olelo huna"),  # written without its macrons too (round 12)
     # Africa
     "sw": ("nenosiri", "neno la siri", "neno siri"),
     "ha": ("kalmar sirri",),
@@ -213,6 +214,8 @@ _TOKEN: dict[str, tuple[str, ...]] = {
     "en": ("token", "auth", "creds", "credential", "login", "logon", "sign-in"),
     "cookie": ("cookie", "setcookie"),  # a session's cookie, Erlang's shared `-setcookie`: moderate, like token
     "revoke": ("revoke",),  # only a credential is revoked: "Current value (revoke after the switch): X"
+    # SNMP's community string is its v1/v2c password (`snmp-server community X RO`): moderate, like token
+    "snmp": ("community",),
     "wifi": ("wifi", "wi-fi", "wlan"),
     # login, access: `Login: ops / <password>`, the pair after one
     "login": ("zugang", "anmeldung", "connexion", "acceso", "acesso", "accesso", "логин", "вход", "ログイン"),
@@ -309,6 +312,7 @@ MODERATE: tuple[str, ...] = tuple(
 GLUABLE: frozenset[str] = frozenset(
     {
         *("password", "passwd", "pass", "auth", "token", "secret"),  # `requirepass`, `masterauth`, `rpcauth`
+        *("pw", "pwd"),  # slapd's `rootpw`, `adminpwd`: the short forms glue the same way (round 12)
         *("passwort", "kennwort", "wachtwoord", "wagwoord", "lösenord", "passord", "adgangskode", "kodeord"),
         *("salasana", "jelszó", "jelszav", "heslo", "hasło", "geslo", "parool", "parole", "schlüssel"),
     }

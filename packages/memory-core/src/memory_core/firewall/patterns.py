@@ -50,7 +50,7 @@ from memory_core.urls import MAX_URL, URL_END, find_userinfo
 
 __all__ = ["Rule", "RULES", "RULES_VERSION", "MARKER_PREFIX", "marker", "Edit"]
 
-RULES_VERSION = 9
+RULES_VERSION = 10
 """The rule set's version: raise it whenever a change makes the rules catch something they
 did not (1: vendor prefixes, assignments and entropy; 2: the RFC 3986 userinfo parser,
 password flags, named keys, stated passwords, `.pgpass`; 3: the judgement of a name and a
@@ -66,7 +66,12 @@ element its name is, a field typed into, an operation's arguments, `| chpasswd`,
 userlist, a value stated before "that's the unseal key", what a lock wants "before it lets you in";
 kept: password hashes in modular crypt format, publishable keys, a DSN's public key, ciphertext by
 envelope or place, digests under their algorithm's heading, a site path's build id; 9: a
-password by its look alone, letters, a digit and a password symbol, `firewall.shaped`).
+password by its look alone, letters, a digit and a password symbol, `firewall.shaped`; 10: round 12
+read by principle: a CLI's `-u USER -p VALUE` pair, short names glued into a key (`rootpw`), SNMP's
+community, a function applied without brackets, basic-auth constructors, a declared type before
+`VALUE`/`DEFAULT`, a commented table header, a directive creating a user, Sundanese; kept: an option
+that says what its value is, a camelCase last word (`pwdMaxAge`), an encrypted envelope's fields,
+`ENC[<scheme>,...]`, a signature's or MAC's field, NATS public keys, Arabic in Latin letters).
 `memory scrub` records the version
 it ran with, captures record the version that scrubbed them, and `doctor` says when stored
 records were last scrubbed by an older rule set."""
@@ -521,7 +526,7 @@ _HEADER_RULES = [
         ("authorization",),
         # The whole value (no backing off into a shorter one), and not a scheme before a
         # marker, so a second scrub finds nothing new.
-        r"authorization[\"']?[ \t]*[:=][ \t]*[\"']?"
+        r"authorization[\"']?[ \t]*(?:[:=]>?|,)[ \t]*[\"']?"  # `: `, `=`, Julia's and Ruby's `=>`, a tuple's `,`
         # RFC 9110: `Authorization: <scheme> <credentials>`; whatever the scheme is called (`SSWS`,
         # `Splunk`, `GenieKey`), what follows it is the credential
         r"(?:(?P<scheme>[a-z][a-z0-9_.\-]{1,23})[ \t]+)?"
@@ -641,6 +646,10 @@ def _judge_entropy(match: re.Match[str], context: _Context | None = None) -> Edi
     before = match.string[max(0, match.start() - 100) : match.start()]  # a `|1|salt|` fits
     if re.search(_HARMLESS_LABEL, before, re.IGNORECASE):
         return None  # `sha256:<hex>`, an SSH public key, an embedded image
+    if _NKEY_PUBLIC.fullmatch(token):
+        return None  # a NATS account's or user's public key (`Account: AD...`): an identity, not its seed
+    if _signed_field(match.string, match.start()):
+        return None  # a signature or a MAC under the field that says so: `DKIM-Signature: ... b=...`
     if token.startswith(_PUBLIC_PREFIXES) or _HOST_LABEL.match(match.string, match.end()):
         return None  # an age recipient; `<id>.apps.googleusercontent.com`, a host's first label
     if _ADDRESS.fullmatch(token):
@@ -658,6 +667,8 @@ def _judge_entropy(match: re.Match[str], context: _Context | None = None) -> Edi
     label = _LABEL.search(before) or (_ELEMENT.search(before) if before.endswith(">") else None)
     if label is not None and _public_label(label.group("label")):
         return None  # `PublicKey = ...`, `"kid": ...`, `X-Request-Id: ...`, `ETag: ...`
+    if label is not None and label.group("label").lower() in _CIPHER_LABELS:
+        return None  # `- secure: "..."` in `.travis.yml`: encrypted to the repository's public key, ciphertext
     if _labelled_above(match.string, match.start(), match.end()):
         return None  # `PublicKey = ...`, `"kid": ...`, `X-Request-Id: ...`, `ETag: ...`
     return match.start(), match.end(), "high-entropy"
@@ -745,8 +756,17 @@ def _token_before(text: str, start: int) -> str:
 
 _ID_SEGMENT = 16
 _MAX_ENCRYPTED = 2048
-_ENCRYPTED = lazy(r"ENC\[(?:AES256_GCM|PGP|age)[^\]\s]*$")
-"""A SOPS-encrypted value up to the token: its data, iv and tag are ciphertext."""
+_ENCRYPTED = lazy(r"ENC\[(?:AES256_GCM|PGP|age|[A-Z][A-Z0-9_\-]{1,15},)[^\]\s]*$")
+"""An `ENC[<scheme>,...]` envelope up to the token: SOPS's data, iv and tag, hiera-eyaml's `ENC[PKCS7,...]`
+and `ENC[GPG,...]`: ciphertext, which opens nothing without its key."""
+_NKEY_PUBLIC = lazy(r"[ACNOUX][A-Z2-7]{55}")
+"""A NATS nkey's public key: 56 base32 characters whose first names its role (Account, User, Server as
+`N`, Operator, Cluster, curve `X`); an identity, printed by `nats account info`. A seed starts with `S`."""
+_SIGNED_HEADER = lazy(r"[ \t]*(?P<label>[A-Za-z][\w\-]{0,40})[ \t]*[:=]")
+"""The field a line opens (`DKIM-Signature:`, `Message-Authenticator =`), whose name may say it signs."""
+_SIGNATURE_WORDS = frozenset({"signature", "authenticator", "seal", "mac"})
+"""A field's last word that says its values are a signature or a message's MAC: computed over what is
+sent and sent with it (DKIM's `bh=` and `b=`, RADIUS's `Message-Authenticator`), they open nothing."""
 _LABELLED_HEX = lazy(r"[a-z][a-z0-9]*/[0-9A-Fa-f]{8,}")
 _LABEL = lazy(
     r"(?:\\[nrt])?(?P<label>[A-Za-z][\w.\-]{0,40})\\?[\"']?\]?[ \t]*(?:[:=]|==)[ \t]*\\?[\"']?(?:W/)?\\?[\"']?$"
@@ -798,6 +818,25 @@ def _labelled_above(text: str, start: int, end: int) -> bool:
 
 
 _MAX_ABOVE = 160
+
+
+def _signed_field(text: str, start: int) -> bool:
+    """Whether the value stands in a field whose name's last word says signature or MAC (a header
+    line's name: `DKIM-Signature: v=1; ... b=<value>`, `ARC-Seal:`), and no word says key or secret.
+    """
+    line_start = text.rfind("\n", max(0, start - _MAX_SIGNED_LINE), start) + 1
+    head = _SIGNED_HEADER.match(text, line_start, start)
+    if head is None:
+        return False
+    words = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", head.group("label"))]
+    if not words or any(w in ("key", "secret", "private", "password", "token") for w in words):
+        return False
+    return words[-1] in _SIGNATURE_WORDS
+
+
+_MAX_SIGNED_LINE = 1000
+_CIPHER_LABELS = frozenset({"secure", "encrypted", "ciphertext", "sealed", "enc"})
+"""A label that is only a word for encrypted: what it labels is ciphertext (Travis's `secure:`)."""
 
 
 def _public_label(label: str) -> bool:

@@ -204,17 +204,61 @@ _ENCRYPTED_WINDOW = 600
 """How far above a value its heading may stand: a SealedSecret lists a handful of names under it."""
 
 
+_ENVELOPE_FIELD = re.compile(
+    r"[ \t]*[\"']?(?:encrypted[_\-]?(?:data|value|text)?|cipher[_\-]?text)[\"']?"
+    r"[ \t]*[:=][ \t]*[\"']?[A-Za-z0-9+/_\-]{20,}",
+    re.IGNORECASE,
+)
+"""An envelope's ciphertext field holding ciphertext (`encrypted_data: <base64>`); `encrypted: false` is none."""
+
+
+def _in_envelope(text: str, line_start: int, indent: int, low: int, high: int) -> bool:
+    """Whether the line at `line_start` is a field of a mapping that holds ciphertext beside it (a Chef
+    encrypted data bag's `encrypted_data`, `iv`, `auth_tag`; an envelope's `ciphertext` and `nonce`):
+    its iv, nonce and tag belong to the ciphertext and open nothing without the key either.
+    """
+    for direction in (-1, 1):
+        position = line_start
+        for _ in range(_ENVELOPE_LINES):
+            if direction < 0:
+                if position <= low:
+                    break
+                position = text.rfind("\n", low, position - 1) + 1
+            else:
+                following = text.find("\n", position, high)
+                if following < 0:
+                    break
+                position = following + 1
+            stop = text.find("\n", position, high)
+            line = text[position : stop if stop >= 0 else high]
+            if not line.strip():
+                break
+            depth = len(line) - len(line.lstrip(" \t"))
+            if depth < indent:
+                break  # the mapping's heading: the envelope is this block only
+            if depth == indent and _ENVELOPE_FIELD.match(line):
+                return True
+    return _ENVELOPE_FIELD.match(text, line_start) is not None
+
+
+_ENVELOPE_LINES = 12
+
+
 def under_encrypted_heading(text: str, folded: str, start: int) -> bool:
     """Whether `start` stands in an indented block whose heading says encrypted (a SealedSecret's
     `encryptedData:`, `encrypted_values:`): each value there is ciphertext, which opens nothing
     without a key held elsewhere. The look back is bounded, so it costs a window, not the text.
     """
     window = max(0, start - _ENCRYPTED_WINDOW)
-    if folded.find("encrypted", window, start) < 0:
+    if folded.find("encrypted", window, start + _ENCRYPTED_WINDOW) < 0:
         return False
     line_start = text.rfind("\n", window, start) + 1
     line = text[line_start:start]
     indent = len(line) - len(line.lstrip(" \t"))
+    if _in_envelope(text, line_start, indent, window, min(len(text), start + _ENCRYPTED_WINDOW)):
+        return True
+    if folded.find("encrypted", window, start) < 0:
+        return False
     while line_start > window:
         above = text.rfind("\n", window, line_start - 1) + 1
         line = folded[above : line_start - 1]
