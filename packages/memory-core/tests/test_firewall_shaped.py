@@ -20,7 +20,7 @@ CAUGHT = {
     "word-and-symbols": ("log in to the kiosk with Cobalt771~ember and reboot it", "Cobalt771~ember"),
     "trailing-symbol": ("ok, it's now wxe-52HARBOR# on every switch", "wxe-52HARBOR#"),
     "markdown-bold": ("The new one is **Qw7@pLz9Xr**, don't paste it here again", "Qw7@pLz9Xr"),
-    "unseen-syntax": ("(relay :host \"mq.internal\" :as \"svc\" Hn6~qWz2Rt)", "Hn6~qWz2Rt"),
+    "unseen-syntax": ('(relay :host "mq.internal" :as "svc" Hn6~qWz2Rt)', "Hn6~qWz2Rt"),
 }
 
 KEPT = {
