@@ -124,7 +124,7 @@ def test_several_queries_score_each_row_as_one_query_does() -> None:
 def test_records_come_best_first_ties_to_the_smaller_id() -> None:
     rng = np.random.default_rng(11)
     for _ in range(100):
-        size = int(rng.integers(1, 400))
+        size = int(rng.integers(1, 3_000))
         names = [f"t{n:x}" + "a" * int(n % 13) for n in rng.integers(0, 60, size)]  # ids of several lengths
         ids = np.array([name.encode() for name in names])
         scores = np.round(rng.random(size), int(rng.integers(1, 4)))  # many exact ties
