@@ -20,9 +20,7 @@ reaped before it returns, and on any failure the context is destroyed, which wai
 
 from __future__ import annotations
 
-import ctypes
 import os
-import platform
 import sys
 import threading
 import weakref
@@ -49,6 +47,8 @@ class _Context:
     """One thread's kernel context for asynchronous I/O; destroyed when the thread's local goes."""
 
     def __init__(self, libc: Any, calls: tuple[int, int, int, int]) -> None:
+        import ctypes
+
         import numpy as np
 
         self.libc, self.calls = libc, calls
@@ -66,6 +66,8 @@ class _Context:
 
     def read(self, fd: int, out: npt.NDArray[Any], offsets: npt.NDArray[np.int64], width: int) -> None:
         """Every row, `_BATCH` at a time; an `OSError` on a refused or short read."""
+        import ctypes
+
         import numpy as np
 
         base = out.ctypes.data
@@ -138,12 +140,15 @@ _EVENT: Any = None
 def _context() -> _Context | None:
     """This thread's context, made on its first read; None where native I/O is not there."""
     global _IOCB, _EVENT
+    import ctypes  # here, not at import: the hook client imports the stores, never this path
+    import platform
+
     if hasattr(_local, "context"):
         known: _Context | None = _local.context
         return known
     _local.context = None
     calls = _CALLS.get(platform.machine())
-    if sys.platform != "linux" or calls is None or sys.byteorder != "little" or os.environ.get("MEMORY_NO_AIO"):
+    if sys.platform != "linux" or calls is None or sys.byteorder != "little":
         return None
     try:
         if _IOCB is None:

@@ -68,7 +68,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from memory_core._numpy import one_blas_thread
 from memory_core.errors import StoreError
-from memory_core.store._rows import read_rows
 from memory_core.store.base import Neighbour
 
 if TYPE_CHECKING:
@@ -306,6 +305,8 @@ class _Spill:
         worker's 300 MB goal.
         """
         import numpy as np
+
+        from memory_core.store._rows import read_rows  # on the first query: the hook client never needs it
 
         width, fd = 4 * dim, self.fd
         out = np.empty((len(picked), dim), dtype="<f4")
