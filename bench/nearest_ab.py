@@ -2,12 +2,14 @@
 
     python bench/nearest_ab.py --against bff9fa1 --records 100000 --runs 100      # a copy of bench/latency.py's seed
     python bench/nearest_ab.py --against bff9fa1 --passages 1500000 --runs 60     # synthetic, fed from memory
+    python bench/nearest_ab.py --against bff9fa1 --records 100000 --store redis://127.0.0.1:PORT/1  # latency.py --store
 
 The other revision's `store/_vectors.py` (and `store/_rows.py` if it has one) is read with `git
 show` and imported beside this checkout's under another name. With `--records`, two SQLite store
 objects open one copy of the seed that `bench/latency.py --records N --vectors` cached (the
 product's model and bank make recall's two query vectors from the bench's questions), one of them
-given the other revision's cache; with `--passages`, two caches are fed the same synthetic
+given the other revision's cache (with `--store`, two store objects of that URL instead, seeded by
+`bench/latency.py --store URL --records N --vectors`); with `--passages`, two caches are fed the same synthetic
 passages (256 unit vectors plus noise, 1.5 passages a record, 20-character ids like recall's).
 Each question is asked of both, in alternating order (a busy machine slows both alike), and the
 answers must be identical. Prints, for each, the wall time and the process's CPU time (user and
@@ -112,6 +114,7 @@ def main() -> int:
     parser.add_argument("--against", required=True, help="the revision to compare with (git)")
     parser.add_argument("--records", type=int, help="a copy of bench/latency.py's seed of this size")
     parser.add_argument("--passages", type=int, help="synthetic passages fed from memory")
+    parser.add_argument("--store", help="with --records: a store URL seeded by bench/latency.py --store")
     parser.add_argument("--runs", type=int, default=100)
     args = parser.parse_args()
     if (args.records is None) == (args.passages is None):
@@ -141,9 +144,13 @@ def main() -> int:
             from memory_core.store import open_store
 
             seed = Path(tempfile.gettempdir()) / f"memory-bench-seed-v2-{args.records}-vectors.db"
-            if not seed.exists():
-                raise SystemExit(f"no seed at {seed}: run bench/latency.py --records {args.records} --vectors first")
-            shutil.copyfile(seed, work / "bench.db")
+            url = args.store or f"sqlite:///{work / 'bench.db'}"
+            if args.store is None:
+                if not seed.exists():
+                    raise SystemExit(
+                        f"no seed at {seed}: run bench/latency.py --records {args.records} --vectors first"
+                    )
+                shutil.copyfile(seed, work / "bench.db")
             embedder, problem = load_embedder()
             if embedder is None:
                 raise SystemExit(f"the embedding model: {problem}")
@@ -152,7 +159,7 @@ def main() -> int:
             about_file = seed.with_name(f"memory-bench-seed-v2-{args.records}.about.json")
             about = json.loads(about_file.read_text()) if about_file.exists() else []
             for name in ("before", "after"):
-                store = open_store(f"sqlite:///{work / 'bench.db'}", timeout=30.0, allow_db0=False)
+                store = open_store(url, timeout=30.0, allow_db0=False)
                 stores.append(store)
                 if name == "before":
                     store._vectors = other.VectorCache()
