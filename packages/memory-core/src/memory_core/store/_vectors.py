@@ -92,9 +92,10 @@ POOL = 100
 """The compact scan's pool, in passages per neighbour asked for (2,000 at k = 20). Recall@10
 against exact on the development sessions' real embeddings depends on the pool's share of the
 scope (`bench/vectors.py --recall`, per half of the projects: 0.66-0.68 at a 1% share, 0.85-0.87
-at 3%, 0.94-0.96 at 5-7%, 0.985 at 10-13%). The rerank costs ~4 ms per 1,000 passages (a read
-each): at 2,000, `nearest` at 100,000 records measured 0.42-0.57x the floor on SQLite. A cost
-choice, not a recall one: `docs/performance.md`."""
+at 3%, 0.94-0.96 at 5-7%, 0.985 at 10-13%). The rerank cost ~4 ms per 1,000 passages with a read
+each (~1 µs of it the kernel's, the floor of this form since the reads go in batches, `_rows`): at
+2,000, `nearest` at 100,000 records measured 0.42-0.57x the floor on SQLite. A cost choice, not a
+recall one: `docs/performance.md`."""
 _log = logging.getLogger(__name__)
 
 _BATCH = 5_000
