@@ -92,9 +92,10 @@ POOL = 100
 """The compact scan's pool, in passages per neighbour asked for (2,000 at k = 20). Recall@10
 against exact on the development sessions' real embeddings depends on the pool's share of the
 scope (`bench/vectors.py --recall`, per half of the projects: 0.66-0.68 at a 1% share, 0.85-0.87
-at 3%, 0.94-0.96 at 5-7%, 0.985 at 10-13%). The rerank costs ~4 ms per 1,000 passages (a read
-each): at 2,000, `nearest` at 100,000 records measured 0.42-0.57x the floor on SQLite. A cost
-choice, not a recall one: `docs/performance.md`."""
+at 3%, 0.94-0.96 at 5-7%, 0.985 at 10-13%). The rerank cost ~4 ms per 1,000 passages with a read
+each (~1 µs of it the kernel's, the floor of this form since the reads go in batches, `_rows`): at
+2,000, `nearest` at 100,000 records measured 0.42-0.57x the floor on SQLite. A cost choice, not a
+recall one: `docs/performance.md`."""
 _log = logging.getLogger(__name__)
 
 _BATCH = 5_000
@@ -113,6 +114,9 @@ _SIGN_ROWS = 4_096
 beside the 92 MB exact form about to be freed, not 12 MB."""
 _EXACT_ROWS = 512
 """Pool rows scored at once (a 1.5 MB float64 copy); the same sums as all at once, and as fast."""
+_SPLIT_ROWS = 512
+"""Pool rows read on two threads when there are at least this many (`_halves`): below, a thread's
+hand-over costs about what it saves."""
 _DIGITS = 6
 """Cosines are compared to 1e-6: finer than any difference ranking can use."""
 _SLACK = 1e-5
@@ -292,8 +296,9 @@ class _Spill:
             data, self.size = data[written:], self.size + written
 
     def rows(self, picked: npt.NDArray[np.intp], dim: int) -> npt.NDArray[np.float32]:
-        """The rows `picked`, a read each, straight into the answer's array (`preadv`: a `pread`
-        per row made a bytes object each and then joined them, 2x slower for 8,000 rows).
+        """The rows `picked`, read straight into the answer's array (`_rows.read_rows`: a batch of
+        reads per system call on Linux, a `preadv` per row elsewhere; a `pread` per row made a
+        bytes object each and then joined them, 2x slower for 8,000 rows).
 
         Not through a mapping: one made per query read 2,000 rows 2-7x faster, but the process's
         peak resident memory (VmHWM) rose to 1.9 GB over a 2.3 GB file (the mapped pages count,
@@ -302,16 +307,15 @@ class _Spill:
         """
         import numpy as np
 
+        from memory_core.store._rows import read_rows  # on the first query: the hook client never needs it
+
         width, fd = 4 * dim, self.fd
         out = np.empty((len(picked), dim), dtype="<f4")
-        view = memoryview(out.data).cast("B")
-        preadv = getattr(os, "preadv", None)
-        for index, offset in enumerate((picked * width).tolist()):
-            row = view[index * width : (index + 1) * width]
-            if preadv is None:  # no preadv (Windows): a read and a copy
-                row[:] = os.pread(fd, width, offset)
-            elif preadv(fd, [row], offset) != width:
-                raise OSError(f"short read of the vectors' temporary file at {offset}")
+        offsets = picked.astype(np.int64) * width
+        # The kernel's copy is most of a read (`_rows`), and it runs without the GIL: the two
+        # halves on two threads (the prompt's other core waits on the embedding's thread meanwhile).
+        read = lambda lo, hi: read_rows(fd, out[lo:hi], offsets[lo:hi], width)  # noqa: E731
+        _halves(read, len(offsets), _SPLIT_ROWS)
         return out
 
 
@@ -337,22 +341,60 @@ def _distances(blocks: Sequence[Any], count: int, queries: npt.NDArray[np.uint64
     import numpy as np
 
     distance = np.empty((len(queries), count), dtype=np.uint16)
-    word, ones = np.empty(_CHUNK, np.uint64), np.empty(_CHUNK, np.uint8)
-    total = np.empty((len(queries), _CHUNK), np.uint16)
-    for index, bits in enumerate(blocks):
-        start = index * _CHUNK
-        size = min(count - start, _CHUNK)
-        if size <= 0:
-            break
-        total[:, :size] = 0
-        for w in range(bits.shape[0]):
-            row = bits[w, :size]
-            for j, query in enumerate(queries):
-                np.bitwise_xor(row, query[w], out=word[:size])
-                np.bitwise_count(word[:size], out=ones[:size])
-                np.add(total[j, :size], ones[:size], out=total[j, :size])
-        distance[:, start : start + size] = total[:, :size]
+
+    def scan(lo: int, hi: int) -> None:
+        # Every query at once per word (a (queries, passages) operation): a third of the calls
+        # of one query at a time, the same sums.
+        word = np.empty((len(queries), _CHUNK), np.uint64)
+        ones = np.empty((len(queries), _CHUNK), np.uint8)
+        column = queries[:, :, None]
+        for index in range(lo, hi):
+            bits, start = blocks[index], index * _CHUNK
+            size = min(count - start, _CHUNK)
+            total = distance[:, start : start + size]
+            for w in range(bits.shape[0]):
+                np.bitwise_xor(bits[w, :size], column[:, w], out=word[:, :size])
+                np.bitwise_count(word[:, :size], out=ones[:, :size])
+                if w:
+                    np.add(total, ones[:, :size], out=total)
+                else:
+                    total[...] = ones[:, :size]
+
+    # numpy's loops run without the GIL: the blocks in two halves on two threads.
+    _halves(scan, min(len(blocks), -(-count // _CHUNK)), 2)
     return distance
+
+
+_helper: tuple[int, Any] | None = None
+_helper_lock = threading.Lock()
+
+
+def _halves(work: Callable[[int, int], None], count: int, least: int) -> None:
+    """`work(0, count)`, as `work(0, half)` in this thread and `work(half, count)` in the cache's
+    helper thread at the same time, when `count` is at least `least` (below, in this thread alone).
+
+    A recall's nearest records run on the prompt's thread while the caller's thread, its BM25 read
+    done long before the embedding, waits on it: the second core is idle for the scan and the pool's
+    reads. Each half writes its own part of the answer, so the result is the one thread's. A
+    failure in either half is raised here once both have ended.
+    """
+    global _helper  # one helper per process (a fork gets its own), like the retriever's threads
+    if count < max(least, 2):
+        work(0, count)
+        return
+    pid = os.getpid()
+    if _helper is None or _helper[0] != pid:
+        with _helper_lock:
+            if _helper is None or _helper[0] != pid:
+                from concurrent.futures import ThreadPoolExecutor
+
+                _helper = (pid, ThreadPoolExecutor(max_workers=1, thread_name_prefix="memory-vectors-half"))
+    half = count // 2
+    other = _helper[1].submit(work, half, count)
+    try:
+        work(0, half)
+    finally:
+        other.result()
 
 
 def _pool(distance: npt.NDArray[np.uint16], take: int) -> npt.NDArray[np.intp]:
@@ -362,9 +404,11 @@ def _pool(distance: npt.NDArray[np.uint16], take: int) -> npt.NDArray[np.intp]:
     # The distance at which `take` passages are reached: every passage nearer, then the earliest at it.
     counts = np.cumsum(np.bincount(distance))
     cut = int(np.searchsorted(counts, take))
-    nearer = np.flatnonzero(distance < cut)
-    at = np.flatnonzero(distance == cut)[: take - len(nearer)]
-    return np.sort(np.concatenate([nearer, at]))
+    near = np.flatnonzero(distance <= cut)  # one pass over the scope, then only the few kept
+    keep = distance[near] < cut
+    at = np.flatnonzero(~keep)
+    keep[at[: take - (len(near) - len(at))]] = True
+    return near[keep]  # in passage order, as `near` is
 
 
 @dataclass
@@ -600,8 +644,16 @@ class VectorCache:
                             tops[j] = np.arange(view.count)
                     else:
                         take = min(POOL * (want[j] // _PER_RECORD), view.count)  # POOL * k, then 4x each round
-                        tops[j] = _pool(distance[j], take)
                     settled[j] = settled[j] and take == view.count
+                if rough is None:
+                    # Each query's pool on its own thread (a pass over the scope's distances each).
+                    takes = [(j, min(POOL * (want[j] // _PER_RECORD), view.count)) for j in todo]
+
+                    def pools(lo: int, hi: int) -> None:
+                        for j, take in takes[lo:hi]:  # noqa: B023 - run at once, within the loop
+                            tops[j] = _pool(distance[j], take)  # noqa: B023
+
+                    _halves(pools, len(takes), 2)
                 if rough is not None:
                     assert view.matrix is not None
                     scores = {j: _exact(_take(view.matrix, top), q32[j]) for j, top in tops.items()}
@@ -612,7 +664,8 @@ class VectorCache:
                     assert view.file is not None
                     every = np.unique(np.concatenate(list(tops.values())))
                     rows = view.file.rows(every, dim)
-                    scores = {j: _exact(rows, q32[j])[np.searchsorted(every, top)] for j, top in tops.items()}
+                    each = _exact_each(rows, q32[list(tops)])
+                    scores = {j: part[np.searchsorted(every, tops[j])] for j, part in zip(tops, each, strict=True)}
                 for j, top in tops.items():
                     found_ids[j].append(_take(view.ids, top))
                     found_scores[j].append(scores[j])
@@ -702,18 +755,50 @@ def _exact(chosen: npt.NDArray[np.float32], query: npt.NDArray[np.float32]) -> n
     return np.round(scores, _DIGITS)
 
 
+def _exact_each(chosen: npt.NDArray[np.float32], queries: npt.NDArray[np.float32]) -> list[npt.NDArray[np.float64]]:
+    """`_exact` of every row of `chosen` for each of `queries`: the same sums (the same einsum of
+    the same float64 row and query), each block of rows turned to float64 once for all queries
+    instead of once per query (the union of recall's two pools, ~8,000 rows at 100,000 records).
+    """
+    import numpy as np
+
+    q64 = queries.astype(np.float64)
+    scores = np.empty((len(queries), len(chosen)), dtype=np.float64)
+    for start in range(0, len(chosen), _EXACT_ROWS):
+        part = chosen[start : start + _EXACT_ROWS].astype(np.float64)
+        for j in range(len(queries)):
+            scores[j, start : start + len(part)] = np.einsum("ij,j->i", part, q64[j])
+    return list(np.round(scores, _DIGITS))
+
+
 def _best_first(
     ids: npt.NDArray[np.bytes_], scores: npt.NDArray[np.float64]
 ) -> tuple[npt.NDArray[np.bytes_], npt.NDArray[np.float64]]:
     """Each record's best score, best first, ties to the smaller id (its UTF-8 bytes sort as the
-    id does). In numpy: sorting ~5,000 pool rows' records in Python was a fifth of a compact query.
+    id does).
+
+    The rows best first (a float sort), each record's first row kept (a dictionary, in C), then
+    only the rows of runs of equal scores sorted by their ids: sorting all ~5,000 pool rows by
+    their ids as byte strings (twice) was 1.5-2 ms a query.
     """
     import numpy as np
 
-    order = np.lexsort((-scores, ids))  # by record, its best row first
-    ids, scores = ids[order], scores[order]
-    first = np.ones(len(ids), dtype=bool)
-    first[1:] = ids[1:] != ids[:-1]
-    ids, scores = ids[first], scores[first]
-    order = np.lexsort((ids, -scores))
-    return ids[order], scores[order]
+    order = np.argsort(-scores, kind="stable")  # best first; a record's first row is its best
+    ranked = ids[order].tolist()
+    # Each id's first position (assigned from the last to the first, so the first one stays).
+    first = dict(zip(reversed(ranked), range(len(ranked) - 1, -1, -1), strict=True))
+    picked = order[np.sort(np.fromiter(first.values(), dtype=np.intp, count=len(first)))]
+    ids, scores = ids[picked], scores[picked]
+    tied = np.zeros(len(ids), dtype=bool)
+    same = scores[1:] == scores[:-1]
+    tied[1:] |= same
+    tied[:-1] |= same
+    if tied.any():
+        # The rows in runs of equal scores (hundreds in a pool of near-copies: scores are rounded
+        # to 1e-6), each run in id order, in one sort of those rows alone by (run, id).
+        run = np.cumsum(np.concatenate(([True], ~same)))
+        where = np.flatnonzero(tied)
+        placed = np.arange(len(ids))
+        placed[where] = where[np.lexsort((ids[where], run[where]))]
+        ids, scores = ids[placed], scores[placed]
+    return ids, scores
