@@ -27,6 +27,8 @@ How a record is ranked (docs/retrieval.md has the reasoning and the measured fig
 A prompt token that no record of the scopes holds and that carries a digit (a ticket number, a
 hash, a new error code) is left out of the text that is embedded: it cannot match anything, and
 must not move the prompt's vector (BM25 ignores it already: its df is 0).
+The names of the authors the prompt says are left out of it too (`_authors_named`): who wrote a
+turn is not what it is about.
 
 Everything is computed from store answers in a fixed order, so a given store content gives the
 same ranking on SQLite, Redis and PostgreSQL. Store errors propagate (`StoreUnavailable`,
