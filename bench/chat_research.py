@@ -112,6 +112,7 @@ SWEEPS: dict[str, list[tuple[str, dict[tuple[Any, str], Any]]]] = {
     ],
     "weight": [(f"weight {w}", {(retriever, "_VECTOR_WEIGHT"): w}) for w in (0.25, 0.5, 0.7)],
     "hub": [(f"hub {w}", {(retriever, "_HUB_WEIGHT"): w}) for w in (0.5, 1.0)],
+    "unnamed": [("names out of the embedded prompt", unnamed())],
     "depth": [(f"depth {d}", {(retriever, "_DEPTH"): d}) for d in (20, 30, 50, 100)],
 }
 
