@@ -381,6 +381,45 @@ def test_a_long_prompt_is_embedded_as_its_first_passage_and_still_recalls(store:
     assert seen[-1].startswith("How did the ceramics lesson go?")
 
 
+def test_an_authors_name_is_left_out_of_the_embedded_prompt(store: SQLiteStore) -> None:
+    # "Caroline" is who wrote the turns, not what they are about: embedded with the prompt it
+    # brought every short turn of Caroline's near it. BM25 and the author lift still read it.
+    embedder = _TopicEmbedder()
+    seen: list[str] = []
+    embed_query = embedder.embed_query
+
+    def recording(text: str) -> npt.NDArray[np.float32]:
+        seen.append(text)
+        return embed_query(text)
+
+    embedder.embed_query = recording  # type: ignore[method-assign]
+    turns = [
+        make_record("c-0", "Caroline: I made a pottery bowl at the workshop.", author="Caroline", session_id="c"),
+        make_record("m-1", "Melanie: Painting landscapes calms me.", author="Melanie", session_id="c", seq=1),
+    ]
+    _put(store, *turns)
+    for record in turns:
+        store.put_vectors(record.id, embedder.model_id, [embedder.embed_passages([record.text])[0].tobytes()])
+    retriever = Retriever(store, embedder=embedder)
+    hits = retriever.rank("What did Caroline's pottery bowl look like, Mel?", [PROJECT], limit=1, floor=False)
+    assert [h.record.id for h in hits] == ["c-0"]
+    # Embedded as written while BM25 reads (the bank's prompts too, by the same embedder), then
+    # again without the name once BM25's best records say who their authors are.
+    prompts = [text for text in seen if "pottery bowl" in text]
+    assert prompts == ["What did Caroline's pottery bowl look like, Mel?", "What did pottery bowl look like, Mel?"]
+    # A name no author of the records found has stays: it may be what the prompt is about.
+    retriever.rank("Where does Oliver keep the pottery?", [PROJECT], limit=1, floor=False)
+    assert "Where does Oliver keep the pottery?" in seen
+
+
+def test_embedded_text_leaves_out_new_ids_and_named_authors() -> None:
+    embedded = retriever_module._embedded_text
+    assert embedded("what is the deploy port? m1-4ce67b", {"4ce67b", "m1-4ce67b"}) == "what is the deploy port?"
+    assert embedded("When did Caroline paint a sunrise?", set(), frozenset({"carolin"})) == "When did paint a sunrise?"
+    assert embedded("Caroline\u2019s dog, and Caroline", set(), frozenset({"carolin"})) == "dog, and"
+    assert embedded("When did Melanie paint?", set(), frozenset({"carolin"})) == "When did Melanie paint?"
+
+
 def test_a_forked_process_still_recalls_with_vectors(store: SQLiteStore) -> None:
     # The prompt's threads belong to the process that made them; a child forked after a recall
     # has none of them and must make its own rather than wait on threads that are not there.
