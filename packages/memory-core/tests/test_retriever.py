@@ -353,9 +353,8 @@ def test_the_prompt_is_embedded_while_bm25_reads_and_ranks_the_same(
     assert concurrent.decision == plain.decision
 
 
-def test_a_long_prompt_is_embedded_as_its_first_passage_and_still_recalls(store: SQLiteStore) -> None:
-    # A pasted log after the question: the model's cost grows faster than the text (seconds for
-    # a few thousand characters), so it reads the prompt's first passage; BM25 reads it all.
+def _recording_embedder() -> tuple[_TopicEmbedder, list[str]]:
+    """A `_TopicEmbedder` and the list of every prompt text it is asked to embed, in order."""
     embedder = _TopicEmbedder()
     seen: list[str] = []
     embed_query = embedder.embed_query
@@ -365,6 +364,13 @@ def test_a_long_prompt_is_embedded_as_its_first_passage_and_still_recalls(store:
         return embed_query(text)
 
     embedder.embed_query = recording  # type: ignore[method-assign]
+    return embedder, seen
+
+
+def test_a_long_prompt_is_embedded_as_its_first_passage_and_still_recalls(store: SQLiteStore) -> None:
+    # A pasted log after the question: the model's cost grows faster than the text (seconds for
+    # a few thousand characters), so it reads the prompt's first passage; BM25 reads it all.
+    embedder, seen = _recording_embedder()
     turns = [
         make_record("chat-3", "Melanie: Was the pottery workshop fun?", session_id="chat", seq=3),
         make_record("paint-0", "Caroline: My painting of a sunset is finished.", session_id="paint", seq=0),
@@ -384,15 +390,7 @@ def test_a_long_prompt_is_embedded_as_its_first_passage_and_still_recalls(store:
 def test_an_authors_name_is_left_out_of_the_embedded_prompt(store: SQLiteStore) -> None:
     # "Caroline" is who wrote the turns, not what they are about: embedded with the prompt it
     # brought every short turn of Caroline's near it. BM25 and the author lift still read it.
-    embedder = _TopicEmbedder()
-    seen: list[str] = []
-    embed_query = embedder.embed_query
-
-    def recording(text: str) -> npt.NDArray[np.float32]:
-        seen.append(text)
-        return embed_query(text)
-
-    embedder.embed_query = recording  # type: ignore[method-assign]
+    embedder, seen = _recording_embedder()
     turns = [
         make_record("c-0", "Caroline: I made a pottery bowl at the workshop.", author="Caroline", session_id="c"),
         make_record("m-1", "Melanie: Painting landscapes calms me.", author="Melanie", session_id="c", seq=1),
