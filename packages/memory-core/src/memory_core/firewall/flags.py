@@ -64,7 +64,7 @@ _SPACED: dict[str, tuple[str, ...]] = {
     "influx": ("-p", "-password"),
     "keytool": ("-storepass", "-keypass", "-srcstorepass", "-deststorepass", "-srckeypass", "-destkeypass", "-new"),
     "jarsigner": ("-storepass", "-keypass"),
-    "openssl": ("-k", "-pass", "-passin", "-passout"),
+    "openssl": ("-k", "-K", "-pass", "-passin", "-passout"),  # `-K`: `enc`'s raw key, in hex
     "ssh-keygen": ("-N", "-P"),
     "security": ("-p", "-P"),  # macOS keychains: `security unlock-keychain -p X`, `import x.p12 -P X`
 }
@@ -95,13 +95,22 @@ _MAX_COMMAND = 600
 _PIPED = lazy(
     r"(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+|'%s'[ \t]+|\"%s\"[ \t]+)?"
     r"(?:\\\"(?P<e>[^\"\\\n]{1,256})\\\"|\"(?P<q>[^\"\n]{1,256})\"|'(?P<r>[^'\n]{1,256})'|(?P<b>[^\s|;&\"'\\]{1,256}))"
-    r"[ \t]*\|[^\n|;]{0,300}?(?:--password-stdin|\bsudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S\b|\bpasswd[ \t]+--stdin"
+    r"[ \t]*\|[^\n|;]{0,300}?(?:--[\w\-]{0,12}pass[\w\-]{0,12}stdin\b"
+    r"|\bsudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S\b|\bpasswd[ \t]+--stdin"
     r"|\bsystemd-creds[ \t]+encrypt\b|\bsecret[ \t]+(?:create|set)\b|\bencrypt_string\b)"
 )
 """`echo "$PW" | docker login --password-stdin`, `echo pw | sudo -S ...`, `| passwd --stdin user`: the
 password is what is piped in; so is what is piped into a command that encrypts or stores a secret read
 from stdin (`| systemd-creds encrypt`, `| docker secret create`, `| gh secret set`, `| ansible-vault
-encrypt_string`)."""
+encrypt_string`); and what is piped into any command that names reading a password from stdin
+(`--passwd-on-stdin`, `--pass-stdin`) or that then prompts for one (`Enter password to unlock ...:`)."""
+_PROMPTED = lazy(
+    r"(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+)?"
+    r"(?:\"(?P<q>[^\"\n]{1,256})\"|'(?P<r>[^'\n]{1,256})'|(?P<b>[^\s|;&\"'\\]{1,256}))"
+    r"[ \t]*\|[^\n|;]{1,300}\r?\n[^\n]{0,60}\b(?:password|passphrase)\b[^\n]{0,80}:[ \t]*(?:\r?\n|$)",
+    re.IGNORECASE,
+)
+"""`echo 'X' | keepassxc-cli show db.kdbx` and the tool's prompt below it: the piped value answered it."""
 _POSITIONAL: dict[tuple[str, str], int] = {
     ("rabbitmqctl", "add_user"): 2,
     ("rabbitmqctl", "change_password"): 2,
@@ -249,6 +258,11 @@ def find_flag_passwords(text: str, folded: str) -> list[tuple[int, int, str]]:
         for found in _PIPED.finditer(text):
             group = next(g for g in ("e", "q", "r", "b") if found.group(g) is not None)
             if _password(found.group(group)):
+                edits.append((found.start(group), found.end(group), KIND))
+    if ("echo" in text or "printf" in text) and ("password" in folded or "passphrase" in folded):
+        for found in _PROMPTED.finditer(text):
+            group = next(g for g in ("q", "r", "b") if found.group(g) is not None)
+            if _password(found.group(group)) and not found.group(group).startswith("$"):
                 edits.append((found.start(group), found.end(group), KIND))
     for found in _PROGRAM.finditer(text):
         if not text.startswith((" ", "\t"), found.end()):

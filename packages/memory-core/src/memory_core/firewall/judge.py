@@ -149,6 +149,9 @@ _NOT_SECRET_TAIL = frozenset(  # a last word that says what else the value is: `
         *("challenge", "certificate", "cert"),  # PKCE's `code_challenge` and a certificate are public by design
         # when, how old, and an envelope's parts: LDAP's `pwdMaxAge`, `pwdChangedTime`, a data bag's `auth_tag`
         *("age", "time", "timestamp", "date", "tag", "iv", "nonce"),
+        # a digest's algorithm (its letters: digits split words): `pin-sha256:` (a certificate pin), `key_sha1`,
+        # `token-md5` hold a hash, which is one-way (rules v11)
+        *("sha", "md", "blake"),
     }
 )
 _MIXED_SCRIPT = lazy(r"(?=\S*[^\W\d_])(?=\S*[\d!#$%&*+=?@^~])[^\s\u2e80-\uffff]+")
@@ -237,13 +240,18 @@ _CALLEE_REST = lazy(r"[\w.]*(?:(?:::|->)\w+)?(?:['\"]\))?(?:[ \t]*[=:][ \t]*)?")
 _ASSIGNED = lazy(r"(?:[a-z_][a-z0-9_.\-]{2,}|[A-Z][A-Z0-9]*_[A-Z0-9_]+|[A-Z]{3,})=(?![*!#%^&~+=@])")
 """`max_tokens=512`, `OLDPWD=/home`: another name's assignment, not this name's value."""
 _USER_AT = lazy(r"[A-Za-z._\-]+@[A-Za-z._\-]+")
-_B32_GROUPS = lazy(r"[A-Z2-7]{4}(?:[ \-][A-Z2-7]{4}){3,7}(?![A-Z0-9])")
+_B32_GROUPS = lazy(r"[A-Z2-7]{4}(?:[ \-][A-Z2-7]{4}){3,7}(?:[ \-][A-Z2-7]{1,3})?(?![A-Z0-9])")
+"""A TOTP setup key as apps print it: groups of four base32 characters, the last group maybe shorter
+(a 26-character key: `4LEA PE2F ... AJW4 SZ`)."""
 _CODE_LINE = lazy(r"[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*([A-Za-z0-9]{3,6}(?:[- ][A-Za-z0-9]{3,6}){0,2})[ \t]*(?:\r?\n|$)")
 _STRING = lazy(r"(?:b|r|f|u|N)?(?:\"((?:[^\"\\\n]|\\.){1,400})\"|'((?:[^'\\\n]|\\.|''){1,400})')")
 _HEX = frozenset("0123456789abcdefABCDEF")
 _HEX_KEY = 32
 _OTP_DIGITS = (6, 10)
 _SHORTEST_VALUE = 6
+_PIN_DIGITS = (4, 8)
+_PIN_WORDS = frozenset(w for w in lexicon.STRONG if "pin" in w or "пін" in w or "핀" in w)
+"""A PIN's words in every language the lexicon holds (`pin`, `pin code`, `code pin`, `mã pin`)."""
 """The shortest value `value_score` can score past digits: `looks_like_secret` asks six
 characters, base32 groups nineteen, the rest twenty or more. Saying so first is only faster."""
 _USED_AS = lazy(
@@ -289,6 +297,8 @@ _CAT_VERBS = ("cat ", "type ", "get-content", "gc ", "more ", "head ")
 """Cheap test before `_CAT`: one of the commands that print a file stands on the line."""
 _B32_NAMES = frozenset({"key", "secret", "otp", "totp", "2fa", "mfa", "setup key", "clé", "cle", "schlüssel"})
 """Names a TOTP setup key follows (`setup key: ABCD EFGH ...`)."""
+_LABEL_THEN_LINE = lazy(r"[^\n]{0,60}:[ \t\r]*\n[ \t]*")
+"""A label that ends its line with `:` and what starts the next line."""
 _AS_WORDS = (" as ", " for ", " comme ", " als ", " como ", " come ", " jako ", " как ")
 _LINE_BREAK = lazy(r"\r?\n|(?:\\r)?\\n")
 """A line break, real or escaped (a repr, a JSON string)."""
@@ -296,11 +306,16 @@ _DEFAULT_MEMBER = lazy(r"\{(?:\s|\\n)*(?:default|value)\s*[=:]")
 _CODE_STEMS = ("cod", "cód", "kod", "kód", "код", "コード", "码", "碼", "코드", "번호")
 """A name holding one of these labels codes: a block of code lines may follow it."""
 _STATED = lazy(
-    r"(?:['s]*[ \t]+(?:for|of|on|to|de|du|für|del|do|da|di|van|для|от)[ \t]+[\w.@\-]{1,40}(?:[ \t]+[\w.@\-]{1,40})?)?"
-    r"[ \t]*(?:[:=：]|is|was|est|ist|lautet|es|é|è|är|er|on|jest|je|—|-|это|は|是|为|는|now|now:)[ \t]*\\?[\"'`“«「]?",
+    r"(?:['s]*[ \t]+(?:for|of|on|to|de|du|für|del|do|da|di|van|для|от)[ \t]+[\w.@\-]{1,40}(?:[ \t]+[\w.@\-]{1,40}){0,2}"
+    r"|(?:[ \t]+(?!(?:is|was|are|ist|est|es|är|er|jest|je)[ \t:])[^\s:：\"'`=]{1,40}){1,4}(?=[ \t]*[:：]))?"
+    r"[ \t]*(?:[:=：]|(?:is|was|est|ist|lautet|es|é|è|är|er|on|jest|je|это|now)(?:[ \t]*[:：])?|—|-|は|是|为|는)"
+    r"[ \t]*\\?[\"'`“«「]?",
     re.IGNORECASE,
 )
-"""A link that states the value: "is", ":", "est", "ist", "は", "是", maybe after what it is for."""
+"""A link that states the value: "is", ":", "est", "ist", "は", "是", "is:", maybe after what it is for
+(up to three words: "for the team keepass"), or up to four words of any language ending in `:` (Welsh
+`Cyfrinair newydd y llwybrydd:`, "new password of the router:": a label's clause, but no copula:
+"the secret is out: we ship on Friday" is a sentence, not a label)."""
 _GLUABLE = lexicon.GLUABLE
 """Names glued to a prefix in one word: `requirepass`, `masterauth`, `Datenbankpasswort`."""
 _NOT_GLUED = frozenset({"bypass", "compass", "surpass", "trespass", "overpass", "underpass", "encompass", "oauth"})
@@ -316,9 +331,14 @@ _SELECT = lazy(r"\bselect\b", re.IGNORECASE)
 _ROW = lazy(r"(?:\r?\n)(?:\+[-+]*\r?\n)?\|[^\n]*\|[ \t]*(?=\r?\n|$)")
 """A row of a table a database client printed, maybe after its border line."""
 _MAX_PHRASE_WORDS = 6
-_PHRASE = lazy(r"[a-z]+(?:[ ][a-z]+){2,5}(?=[ \t]*(?:\r?\n|\\[nr]|$))")
+_PHRASE = lazy(r"[a-z]+(?:[ ][A-Za-z][a-z]*){2,5}(?=[ \t]*(?:\r?\n|\\[nr]|$|\([^()\n]{0,80}\)[ \t]*(?:\r?\n|$)))")
+"""A passphrase: three to six words to the end of the line, the first in lower case (a sentence
+starts with a capital), a later one maybe a name (`the rain in Lisbon falls sideways`), maybe an aside
+after it in brackets (`(all lowercase)`)."""
 """A passphrase of three to six lower-case words that is all a key's line holds."""
 _MIN_STATED = 6
+_TITLED_WORDS = lazy(r"(?:[A-Z][a-z]{2,12}[\-._]){1,5}(?:[A-Z][a-z]{2,12}[\-._]?)?\d{2,6}[!?#$%&*@^~]?")
+"""Capitalised words joined by `-`, `.` or `_` and ended by a number: what people make of a phrase."""
 _SWITCHES = 4
 _PASSWORD_CHARS = lazy(r"[A-Za-z0-9_\-!#%*+=@^~$&?]+")
 """Case switches that make a stated value random rather than an identifier (`XMLHttpRequest` has 3)."""
@@ -440,11 +460,20 @@ def value_score(value: str, *, direct: bool = False) -> int:
 # -- reading -----------------------------------------------------------------------------------
 
 
+def _escaped(text: str, start: int, at: int) -> bool:
+    """Whether the character at `at` follows an odd run of backslashes (at most 8 looked at)."""
+    run = 0
+    while at - run - 1 >= start and run < 8 and text[at - run - 1] == "\\":
+        run += 1
+    return run % 2 == 1
+
+
 def _read_quoted(text: str, at: int, limit: int) -> tuple[int, int] | None:
     """The span inside the quotes opening at `at` (SQL's doubled `''` stays inside)."""
     closer = _QUOTES.get(text[at])
     if closer is None:
         return None
+    escaping = text[at - 1 : at] != "\\"  # a quote escaped itself (`\"x\"` in a JSON string) closes at `\"`
     position = at + 1
     while position < limit:
         found = text.find(closer, position, limit)
@@ -452,6 +481,9 @@ def _read_quoted(text: str, at: int, limit: int) -> tuple[int, int] | None:
             return None
         if closer == "'" and text.startswith("''", found):
             position = found + 2
+            continue
+        if closer == '"' and escaping and _escaped(text, at + 1, found):
+            position = found + 1  # `"T\"ri\\ck"`: JSON's and most languages' escaped quote stays inside
             continue
         if "\n" in text[at + 1 : found]:
             return None
@@ -585,10 +617,19 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 def _after_name(
-    text: str, start: int, end: int, strength: int, limit: int, steps: dict[int, _Step], *, query: bool = False
+    text: str,
+    start: int,
+    end: int,
+    strength: int,
+    limit: int,
+    steps: dict[int, _Step],
+    *,
+    query: bool = False,
+    pin: int = 0,
 ) -> list[tuple[int, int]]:
     """The value a name at `text[start:end]` gives, by reading the tokens after it (a URL's
-    query parameter, `query`, runs to the next `&`).
+    query parameter, `query`, runs to the next `&`; `pin`: the name is a PIN's, whose value may
+    be as short as four digits: 2 right after it, 1 only after a link such as `:` or `is`).
     """
     paired = text[start - 1 : start] == "/" or "/" in text[start:end]  # `login/pass`, `u/p`: the value is a pair too
     owned = False  # the token before was an option that says what else its value is: this is that value
@@ -622,7 +663,18 @@ def _after_name(
             or (strength > 1 and bool(link) and _STATED.fullmatch(text, end, token_start) is not None)
         )  # `暗証番号は a=b`: what a strong name states is its value whole
         score = value_score(value, direct=direct)
-        if direct and not score and strength > 1:
+        if (
+            pin
+            and value.isdigit()
+            and _PIN_DIGITS[0] <= len(value) <= _PIN_DIGITS[1]
+            and ((pin > 1 and index == 0) or (link and _STATED.fullmatch(text, end, token_start) is not None))
+        ):
+            score = 2  # `disarm PIN 4831`: a PIN is four digits or more, and the word for PIN says what they are
+        # a phrase is stated by `:` or `=` (`is:` too), not by `is` alone: "the password is in the vault" is prose
+        stated = link.endswith((":", "=", "：")) and (
+            direct or (not score and strength > 1 and _STATED.fullmatch(text, end, token_start) is not None)
+        )
+        if stated and not score and strength > 1:
             phrase = _PHRASE.match(text, token_start)
             if phrase is not None and not names_a_credential(phrase.group()):
                 return [phrase.span()]  # `password: correct horse battery`: a passphrase is the rest of the line
@@ -679,6 +731,8 @@ def _stated_score(text: str, start: int, end: int) -> int:
         and "example" not in value.lower()
     ):
         return 1  # "the secret is BBLvXhgcFqEe_Bv": its case switches more often than an identifier's words
+    if _TITLED_WORDS.fullmatch(value):
+        return 1  # `Draig-Goch-88`, `Correct.Horse.42`: capitalised words and a number, a person's password
     letters, digits = any(c.isalpha() for c in value), any(c.isdigit() for c in value)
     return int(len(value) >= _MIN_STATED and letters and digits and value.isalnum())
 
@@ -1313,6 +1367,8 @@ def _spans(
         return [groups.span()]
     if groups is not None and "\n" not in text[end : groups.start()] and groups.start() - end < 40:
         return [groups.span()]
+    if groups is not None and _LABEL_THEN_LINE.fullmatch(text, end, groups.start()):
+        return [groups.span()]  # `Enter this setup key manually:` and the groups alone on the next line
     left = at
     while left > 0 and (text[left - 1].isalnum() or text[left - 1] in "_-") and at - left < 80:
         left -= 1
@@ -1329,8 +1385,12 @@ def _spans(
         end = typed.end()  # `smtp_pass: []const u8 = "..."`: a type between a name and its `=`
     elif text[end : end + 1] in (" ", "\t") and (declared := _DECLARED.match(text, end, limit)) is not None:
         end = declared.end()  # `WS-DB-PASSWORD PIC X(20) VALUE 'X'`: a declared type before its value's keyword
-    return _after_name(text, at, end, strength, limit, steps, query=query) or (
-        (_next_line(text, end, strength, steps) or _before_name(text, at, strength)) if strength > 1 else []
+    # the acronym or a compound is a PIN's; lower-case `pin` is also a verb (`pin 2024 of the docs`): it needs a link
+    pin = 0 if strength < 2 or word not in _PIN_WORDS else 2 if word != "pin" or text[at : at + 3] == "PIN" else 1
+    return _after_name(text, at, end, strength, limit, steps, query=query, pin=pin) or (
+        (_next_line(text, end, strength, steps) or _before_name(text, at, strength))
+        if strength > 1
+        else _printed_below(text, end, strength, steps)
     )
 
 
@@ -1345,12 +1405,8 @@ def _next_line(text: str, end: int, strength: int, steps: dict[int, _Step]) -> l
     if newline < 0:
         return []
     result = _RESULT.match(text, newline + 1, min(len(text), newline + 1 + _WINDOW))
-    if result is not None:  # `credentials.dig(:smtp, :password)` and the REPL's `=> "X"` below it
-        tokens = _tokens(text, result.end(), min(len(text), result.end() + _MAX_VALUE), steps)
-        if tokens:
-            start, stop = _trim(text, *tokens[0])
-            score = value_score(text[start:stop])
-            return [(start, stop)] if score and score + strength >= _BAR else []
+    if result is not None:
+        return _result_below(text, result.end(), strength, steps)
     rest = _TAG.sub("", text[end:newline]).strip(" \t\r")
     if rest.startswith(">") or rest.startswith('">'):
         rest = rest.split(">", 1)[1].strip(" \t\r")  # `<Password>`: the element the name is; its value nests below
@@ -1371,7 +1427,28 @@ def _next_line(text: str, end: int, strength: int, steps: dict[int, _Step]) -> l
     return [(start, stop)] if score and score + strength >= _BAR else []
 
 
-_RESULT = lazy(r"[ \t]*(?:=>|Out\[\d{1,4}\]:|\$\d{1,4}[ \t]*=|res\d{1,4}:[ \t]*\w+[ \t]*=)[ \t]*")
+def _result_below(text: str, at: int, strength: int, steps: dict[int, _Step]) -> list[tuple[int, int]]:
+    """The value a REPL printed at `at`, below an input that names a credential."""
+    tokens = _tokens(text, at, min(len(text), at + _MAX_VALUE), steps)
+    if not tokens:
+        return []
+    start, stop = _trim(text, *tokens[0])
+    score = value_score(text[start:stop])
+    return [(start, stop)] if score and score + strength >= _BAR else []
+
+
+def _printed_below(text: str, end: int, strength: int, steps: dict[int, _Step]) -> list[tuple[int, int]]:
+    """A moderate name's input (`localStorage.getItem('auth.refreshToken')`) and the REPL's result
+    on the next line (`< 'X'`): what was printed is what the name holds, whatever its strength.
+    """
+    newline = text.find("\n", end, end + _WINDOW)
+    if newline < 0:
+        return []
+    result = _RESULT.match(text, newline + 1, min(len(text), newline + 1 + _WINDOW))
+    return [] if result is None else _result_below(text, result.end(), strength, steps)
+
+
+_RESULT = lazy(r"[ \t>]*(?:<(?=[ \t]+['\"`])|=>|Out\[\d{1,4}\]:|\$\d{1,4}[ \t]*=|res\d{1,4}:[ \t]*\w+[ \t]*=)[ \t]*")
 """A REPL's result marker (irb's `=>`, IPython's `Out[3]:`, gdb's `$1 =`, Scala's `res0: String =`): what the
 line above evaluated."""
 _SPEAKER = lazy(r"[ \t>]*(?:\[[^\]\n]{1,20}\][ \t]*)?(?:[\w.\-]{1,20}[ \t]*:[ \t]+)?")

@@ -183,6 +183,7 @@ _SECRET: dict[str, tuple[str, ...]] = {
 
 _PIN_AND_CODES: dict[str, tuple[str, ...]] = {
     "en": ("pin", "pincode", "pin code", "pin number", "otp", "totp", "2fa", "mfa", "one-time"),
+    "en-sim": ("puk",),  # a SIM's PIN unlock key, printed beside its PIN (rules v11)
     "en-codes": ("verification code", "confirmation code", "security code", "recovery code", "backup code"),
     "en-codes2": ("setup key", "auth code", "login code", "private key", "api key", "apikey", "api_key", "api-key"),
     "en-vault": ("unseal key", "root token"),  # HashiCorp Vault's: an unseal key share opens the vault
