@@ -6,7 +6,12 @@ setup key on the line below its label (its last group shorter), a JSON-escaped q
 value, a raw key given to `openssl enc -K`, HTTPie's `-a user:pass`, what `echo` pipes into a
 command that reads a password from stdin or then prompts for one, a browser console's `<` result
 below an input naming a token; and what is not one (a name whose last word is a digest's
-algorithm: a certificate pin; a copula before the colon: a sentence).
+algorithm: a certificate pin; a copula before the colon: a sentence). Fold B's study: an account
+and a value (`root / X`, `admin is now X`, `admin: X`), letters drawn at random by their statistics,
+short and diceware values, a keyboard walk, an option named for the password, a `name:`/`value:`
+pair, JDBC's connection, `isql`'s operand, IRC's `IDENTIFY`, Redis's `ACL SETUSER`, a saved-login
+listing, a captioned file, a keyed UUID given to a client, `&` joining words; kept: code dividing a
+path, an annotation, HTML entities, a Markdown body row, a JWE's fields, a sentence's end.
 """
 
 from __future__ import annotations
@@ -41,6 +46,30 @@ CAUGHT = {
     "sim-puk": ("SIM card sleeve: PUK 55129034", "55129034"),
     "label-clause-any-language": ("Nenosiri jipya la seva: Simba-Mkali-41", "Simba-Mkali-41"),
     "url-account-password-row": ("webdav https://files.corp.example/dav/ ops otter77120\n", "otter77120"),
+    # fold B's study
+    "account-slash-value": ("the NAS still has root / tulip44x, please rotate", "tulip44x"),
+    "account-is-now": ("qa admin is now  m0nd4y_bl00d  until friday", "m0nd4y_bl00d"),
+    "account-label-drawn-letters": ("kiosk admin: QWPLZKRTVBNMXC", "QWPLZKRTVBNMXC"),
+    "drawn-letters-assigned": ("WEBHOOK_SECRET=vkqtrpzlmxwbdfhs", "vkqtrpzlmxwbdfhs"),
+    "short-assigned": ("ADMIN_PASSWORD=h4x9", "h4x9"),
+    "diceware-dots": ("backup passphrase: ferret.cabin.lumen.orbit", "ferret.cabin.lumen.orbit"),
+    "option-named-password": ("vaultcli add --name nas --password otter-maple-river-12", "otter-maple-river-12"),
+    "keyboard-walk": ("the kiosk password was 1qaz2wsx3edc and still is", "1qaz2wsx3edc"),
+    "name-then-value-field": ("env:\n  - name: SMTP_PASSWORD\n    value: Kq7wLz2Rtx9\n", "Kq7wLz2Rtx9"),
+    "jdbc-connection": (
+        'conn = DriverManager.getConnection("jdbc:pg://db/ledger", "etl", "Vb8qTz2Lmw5");',
+        "Vb8qTz2Lmw5",
+    ),
+    "isql-operand": ("isql -v ledger reporter 'Zq5tW8mLr2'", "Zq5tW8mLr2"),
+    "irc-identify": ("/msg NickServ IDENTIFY heron77Qx", "heron77Qx"),
+    "redis-acl-setuser": ("ACL SETUSER ingest on >Tz7qW2mLp9 ~q:* +@all", "Tz7qW2mLp9"),
+    "saved-logins-listing": ("Saved passwords\nwiki.corp.example    mia    Qp4wLz8Rtx2    (shown)\n", "Qp4wLz8Rtx2"),
+    "captioned-file": ("# ~/.config/sync/creds (user, then password)\nmia\nRt6wQz2Lmx9\n", "Rt6wQz2Lmx9"),
+    "keyed-uuid-to-client": (
+        'flags_client = flagsdk.Config("sdk-0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0")',
+        "sdk-0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0",
+    ),
+    "ampersand-joined-words": ("adb shell input text 'Maple204&harbor'", "Maple204&harbor"),
     "console-result-below-token": ("> sessionStorage.getItem('sso.accessToken')\n< 'walrus66102'\n", "walrus66102"),
 }
 
@@ -53,6 +82,18 @@ KEPT = {
     "echo-without-prompt": "$ echo 'build finished' | tee -a log.txt\ndone",
     "copula-then-colon-is-a-sentence": "the password is gone: we moved to passkeys last spring",
     "url-then-words": "git clone https://git.example.net/app.git app build2\n",
+    "account-slash-path": "backup = root / offerings_path / name",
+    "account-annotation": "    def walk(self, root: ast.AST) -> None:",
+    "html-entity": "title = 'Caf&eacute &amp; Bar2&rsquo'",
+    "markdown-body-row": (
+        "| Variable | Meaning |\n|---|---|\n| `API_TOKEN` | the bot's token |\n| `API_RETRIES` | 3 |\n"
+    ),
+    "jwe-iv-and-tag": (
+        '{"iv": "Qm9vZ2llV29vZ2llMTIz", "ciphertext": "c2VjcmV0IHN0dWZmIGdvZXMgaGVyZSBhbmQgbW9yZQ",'
+        ' "tag": "dGFnVGFnVGFnVGFnMTIzNA"}'
+    ),
+    "sentence-before-colon": "to skip it pass an empty list. Note: the list is not copied",
+    "clause-with-copula": "the password is gone: we moved to passkeys last spring",
     "console-result-without-name": "> document.title\n< 'Dashboard 2024'\n",
 }
 

@@ -101,7 +101,8 @@ _PASSWORD: dict[str, tuple[str, ...]] = {
     "ka": ("პაროლ",),
     "eu": ("pasahitz",),
     "cy": ("cyfrinair",),
-    "ga": ("pasfhocal",),
+    "ga": ("pasfhocal", "focal faire"),  # "focal faire", the watchword: the usual Irish term (round 13)
+    "tpi": ("paswot", "pasin bilong go insait"),  # Tok Pisin: the loan word, and "the way to go in" (round 13)
     "gd": ("facal-faire",),
     "br": ("ger-tremen",),
     "eo": ("pasvorto",),

@@ -43,7 +43,16 @@ from memory_core.firewall.judge import (
     find_printed,
     find_told,
 )
-from memory_core.firewall.rows import ROW_TRIGGERS, find_url_rows
+from memory_core.firewall.rows import (
+    ACCOUNT_PAIR_TRIGGERS,
+    LISTED_TRIGGERS,
+    ROW_TRIGGERS,
+    SERVICE_TRIGGERS,
+    find_account_pairs,
+    find_listed_logins,
+    find_service_logins,
+    find_url_rows,
+)
 from memory_core.firewall.shaped import SHAPED_TRIGGERS, find_password_shaped
 from memory_core.firewall.values import is_placeholder, line_prefix, looks_like_code, under_encrypted_heading
 from memory_core.lazyre import lazy
@@ -307,6 +316,7 @@ _VENDOR_RULES = [
     _vendor("newrelic-key", ("NRAK-",), r"NRAK-[A-Z0-9]{27}"),
     _vendor("atlassian-token", ("ATATT3",), r"ATATT3[A-Za-z0-9_\-=]{50,}"),
     _vendor("doppler-token", ("dp.",), r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}"),
+    _vendor("pulumi-token", ("pul-",), r"pul-[0-9a-f]{40}"),  # Pulumi Cloud's access token (rules v11)
     _vendor("groq-key", ("gsk_",), r"gsk_[A-Za-z0-9]{48,}"),
     _vendor("xai-key", ("xai-",), r"xai-[A-Za-z0-9]{70,}"),
     _vendor("replicate-token", ("r8_",), r"r8_[A-Za-z0-9]{37}"),
@@ -581,6 +591,9 @@ _NAMED_RULES = [
     Rule("credential", PAIR_TRIGGERS, find=find_pairs, fold=True),
     Rule("credential", TOLD_TRIGGERS, find=find_told, fold=True),
     Rule("credential", ROW_TRIGGERS, find=find_url_rows),
+    Rule("credential", ACCOUNT_PAIR_TRIGGERS, find=find_account_pairs),
+    Rule("credential", SERVICE_TRIGGERS, find=find_service_logins, fold=True),
+    Rule("credential", LISTED_TRIGGERS, find=find_listed_logins, fold=True),
 ]
 
 # -- the entropy test, last ------------------------------------------------------------------
@@ -691,11 +704,32 @@ _JENKINS_CIPHERTEXT = "AQAAAB"
 """Jenkins' secret envelope in braces, `{AQAAABAAAAAQ...}`: version 1, then IV and ciphertext (Secret.java)."""
 
 
+_INLINE_CIPHERTEXT = lazy(
+    r"[\"']?(?:encrypted[_\-]?(?:data|value|text)?|cipher[_\-]?text)[\"']?[ \t]*[:=][ \t]*[\"'][A-Za-z0-9+/_\-=]{20,}",
+    re.IGNORECASE,
+)
+
+
+def _beside_ciphertext(text: str, start: int) -> bool:
+    """Whether the value at `start` is a field of a one-line object that also holds ciphertext (a JWE's
+    `{"iv": ..., "ciphertext": ..., "tag": ...}`): its iv and tag open nothing without the key either.
+    """
+    opening = text.rfind("{", max(0, start - _MAX_ENCRYPTED), start)
+    if opening < 0 or "}" in text[opening:start] or "\n" in text[opening:start]:
+        return False
+    closing = text.find("}", start, start + _MAX_ENCRYPTED)
+    if closing < 0 or "\n" in text[start:closing]:
+        return False
+    return _INLINE_CIPHERTEXT.search(text, opening, closing) is not None
+
+
 def _ciphertext(text: str, start: int, token: str, context: _Context) -> bool:
     """Whether the value is ciphertext by its envelope or its place: it opens nothing without a key held elsewhere."""
     if token.startswith(_JENKINS_CIPHERTEXT) and text[start - 1 : start] == "{":
         return True
     if context.holds("encrypted") and under_encrypted_heading(text, context.folded, start):
+        return True
+    if context.holds("ciphertext", "encrypted") and _beside_ciphertext(text, start):
         return True
     if not context.holds(*_ENCRYPTED_FILES):
         return False

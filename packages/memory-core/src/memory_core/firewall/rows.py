@@ -11,16 +11,47 @@ Not a credential though the row has three fields: a second URL or a path or an o
 third field, a word or an identifier (`value_score` 0: `git clone URL dir build2` keeps `build2`
 unless it is password-like), a flag or a path as the second field (`curl URL -o out`).
 
+`find_account_pairs(text, folded)` returns the value of a pair written `ACCOUNT / VALUE` where the
+account is a well-known one (`root`, `admin`, `administrator`: `judge.ACCOUNTS`), maybe in Markdown's
+`**` or backticks (`**admin** / X` in backticks): how people hand a login over in prose, no name needed. The
+value must mix a letter with a digit or a password symbol (`letmein42`, `k9x!`): `admin / users` is a
+choice of roles, `root / 0` a number, `root / offerings_path` code dividing a path.
+
+`find_service_logins(text, folded)` returns the password a chat or database server's own command
+presents or sets, unnamed: IRC services' `IDENTIFY [account] PASSWORD` (`/msg NickServ ...`, `/ns
+...`) and Redis's `ACL SETUSER name ... >PASSWORD` (a `#<sha256>` rule is a hash and kept).
+
+`find_listed_logins(text, folded)` returns the third column of a listing of saved logins, in a text
+that names passwords: `HOST  ACCOUNT  PASSWORD` aligned by two blanks or more (a browser's or a
+password manager's export as printed).
+
 Failure: none; linear (each `://` is read once, up to the end of its line, bounded to 512
 characters).
 """
 
 from __future__ import annotations
 
-from memory_core.firewall.judge import value_score
+import re
+
+from memory_core.firewall.judge import ACCOUNTS, value_score
+from memory_core.firewall.values import is_placeholder
 from memory_core.lazyre import lazy
 
-__all__ = ["ROW_TRIGGERS", "find_url_rows"]
+__all__ = [
+    "ACCOUNT_PAIR_TRIGGERS",
+    "LISTED_TRIGGERS",
+    "ROW_TRIGGERS",
+    "SERVICE_TRIGGERS",
+    "find_account_pairs",
+    "find_listed_logins",
+    "find_service_logins",
+    "find_url_rows",
+]
+
+SERVICE_TRIGGERS = ("identify", "setuser")
+LISTED_TRIGGERS = ("password",)
+
+ACCOUNT_PAIR_TRIGGERS = (" / ",)
 
 ROW_TRIGGERS = ("://",)
 _KIND = "credential"
@@ -46,4 +77,93 @@ def find_url_rows(text: str, folded: str) -> list[tuple[int, int, str]]:
             if "://" not in value and not value.startswith("[REDACTED:") and value_score(value):
                 edits.append((found.start("v"), found.end("v"), _KIND))
         position = text.find("://", position + 3)
+    return edits
+
+
+_ACCOUNT_PAIR = lazy(
+    r"(?<![\w/.\-])(?:\*\*|`)?(?:" + "|".join(ACCOUNTS) + r")(?:\*\*|`)?[ \t]+/[ \t]+(?:\*\*|`)?"
+    r"(?P<v>[^\s`*/\\\"'<>()\[\]{}]{4,64})",
+    re.IGNORECASE,
+)
+_TRAILING = ",.;:"
+_MARKS = "!#$%^&*?@~+="
+
+
+def find_account_pairs(text: str, folded: str) -> list[tuple[int, int, str]]:
+    """The value of each `admin / VALUE` pair of `text` (`folded` is unused)."""
+    del folded
+    edits: list[tuple[int, int, str]] = []
+    for found in _ACCOUNT_PAIR.finditer(text):
+        value = found.group("v")
+        value = value.rstrip(_TRAILING) or value  # `letmein42,`: a sentence's comma; `k9x!` keeps its `!`
+        letters = any(c.isalpha() for c in value)
+        marks = any(c.isdigit() or c in _MARKS for c in value)  # `_` and `.` join identifiers
+        if not (letters and marks) or value.startswith(("[REDACTED:", "$", "%")) or is_placeholder(value):
+            continue
+        if value.lower() in ACCOUNTS:
+            continue
+        edits.append((found.start("v"), found.start("v") + len(value), _KIND))
+    return edits
+
+
+_IDENTIFY = lazy(
+    r"(?:nickserv|/ns)[ \t]+:?identify[ \t]+(?P<a>[^\s\[\]]{1,64})(?:[ \t]+(?P<b>[^\s\[\]]{1,128}))?[ \t]*(?=\r?\n|$)",
+    re.IGNORECASE,
+)
+_SETUSER = lazy(r"acl[ \t]+setuser[ \t]+\S+(?P<rules>[^\n]{0,400})", re.IGNORECASE)
+_ACL_PASSWORD = lazy(r"(?<=[ \t])>(?P<v>[^\s]{1,128})")
+
+
+def find_service_logins(text: str, folded: str) -> list[tuple[int, int, str]]:
+    """The password of each IRC `IDENTIFY` and Redis `ACL SETUSER ... >X` of `text`."""
+    edits: list[tuple[int, int, str]] = []
+    if "identify" in folded:
+        for found in _IDENTIFY.finditer(text):
+            group = "b" if found.group("b") is not None else "a"
+            if not found.group(group).startswith(("[REDACTED:", "<", "$")):
+                edits.append((found.start(group), found.end(group), _KIND))
+    if "setuser" in folded:
+        for found in _SETUSER.finditer(text):
+            for rule in _ACL_PASSWORD.finditer(text, found.start("rules"), found.end("rules")):
+                if not rule.group("v").startswith(("[REDACTED:", "$")):
+                    edits.append((rule.start("v"), rule.end("v"), _KIND))
+    return edits
+
+
+_LISTED = lazy(
+    r"[ \t]*(?:https?://)?[a-z0-9\-]+(?:\.[a-z0-9\-]+)+(?::\d{1,5})?/?[ \t]{2,}[^\s]{1,64}[ \t]{2,}"
+    r"(?P<v>[^\s]{6,128})(?=[ \t]{2,}|[ \t]*(?:\r?\n|$))"
+)
+"""A saved login's row: a host, an account and a password in columns two blanks or more apart."""
+_LISTED_ROWS = 20
+_LEAD = 2
+_LISTED_LEAD = _LEAD
+"""Lines that may stand between the line naming passwords and the first row (a column header)."""
+
+
+def find_listed_logins(text: str, folded: str) -> list[tuple[int, int, str]]:
+    """The password column of each `HOST  ACCOUNT  PASSWORD` row of a saved-login listing: the rows
+    below a line that names passwords, up to twenty of them (each line read once).
+    """
+    edits: list[tuple[int, int, str]] = []
+    read_to = 0
+    at = folded.find("password")
+    while at >= 0:
+        position = max(text.find("\n", at) + 1, read_to)
+        rows = 0
+        for line in range(_LISTED_ROWS):
+            if position <= 0 or position >= len(text):
+                break
+            stop = text.find("\n", position)
+            stop = stop if stop >= 0 else len(text)
+            found = _LISTED.match(text, position, stop) if text.find("  ", position, stop) >= 0 else None
+            if found is None and (rows or line >= _LISTED_LEAD):
+                break  # the listing's rows follow its heading, one after another
+            if found is not None:
+                rows += 1
+                if not found.group("v").startswith("[REDACTED:") and value_score(found.group("v")):
+                    edits.append((found.start("v"), found.end("v"), _KIND))
+            position = stop + 1
+        read_to = max(read_to, position)
+        at = folded.find("password", max(at + 8, read_to))
     return edits
