@@ -320,11 +320,13 @@ _STATED = lazy(
 "the secret is out: we ship on Friday" is a sentence, not a label, and no sentence's end: "pass an
 empty dictionary. Note: ...")."""
 _CLAUSE = lazy(
-    r"(?:[ \t]+(?!(?:is|was|are|ist|est|es|är|er|jest|je)[ \t:])[^\s:：\"'`=]{0,39}[^\s:：\"'`=.!?]){1,5}"
+    r"(?:[ \t]+(?!(?:is|was|are|ist|est|es|är|er|jest|je)[ \t:])"
+    r"\(?[^\W\d_](?:[^\s:：\"'`=]{0,38}[^\s:：\"'`=.!?])?){1,5}"
     r"[ \t]*[:：][ \t]*\\?[\"'`“«「]?",
     re.IGNORECASE,
 )
-"""A label's clause of any language before its `:` (asked only where a `:` stands between)."""
+"""A label's clause of any language before its `:`, each word starting with a letter (`# TODO:` and `|` are
+code, not a clause; asked only where a `:` stands between)."""
 
 
 def _stated(text: str, end: int, start: int, link: str) -> bool:
@@ -403,15 +405,15 @@ account labels, where an identifier seldom stands."""
 
 
 def _short_password(value: str) -> bool:
-    """Four or five characters mixing a letter with a digit or a symbol, no separator (`db-3`, `v1.2`
-    and `a_b` are names), no variable (`$X`) and no placeholder.
+    """Four or five characters mixing a letter with a digit, no separator (`db-3`, `v1.2` and `a_b` are
+    names), no variable (`$X`) and no placeholder.
     """
     return (
         _SHORT_STATED <= len(value) < _MIN_STATED
         and _PASSWORD_CHARS.fullmatch(value) is not None
         and not any(c in "-_." for c in value)
         and any(c.isalpha() for c in value)
-        and any(not c.isalpha() for c in value)
+        and any(c.isdigit() for c in value)  # `List*` is a glob, `r00t` a password
         and not value.startswith(("$", "-"))
         and not is_placeholder(value)
     )
@@ -1587,6 +1589,8 @@ def _spans(
         end = typed.end()  # `smtp_pass: []const u8 = "..."`: a type between a name and its `=`
     elif text[end : end + 1] in (" ", "\t") and (declared := _DECLARED.match(text, end, limit)) is not None:
         end = declared.end()  # `WS-DB-PASSWORD PIC X(20) VALUE 'X'`: a declared type before its value's keyword
+    if word == "puk" and text[at:end] != "PUK":
+        return []  # a SIM's PUK is written as the acronym; `puk1` is an identifier
     # the acronym or a compound is a PIN's; lower-case `pin` is also a verb (`pin 2024 of the docs`): it needs a link
     pin = 0 if strength < 2 or word not in _PIN_WORDS else 2 if word != "pin" or text[at : at + 3] == "PIN" else 1
     return _after_name(text, at, end, strength, limit, steps, query=query, pin=pin) or (

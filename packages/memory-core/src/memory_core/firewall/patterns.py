@@ -48,9 +48,11 @@ from memory_core.firewall.rows import (
     LISTED_TRIGGERS,
     ROW_TRIGGERS,
     SERVICE_TRIGGERS,
+    TYPED_TRIGGERS,
     find_account_pairs,
     find_listed_logins,
     find_service_logins,
+    find_typed_text,
     find_url_rows,
 )
 from memory_core.firewall.shaped import SHAPED_TRIGGERS, find_password_shaped
@@ -594,6 +596,7 @@ _NAMED_RULES = [
     Rule("credential", ACCOUNT_PAIR_TRIGGERS, find=find_account_pairs),
     Rule("credential", SERVICE_TRIGGERS, find=find_service_logins, fold=True),
     Rule("credential", LISTED_TRIGGERS, find=find_listed_logins, fold=True),
+    Rule("credential", TYPED_TRIGGERS, find=find_typed_text),
 ]
 
 # -- the entropy test, last ------------------------------------------------------------------

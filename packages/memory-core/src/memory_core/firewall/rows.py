@@ -25,6 +25,10 @@ presents or sets, unnamed: IRC services' `IDENTIFY [account] PASSWORD` (`/msg Ni
 that names passwords: `HOST  ACCOUNT  PASSWORD` aligned by two blanks or more (a browser's or a
 password manager's export as printed).
 
+`find_typed_text(text, folded)` returns what a command types into the focused field of a device
+or a desktop (`adb shell input text 'X'`, `xdotool type 'X'`), when it could be a credential by the
+value test: a login scripted so (v8 reads `.send_keys("X")` and `.fill("X")` the same way).
+
 Failure: none; linear (each `://` is read once, up to the end of its line, bounded to 512
 characters).
 """
@@ -45,10 +49,13 @@ __all__ = [
     "find_account_pairs",
     "find_listed_logins",
     "find_service_logins",
+    "find_typed_text",
+    "TYPED_TRIGGERS",
     "find_url_rows",
 ]
 
 SERVICE_TRIGGERS = ("identify", "setuser")
+TYPED_TRIGGERS = ("input text", "xdotool type")
 LISTED_TRIGGERS = ("password",)
 
 ACCOUNT_PAIR_TRIGGERS = (" / ",)
@@ -166,4 +173,22 @@ def find_listed_logins(text: str, folded: str) -> list[tuple[int, int, str]]:
             position = stop + 1
         read_to = max(read_to, position)
         at = folded.find("password", max(at + 8, read_to))
+    return edits
+
+
+_TYPED = lazy(
+    r"(?:\binput[ \t]+text|\bxdotool[ \t]+type(?:[ \t]+--[\w\-]+(?:[ \t]+\d+)?)*)[ \t]+"
+    r"(?:'(?P<q>[^'\n]{1,256})'|\"(?P<d>[^\"\n]{1,256})\"|(?P<b>[^\s'\"&|;]{1,256}))"
+)
+
+
+def find_typed_text(text: str, folded: str) -> list[tuple[int, int, str]]:
+    """What `adb shell input text` or `xdotool type` types, when it could be a credential."""
+    del folded
+    edits: list[tuple[int, int, str]] = []
+    for found in _TYPED.finditer(text):
+        group = next(g for g in ("q", "d", "b") if found.group(g) is not None)
+        value = found.group(group)
+        if not value.startswith(("[REDACTED:", "$")) and value_score(value):
+            edits.append((found.start(group), found.end(group), _KIND))
     return edits

@@ -47,8 +47,6 @@ proportion to its length (200 KB of `u@h ` costs 1.35 times what the rules befor
 
 from __future__ import annotations
 
-from html.entities import name2codepoint
-
 from memory_core.firewall.values import is_placeholder
 from memory_core.lazyre import lazy
 
@@ -88,10 +86,7 @@ _ANCHOR = lazy(r"(?:[A-Za-z][A-Za-z._\-]*|[\w\-]+\.[A-Za-z]{1,5})#[A-Za-z][\w\-]
 or a file name, before the `#`)."""
 _ISSUE = lazy(r"#\d+$")
 _CONVERSION = lazy(r"![rsa]$")
-_ENTITY = lazy(r"&([A-Za-z][A-Za-z0-9]{1,7});?$")
-_ENTITY_NAMES = frozenset(name2codepoint)
-"""An HTML entity: `&name;`, or a name HTML 4 defines (`&nbsp`, `&rsquo`, `&eacute`) with or without
-its `;`; `Cobalt185&cobalt` is a password that joins two words with `&` (rules v11)."""
+_ENTITY = lazy(r"&[a-z]{2,8}$")
 _SENTENCE_END = lazy(r"[A-Za-z]+\d+[!?]|\d+[A-Za-z]+[!?]")
 _MARKDOWN = "*_"
 _NEXT_PARAMETER = lazy(r"[&?][A-Za-z_][\w.\-]*$")
@@ -133,10 +128,7 @@ def password_shaped(token: str) -> tuple[int, int] | None:
         return None
     if "#" in value and (_ANCHOR.fullmatch(value) or _ISSUE.search(value) or _qualified(value, "#")):
         return None  # an anchor, a selector, `fix#123`, `com.acme.v2#Error`
-    entity = _ENTITY.search(value) if "&" in value else None
-    if entity is not None and (value.endswith(";") or entity.group(1) in _ENTITY_NAMES):
-        return None  # an entity
-    if _CONVERSION.search(value) or is_placeholder(value):
+    if _CONVERSION.search(value) or _ENTITY.search(value) or is_placeholder(value):
         return None  # `{x!r}`, `&nbsp`, a placeholder
     return start, end
 
