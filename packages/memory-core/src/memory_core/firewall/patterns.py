@@ -43,18 +43,7 @@ from memory_core.firewall.judge import (
     find_printed,
     find_told,
 )
-from memory_core.firewall.rows import (
-    ACCOUNT_PAIR_TRIGGERS,
-    LISTED_TRIGGERS,
-    ROW_TRIGGERS,
-    SERVICE_TRIGGERS,
-    TYPED_TRIGGERS,
-    find_account_pairs,
-    find_listed_logins,
-    find_service_logins,
-    find_typed_text,
-    find_url_rows,
-)
+from memory_core.firewall.rows import ROWS_TRIGGERS, find_rows
 from memory_core.firewall.shaped import SHAPED_TRIGGERS, find_password_shaped
 from memory_core.firewall.values import is_placeholder, line_prefix, looks_like_code, under_encrypted_heading
 from memory_core.lazyre import lazy
@@ -592,11 +581,7 @@ _NAMED_RULES = [
     Rule("credential", PRINTED_TRIGGERS, find=find_printed),
     Rule("credential", PAIR_TRIGGERS, find=find_pairs, fold=True),
     Rule("credential", TOLD_TRIGGERS, find=find_told, fold=True),
-    Rule("credential", ROW_TRIGGERS, find=find_url_rows),
-    Rule("credential", ACCOUNT_PAIR_TRIGGERS, find=find_account_pairs),
-    Rule("credential", SERVICE_TRIGGERS, find=find_service_logins, fold=True),
-    Rule("credential", LISTED_TRIGGERS, find=find_listed_logins, fold=True),
-    Rule("credential", TYPED_TRIGGERS, find=find_typed_text),
+    Rule("credential", ROWS_TRIGGERS, find=find_rows, fold=True),  # rows, pairs and commands with no name
 ]
 
 # -- the entropy test, last ------------------------------------------------------------------

@@ -46,6 +46,8 @@ __all__ = [
     "LISTED_TRIGGERS",
     "ROW_TRIGGERS",
     "SERVICE_TRIGGERS",
+    "ROWS_TRIGGERS",
+    "find_rows",
     "find_account_pairs",
     "find_listed_logins",
     "find_service_logins",
@@ -192,3 +194,24 @@ def find_typed_text(text: str, folded: str) -> list[tuple[int, int, str]]:
         if not value.startswith(("[REDACTED:", "$")) and value_score(value):
             edits.append((found.start(group), found.end(group), _KIND))
     return edits
+
+
+ROWS_TRIGGERS = ("://", " / ", "identify", "setuser", "password", "input text", "xdotool type")
+"""Every trigger of the readers above, asked of the folded text: one rule for all of them costs a
+turn one trigger scan instead of five rules' (the typical 2 KB turn holds none of most)."""
+
+
+def find_rows(text: str, folded: str) -> list[tuple[int, int, str]]:
+    """What every reader of this module finds, each asked only where its own trigger stands."""
+    edits: list[tuple[int, int, str]] = []
+    if "://" in text:
+        edits.extend(find_url_rows(text, folded))
+    if " / " in text:
+        edits.extend(find_account_pairs(text, folded))
+    if "identify" in folded or "setuser" in folded:
+        edits.extend(find_service_logins(text, folded))
+    if "password" in folded:
+        edits.extend(find_listed_logins(text, folded))
+    if "input text" in text or "xdotool type" in text:
+        edits.extend(find_typed_text(text, folded))
+    return sorted(edits)
