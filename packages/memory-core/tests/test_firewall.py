@@ -410,6 +410,15 @@ _ADVERSARIAL = {
     "dns-output": "$ dig x.example.net TXT\n" + ('"' + "QUJDabc1" * 30 + '"\n') * 800,
     "name-attributes": '<add key="password" value="' * 7_000,
     "told": "so Xk9fj2Lq now, change it " * 8_000,
+    # rules v11's readers
+    "account-pairs": "admin / k9x! root / " * 10_000,
+    "url-rows": "https://a.example u v9Xk2Lq\n" * 7_000,
+    "listed-logins": "password\n" + "a.example.net    u    v9Xk2Lq\n" * 6_000,
+    "label-clauses": "password a b c d e f: " * 9_000,
+    "escaped-values": '"password": "a\\"' * 14_000,
+    "inline-envelopes": '{"iv": "QUJDabc1QUJDabc1QUJD", "ciphertext": "' * 4_000,
+    "service-logins": "nickserv identify a " * 10_000 + "acl setuser u >x " * 5_000,
+    "name-value-fields": "- name: DB_PASSWORD\n  value: " * 7_000,
 }
 
 

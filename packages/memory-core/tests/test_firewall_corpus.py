@@ -26,9 +26,16 @@ from memory_testing.secret_corpus import BENIGN, SECRETS, Sample, families
 from memory_testing.secret_generators import generate
 
 _GENERATED_SECRETS, _GENERATED_BENIGN = (tuple(g.sample for g in part) for part in generate())
-ALL_SECRETS = SECRETS + _GENERATED_SECRETS
 ALL_BENIGN = BENIGN + _GENERATED_BENIGN
-"""The storage check runs the hand-written and the generated corpus (`secret_generators`) alike."""
+_STORED_SECRETS = SECRETS + _GENERATED_SECRETS
+_EVERY_TEXT = tuple(s.text.lower() for s in _STORED_SECRETS + ALL_BENIGN)
+ALL_SECRETS = tuple(
+    s for s in _STORED_SECRETS if s.kind != "?" or sum(s.secret.lower() in text for text in _EVERY_TEXT) == 1
+)
+"""The storage check runs the hand-written and the generated corpus (`secret_generators`) alike. A
+generated secret (kind `?`) looked for in stored bytes must occur in no other sample: a writer's own
+short value (round 13's PIN `4831`) can stand inside another sample's UUID, kept byte for byte; such
+a secret is held to leaving its own turn by `test_firewall_generated`, which scrubs each sample alone."""
 
 FIREWALL = Firewall()
 _PROJECT = "firewall-corpus-test"
@@ -126,7 +133,7 @@ def stored(tmp_path_factory: pytest.TempPathFactory) -> Iterator[_Stored]:
 
 
 def _store_the_corpus(folder: Path, homes: tuple[Path, ...]) -> Iterator[_Stored]:
-    everything = ALL_SECRETS + ALL_BENIGN
+    everything = _STORED_SECRETS + ALL_BENIGN
     down = MemoryService(_config(folder, f"sqlite:///{folder}"), cwd=str(folder))  # a folder: cannot open
     for n, batch in enumerate(_batches(everything)):
         prompt, answer = _turn(batch)

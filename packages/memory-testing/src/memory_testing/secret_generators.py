@@ -26,7 +26,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from memory_testing import secret_round12
+from memory_testing import secret_round12, secret_round13
 from memory_testing.secret_corpus import Sample
 
 __all__ = ["Generated", "generate", "FOLDS"]
@@ -1136,6 +1136,18 @@ def _round(
                 text = _frame(rng, _fill(rng, template))
                 benign.append(Generated(fold, Sample(f"benign/{variant}", f"gen-{tag}-benign-{variant}-{i}-{j}", text)))
     return secrets, benign
+
+
+def _literal_round(tag: str, table: dict[str, tuple[str, tuple[tuple[str, str], ...]]]) -> list[Generated]:
+    """A round's literal secrets, the writer's own values in the writer's own texts, as they are:
+    kind "?" like the generated ones (the rule that takes a value is not promised, only that it
+    leaves nothing of it behind).
+    """
+    return [
+        Generated(fold, Sample(f"{tag}/{variant}", f"lit-{tag}-{variant}-{i}", text, secret, "?"))
+        for variant, (fold, items) in table.items()
+        for i, (text, secret) in enumerate(items)
+    ]
 
 
 _FRESH5_SECRETS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -3311,6 +3323,9 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
     fresh11_secrets, fresh11_benign = _round("fresh11", _FRESH11_SECRETS, _FRESH11_BENIGN, 39)
     # round 12, written blind (secret_round12.py), measured once on rules v8 and v9 before rules v10
     fresh12_secrets, fresh12_benign = _round("fresh12", secret_round12.SECRETS, secret_round12.BENIGN, 32)
+    # round 13, written blind with its writer's own values (secret_round13.py), measured once on rules v10
+    fresh13_secrets, fresh13_benign = _round("fresh13", secret_round13.SECRETS, secret_round13.BENIGN, 28)
+    fresh13_literal = _literal_round("fresh13", secret_round13.LITERAL_SECRETS)
     secrets = (*_stated(), *_sql(), *_otp(), *_sdk(), *_code(), *fresh_secrets, *fresh2_secrets, *fresh3_secrets)
     return (
         *secrets,
@@ -3331,6 +3346,8 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *fresh10_secrets,
         *fresh11_secrets,
         *fresh12_secrets,
+        *fresh13_secrets,
+        *fresh13_literal,
     ), (
         *_benign(),
         *fresh_benign,
@@ -3353,4 +3370,5 @@ def generate() -> tuple[tuple[Generated, ...], tuple[Generated, ...]]:
         *fresh10_benign,
         *fresh11_benign,
         *fresh12_benign,
+        *fresh13_benign,
     )

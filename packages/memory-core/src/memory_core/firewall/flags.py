@@ -64,7 +64,7 @@ _SPACED: dict[str, tuple[str, ...]] = {
     "influx": ("-p", "-password"),
     "keytool": ("-storepass", "-keypass", "-srcstorepass", "-deststorepass", "-srckeypass", "-destkeypass", "-new"),
     "jarsigner": ("-storepass", "-keypass"),
-    "openssl": ("-k", "-pass", "-passin", "-passout"),
+    "openssl": ("-k", "-K", "-pass", "-passin", "-passout"),  # `-K`: `enc`'s raw key, in hex
     "ssh-keygen": ("-N", "-P"),
     "security": ("-p", "-P"),  # macOS keychains: `security unlock-keychain -p X`, `import x.p12 -P X`
 }
@@ -80,7 +80,10 @@ _ATTACHED: dict[str, tuple[str, ...]] = {
 _NEEDS_LOGIN = frozenset(_LOGIN_TOOLS)
 """These read `-p` as a password only in their `login` subcommand (`docker run -p 80:80` is a port)."""
 _SAMBA = ("smbclient", "rpcclient", "smbmap", "smbget", "smbcacls", "net")
-_PROGRAMS = tuple(dict.fromkeys((*_SPACED, *_ATTACHED, *_SAMBA, "htpasswd", "sqlplus", "rabbitmqctl")))
+_OPERAND: dict[str, int] = {"isql": 2, "iusql": 2}
+"""Program -> which operand (0 = the first) is the password when no flag names it: unixODBC's
+`isql DSN USER PASSWORD` (rules v11)."""
+_PROGRAMS = tuple(dict.fromkeys((*_SPACED, *_ATTACHED, *_SAMBA, *_OPERAND, "htpasswd", "sqlplus", "rabbitmqctl")))
 FLAG_TRIGGERS = ("-", "/p:", "sqlplus", "rabbitmqctl", "net use", " using ", " USING ")
 """Every password flag has a dash but FreeRDP's `/p:`, `sqlplus user/password@db` and `net use`'s password."""
 _PROGRAM = lazy(
@@ -95,13 +98,22 @@ _MAX_COMMAND = 600
 _PIPED = lazy(
     r"(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+|'%s'[ \t]+|\"%s\"[ \t]+)?"
     r"(?:\\\"(?P<e>[^\"\\\n]{1,256})\\\"|\"(?P<q>[^\"\n]{1,256})\"|'(?P<r>[^'\n]{1,256})'|(?P<b>[^\s|;&\"'\\]{1,256}))"
-    r"[ \t]*\|[^\n|;]{0,300}?(?:--password-stdin|\bsudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S\b|\bpasswd[ \t]+--stdin"
+    r"[ \t]*\|[^\n|;]{0,300}?(?:--pass(?:word|wd)?(?:-on)?-stdin\b"
+    r"|\bsudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S\b|\bpasswd[ \t]+--stdin"
     r"|\bsystemd-creds[ \t]+encrypt\b|\bsecret[ \t]+(?:create|set)\b|\bencrypt_string\b)"
 )
 """`echo "$PW" | docker login --password-stdin`, `echo pw | sudo -S ...`, `| passwd --stdin user`: the
 password is what is piped in; so is what is piped into a command that encrypts or stores a secret read
 from stdin (`| systemd-creds encrypt`, `| docker secret create`, `| gh secret set`, `| ansible-vault
-encrypt_string`)."""
+encrypt_string`); and what is piped into any command that names reading a password from stdin
+(`--passwd-on-stdin`, `--pass-stdin`) or that then prompts for one (`Enter password to unlock ...:`)."""
+_PROMPTED = lazy(
+    r"(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+)?"
+    r"(?:\"(?P<q>[^\"\n]{1,256})\"|'(?P<r>[^'\n]{1,256})'|(?P<b>[^\s|;&\"'\\]{1,256}))"
+    r"[ \t]*\|[^\n|;]{1,300}\r?\n[^\n]{0,60}\b(?:password|passphrase)\b[^\n]{0,80}:[ \t]*(?:\r?\n|$)",
+    re.IGNORECASE,
+)
+"""`echo 'X' | keepassxc-cli show db.kdbx` and the tool's prompt below it: the piped value answered it."""
 _POSITIONAL: dict[tuple[str, str], int] = {
     ("rabbitmqctl", "add_user"): 2,
     ("rabbitmqctl", "change_password"): 2,
@@ -183,6 +195,8 @@ def _read_command(text: str, program: str, start: int, end: int) -> list[tuple[i
         index = _POSITIONAL[(program, operands[0][2])]
         if len(operands) > index and _password(operands[index][2]):
             edits.append((operands[index][0], operands[index][1], KIND))
+    if program in _OPERAND and len(operands) > _OPERAND[program] and _password(operands[_OPERAND[program]][2]):
+        edits.append((operands[_OPERAND[program]][0], operands[_OPERAND[program]][1], KIND))
     if program == "sqlplus" and words:
         found = _SQLPLUS.match(text, words[0][0])
         if found is not None and _password(found.group("s")):
@@ -250,6 +264,16 @@ def find_flag_passwords(text: str, folded: str) -> list[tuple[int, int, str]]:
             group = next(g for g in ("e", "q", "r", "b") if found.group(g) is not None)
             if _password(found.group(group)):
                 edits.append((found.start(group), found.end(group), KIND))
+    if ("echo" in folded or "printf" in folded) and ("password" in folded or "passphrase" in folded):
+        for verb in ("echo", "printf"):
+            at = folded.find(verb)
+            while at >= 0:  # each `echo` read where it stands: a pattern over the whole text costs more
+                prompted = _PROMPTED.match(text, at)
+                if prompted is not None:
+                    group = next(g for g in ("q", "r", "b") if prompted.group(g) is not None)
+                    if _password(prompted.group(group)) and not prompted.group(group).startswith("$"):
+                        edits.append((prompted.start(group), prompted.end(group), KIND))
+                at = folded.find(verb, at + len(verb))
     for found in _PROGRAM.finditer(text):
         if not text.startswith((" ", "\t"), found.end()):
             continue  # a command takes its arguments after a blank; `"sshpass": (...)` is data

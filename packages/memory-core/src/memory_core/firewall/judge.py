@@ -80,6 +80,7 @@ _HOLDERS = (
     # a basic-auth constructor given `(user, password)`: OCaml's `` `Basic (u, p) ``, Rust's `Basic(u, p)`
     *("basic (", "basic("),
     "database(",  # MATLAB's `database(name, user, password, ...)`: a connection given its login
+    "getconnection(",  # JDBC's `DriverManager.getConnection(url, user, password)` (rules v11)
     *("smtp", "imap", "ftp", "sftp", "ldap", "pop3", "bind"),  # `(host, port, user, password)`, an LDAP bind
     "new ",  # a constructor given literals: `new Resend('...')`, `new Client("id", "secret")`
 )
@@ -98,6 +99,7 @@ _ENCODERS = ("| base64", "|base64", "b64encode(", "btoa(", "base64.encode", "chp
 _CAT = lazy(r"(?:^|[\s$>#])(?:cat|type|more|head|get-content|gc|sudo cat)[ \t]+(?:-\S+[ \t]+)*\S*$", re.IGNORECASE)
 
 _ACCOUNTS = ("root", "admin", "administrator")
+ACCOUNTS = _ACCOUNTS
 """Accounts a question asks the password of without naming it ("Q: root on the jump box?"): read only
 in a question, whose answer below must look like a credential too."""
 _ROLES: dict[str, tuple[int, str]] = {
@@ -149,6 +151,9 @@ _NOT_SECRET_TAIL = frozenset(  # a last word that says what else the value is: `
         *("challenge", "certificate", "cert"),  # PKCE's `code_challenge` and a certificate are public by design
         # when, how old, and an envelope's parts: LDAP's `pwdMaxAge`, `pwdChangedTime`, a data bag's `auth_tag`
         *("age", "time", "timestamp", "date", "tag", "iv", "nonce"),
+        # a digest's algorithm (its letters: digits split words): `pin-sha256:` (a certificate pin), `key_sha1`,
+        # `token-md5` hold a hash, which is one-way (rules v11)
+        *("sha", "md", "blake"),
     }
 )
 _MIXED_SCRIPT = lazy(r"(?=\S*[^\W\d_])(?=\S*[\d!#$%&*+=?@^~])[^\s\u2e80-\uffff]+")
@@ -237,13 +242,18 @@ _CALLEE_REST = lazy(r"[\w.]*(?:(?:::|->)\w+)?(?:['\"]\))?(?:[ \t]*[=:][ \t]*)?")
 _ASSIGNED = lazy(r"(?:[a-z_][a-z0-9_.\-]{2,}|[A-Z][A-Z0-9]*_[A-Z0-9_]+|[A-Z]{3,})=(?![*!#%^&~+=@])")
 """`max_tokens=512`, `OLDPWD=/home`: another name's assignment, not this name's value."""
 _USER_AT = lazy(r"[A-Za-z._\-]+@[A-Za-z._\-]+")
-_B32_GROUPS = lazy(r"[A-Z2-7]{4}(?:[ \-][A-Z2-7]{4}){3,7}(?![A-Z0-9])")
+_B32_GROUPS = lazy(r"[A-Z2-7]{4}(?:[ \-][A-Z2-7]{4}){3,7}(?:[ \-][A-Z2-7]{1,3})?(?![A-Z0-9])")
+"""A TOTP setup key as apps print it: groups of four base32 characters, the last group maybe shorter
+(a 26-character key: `4LEA PE2F ... AJW4 SZ`)."""
 _CODE_LINE = lazy(r"[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*([A-Za-z0-9]{3,6}(?:[- ][A-Za-z0-9]{3,6}){0,2})[ \t]*(?:\r?\n|$)")
 _STRING = lazy(r"(?:b|r|f|u|N)?(?:\"((?:[^\"\\\n]|\\.){1,400})\"|'((?:[^'\\\n]|\\.|''){1,400})')")
 _HEX = frozenset("0123456789abcdefABCDEF")
 _HEX_KEY = 32
 _OTP_DIGITS = (6, 10)
 _SHORTEST_VALUE = 6
+_PIN_DIGITS = (4, 8)
+_PIN_WORDS = frozenset(w for w in lexicon.STRONG if "pin" in w or "пін" in w or "핀" in w)
+"""A PIN's words in every language the lexicon holds (`pin`, `pin code`, `code pin`, `mã pin`)."""
 """The shortest value `value_score` can score past digits: `looks_like_secret` asks six
 characters, base32 groups nineteen, the rest twenty or more. Saying so first is only faster."""
 _USED_AS = lazy(
@@ -289,6 +299,8 @@ _CAT_VERBS = ("cat ", "type ", "get-content", "gc ", "more ", "head ")
 """Cheap test before `_CAT`: one of the commands that print a file stands on the line."""
 _B32_NAMES = frozenset({"key", "secret", "otp", "totp", "2fa", "mfa", "setup key", "clé", "cle", "schlüssel"})
 """Names a TOTP setup key follows (`setup key: ABCD EFGH ...`)."""
+_LABEL_THEN_LINE = lazy(r"[^\n]{0,60}:[ \t\r]*\n[ \t]*")
+"""A label that ends its line with `:` and what starts the next line."""
 _AS_WORDS = (" as ", " for ", " comme ", " als ", " como ", " come ", " jako ", " как ")
 _LINE_BREAK = lazy(r"\r?\n|(?:\\r)?\\n")
 """A line break, real or escaped (a repr, a JSON string)."""
@@ -296,11 +308,34 @@ _DEFAULT_MEMBER = lazy(r"\{(?:\s|\\n)*(?:default|value)\s*[=:]")
 _CODE_STEMS = ("cod", "cód", "kod", "kód", "код", "コード", "码", "碼", "코드", "번호")
 """A name holding one of these labels codes: a block of code lines may follow it."""
 _STATED = lazy(
-    r"(?:['s]*[ \t]+(?:for|of|on|to|de|du|für|del|do|da|di|van|для|от)[ \t]+[\w.@\-]{1,40}(?:[ \t]+[\w.@\-]{1,40})?)?"
-    r"[ \t]*(?:[:=：]|is|was|est|ist|lautet|es|é|è|är|er|on|jest|je|—|-|это|は|是|为|는|now|now:)[ \t]*\\?[\"'`“«「]?",
+    r"(?:['s]*[ \t]+(?:for|of|on|to|de|du|für|del|do|da|di|van|для|от)"
+    r"[ \t]+[\w.@\-]{1,40}(?:[ \t]+[\w.@\-]{1,40}){0,2})?"
+    r"[ \t]*(?:[:=：]|(?:is|was|est|ist|lautet|es|é|è|är|er|on|jest|je|это|now)(?:[ \t]*[:：])?|—|-|は|是|为|는)"
+    r"[ \t]*\\?[\"'`“«「]?",
     re.IGNORECASE,
 )
-"""A link that states the value: "is", ":", "est", "ist", "は", "是", maybe after what it is for."""
+"""A link that states the value: "is", ":", "est", "ist", "は", "是", "is:", maybe after what it is for
+(up to three words: "for the team keepass"), or up to five words of any language ending in `:` (Welsh
+`Cyfrinair newydd y llwybrydd:`, "new password of the router:": a label's clause, but no copula:
+"the secret is out: we ship on Friday" is a sentence, not a label, and no sentence's end: "pass an
+empty dictionary. Note: ...")."""
+_CLAUSE = lazy(
+    r"(?:[ \t]+(?!(?:is|was|are|ist|est|es|är|er|jest|je)[ \t:])"
+    r"\(?[^\W\d_](?:[^\s:：\"'`=]{0,38}[^\s:：\"'`=.!?])?){1,5}"
+    r"[ \t]*[:：][ \t]*\\?[\"'`“«「]?",
+    re.IGNORECASE,
+)
+"""A label's clause of any language before its `:`, each word starting with a letter (`# TODO:` and `|` are
+code, not a clause; asked only where a `:` stands between)."""
+
+
+def _stated(text: str, end: int, start: int, link: str) -> bool:
+    """Whether `text[end:start]` (`link`, stripped) states the value after a name (`_STATED`, `_CLAUSE`)."""
+    return _STATED.fullmatch(text, end, start) is not None or (
+        (":" in link or "：" in link) and _CLAUSE.fullmatch(text, end, start) is not None
+    )
+
+
 _GLUABLE = lexicon.GLUABLE
 """Names glued to a prefix in one word: `requirepass`, `masterauth`, `Datenbankpasswort`."""
 _NOT_GLUED = frozenset({"bypass", "compass", "surpass", "trespass", "overpass", "underpass", "encompass", "oauth"})
@@ -316,9 +351,89 @@ _SELECT = lazy(r"\bselect\b", re.IGNORECASE)
 _ROW = lazy(r"(?:\r?\n)(?:\+[-+]*\r?\n)?\|[^\n]*\|[ \t]*(?=\r?\n|$)")
 """A row of a table a database client printed, maybe after its border line."""
 _MAX_PHRASE_WORDS = 6
-_PHRASE = lazy(r"[a-z]+(?:[ ][a-z]+){2,5}(?=[ \t]*(?:\r?\n|\\[nr]|$))")
-"""A passphrase of three to six lower-case words that is all a key's line holds."""
+_PHRASE = lazy(r"[a-z]+(?:[ ][A-Za-z][a-z]*){2,5}(?=[ \t]*(?:\r?\n|\\[nr]|$|\([^()\n]{0,80}\)[ \t]*(?:\r?\n|$)))")
+"""A passphrase: three to six words to the end of the line, the first in lower case (a sentence
+starts with a capital), a later one maybe a name (`the rain in Lisbon falls sideways`), maybe an aside
+after it in brackets (`(all lowercase)`)."""
 _MIN_STATED = 6
+_SHORT_STATED = 4
+_KEYED_UUID = lazy(
+    r"(?:sdk|key|api|apikey|secret|token|srv|server)[\-_][0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+)
+_JOINED_WORDS = lazy(
+    r"(?:[a-z]{3,8}([.\-]))(?:[a-z]{3,8}\1){2,6}[a-z]{3,8}|(?:[a-z]{3,8}-){3,6}\d{1,4}"
+    r"|[a-z]{4,8}\.[a-z]{4,8}\.[a-z]{4,8}"
+)
+"""Four to eight short words joined by one `.` or `-`, three or more words and a number, or three
+words of four letters or more joined by `.` (`kucing.oren.tidur`); a three-word identifier joined by
+`-` (`my-db-secret`, an object's name) is not one."""
+_KEYBOARD_ROWS = ("`1234567890-=", "qwertyuiop[]\\", "asdfghjkl;'", "zxcvbnm,./")
+_KEYBOARD_NEXT = (
+    frozenset(pair for row in _KEYBOARD_ROWS for a, b in itertools.pairwise(row) for pair in (a + b, b + a))
+    | frozenset(
+        pair  # the columns: `1qaz`, `2wsx`
+        for upper, lower in itertools.pairwise(_KEYBOARD_ROWS)
+        for a, b in zip(upper[1:], lower, strict=False)
+        for pair in (a + b, b + a)
+    )
+)
+_MIN_WALK = 6
+_WALK_SHARE = 0.8
+
+
+def _keyboard_walk(value: str) -> bool:
+    """Whether most neighbours in `value` are neighbours on a keyboard (`zxcvbnm,./`, `1qaz2wsx`)."""
+    lowered = value.lower()
+    if len(lowered) < _MIN_WALK or not any(c.isalpha() for c in lowered):
+        return False
+    pairs = [a + b for a, b in itertools.pairwise(lowered)]
+    return sum(p in _KEYBOARD_NEXT for p in pairs) >= _WALK_SHARE * len(pairs)
+
+
+_RARE_VOWELS = 0.2
+"""Letters of one case whose vowels (`aeiou`) are fewer than this share: random letters have 5 in 26
+(0.19; 53% of 10,000 drawn, 12 to 24 long, fall below 0.2), English about 0.38; of the 5,579 one-case
+identifiers of 12 letters or more in CPython's standard library, 60 (1.1%) fall below, and those
+name things (`sslkeypasswd`), which a value is not."""
+_MIN_RANDOM_LETTERS = 12
+_CONSONANT_RUN = 6
+_CONSONANTS = lazy(r"[^aeiouAEIOU]+")
+"""Or a run of six consonants (`y` among them), which words rarely hold: with either test, 79% of
+the 10,000 random runs and 4.0% of the 10,089 one-case identifiers of 12 letters or more in CPython's
+standard library (`getelementsbytagname`) pass; asked only of a value a strong name assigns or an
+account labels, where an identifier seldom stands."""
+
+
+def _short_password(value: str) -> bool:
+    """Four or five characters mixing a letter with a digit, no separator (`db-3`, `v1.2` and `a_b` are
+    names), no variable (`$X`) and no placeholder.
+    """
+    return (
+        _SHORT_STATED <= len(value) < _MIN_STATED
+        and _PASSWORD_CHARS.fullmatch(value) is not None
+        and not any(c in "-_." for c in value)
+        and any(c.isalpha() for c in value)
+        and any(c.isdigit() for c in value)  # `List*` is a glob, `r00t` a password
+        and not value.startswith(("$", "-"))
+        and not is_placeholder(value)
+    )
+
+
+def _random_letters(value: str) -> bool:
+    """Whether `value` is a run of letters in one case that reads as drawn at random, not as words."""
+    if len(value) < _MIN_RANDOM_LETTERS or not value.isascii() or not value.isalpha():
+        return False
+    if not (value.islower() or value.isupper()):
+        return False
+    if len(set(value.lower())) * 2 < len(value):
+        return False  # `xxxxxxxx...`, `abababab...`: a filler or a pattern, not a draw (22 drawn hold about 14 letters)
+    if sum(c in "aeiouAEIOU" for c in value) < _RARE_VOWELS * len(value):
+        return True
+    return max(len(run) for run in _CONSONANTS.findall(value)) >= _CONSONANT_RUN if _CONSONANTS.search(value) else False
+
+
+_TITLED_WORDS = lazy(r"(?:[A-Z][a-z]{2,12}[\-._]){1,5}(?:[A-Z][a-z]{2,12}[\-._]?)?\d{2,6}[!?#$%&*@^~]?")
+"""Capitalised words joined by `-`, `.` or `_` and ended by a number: what people make of a phrase."""
 _SWITCHES = 4
 _PASSWORD_CHARS = lazy(r"[A-Za-z0-9_\-!#%*+=@^~$&?]+")
 """Case switches that make a stated value random rather than an identifier (`XMLHttpRequest` has 3)."""
@@ -419,6 +534,8 @@ def value_score(value: str, *, direct: bool = False) -> int:
     lowered = value.lower()
     if any(word in lowered for word in ("example", "your", "placeholder", "changeme", "redacted", "dummy")):
         return 0
+    if _KEYED_UUID.fullmatch(value):
+        return 1  # `sdk-38af3a9f-...`: an id's shape after a prefix that says key is a vendor's key
     if looks_random(value):
         return 2
     if set(value) <= _HEX:
@@ -440,11 +557,20 @@ def value_score(value: str, *, direct: bool = False) -> int:
 # -- reading -----------------------------------------------------------------------------------
 
 
+def _escaped(text: str, start: int, at: int) -> bool:
+    """Whether the character at `at` follows an odd run of backslashes (at most 8 looked at)."""
+    run = 0
+    while at - run - 1 >= start and run < 8 and text[at - run - 1] == "\\":
+        run += 1
+    return run % 2 == 1
+
+
 def _read_quoted(text: str, at: int, limit: int) -> tuple[int, int] | None:
     """The span inside the quotes opening at `at` (SQL's doubled `''` stays inside)."""
     closer = _QUOTES.get(text[at])
     if closer is None:
         return None
+    escaping = text[at - 1 : at] != "\\"  # a quote escaped itself (`\"x\"` in a JSON string) closes at `\"`
     position = at + 1
     while position < limit:
         found = text.find(closer, position, limit)
@@ -452,6 +578,9 @@ def _read_quoted(text: str, at: int, limit: int) -> tuple[int, int] | None:
             return None
         if closer == "'" and text.startswith("''", found):
             position = found + 2
+            continue
+        if closer == '"' and escaping and _escaped(text, at + 1, found):
+            position = found + 1  # `"T\"ri\\ck"`: JSON's and most languages' escaped quote stays inside
             continue
         if "\n" in text[at + 1 : found]:
             return None
@@ -585,10 +714,19 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 def _after_name(
-    text: str, start: int, end: int, strength: int, limit: int, steps: dict[int, _Step], *, query: bool = False
+    text: str,
+    start: int,
+    end: int,
+    strength: int,
+    limit: int,
+    steps: dict[int, _Step],
+    *,
+    query: bool = False,
+    pin: int = 0,
 ) -> list[tuple[int, int]]:
     """The value a name at `text[start:end]` gives, by reading the tokens after it (a URL's
-    query parameter, `query`, runs to the next `&`).
+    query parameter, `query`, runs to the next `&`; `pin`: the name is a PIN's, whose value may
+    be as short as four digits: 2 right after it, 1 only after a link such as `:` or `is`).
     """
     paired = text[start - 1 : start] == "/" or "/" in text[start:end]  # `login/pass`, `u/p`: the value is a pair too
     owned = False  # the token before was an option that says what else its value is: this is that value
@@ -622,7 +760,18 @@ def _after_name(
             or (strength > 1 and bool(link) and _STATED.fullmatch(text, end, token_start) is not None)
         )  # `暗証番号は a=b`: what a strong name states is its value whole
         score = value_score(value, direct=direct)
-        if direct and not score and strength > 1:
+        if (
+            pin
+            and value.isdigit()
+            and _PIN_DIGITS[0] <= len(value) <= _PIN_DIGITS[1]
+            and ((pin > 1 and index == 0) or (link and _stated(text, end, token_start, link)))
+        ):
+            score = 2  # `disarm PIN 4831`: a PIN is four digits or more, and the word for PIN says what they are
+        # a phrase is stated by `:` or `=` (`is:` too), not by `is` alone: "the password is in the vault" is prose
+        stated = link.endswith((":", "=", "：")) and (
+            direct or (not score and strength > 1 and _stated(text, end, token_start, link))
+        )
+        if stated and not score and strength > 1:
             phrase = _PHRASE.match(text, token_start)
             if phrase is not None and not names_a_credential(phrase.group()):
                 return [phrase.span()]  # `password: correct horse battery`: a passphrase is the rest of the line
@@ -630,10 +779,19 @@ def _after_name(
             score = 0  # `el password 3'alat, 7awel tany`: Arabic in Latin letters writes sounds as digits; prose
         if value.isdigit() and strength < 2:
             score = 0  # digits are a code only where a code, PIN or password is named: `tokens: 200000` is a count
+        # a long option named for the password (`--password X`) gives its value as a link states it
+        flagged = index == 0 and text[start - 2 : start] == "--" and text[end:token_start] in (" ", "=")
         # a word of letters alone is worth nothing stated either: ask the link of the others only
-        if not score and strength > 1 and not value.isalpha() and _STATED.fullmatch(text, end, token_start):
+        if not score and strength > 1 and not value.isalpha() and (flagged or _stated(text, end, token_start, link)):
             score = _stated_score(text, token_start, token_end)
-        if text.startswith("[REDACTED:", token_end):
+        if not score and strength > 1 and direct and _short_password(value):
+            score = 1  # `MYSQL_ROOT_PASSWORD=r00t`: short, but what the name assigns, a letter with a digit or a symbol
+        if not score and strength > 1 and direct and _random_letters(value):
+            score = 1  # `SESSION_SECRET=hqpdouldfzydaftdkhdrdi`: one case, letters only, but not a word
+        if text.startswith("[REDACTED:", token_end) or (
+            text[token_end : token_end + 1] in (".", ":", "-", "_", "/")
+            and text.startswith("[REDACTED:", token_end + 1)
+        ):
             return []  # the rest of this token was already removed: judged as one, it was not this name's
         call = text[token_end : token_end + 1] in ("(", "[")
         if call and value.rsplit(".", 1)[-1].replace("_", "").lower() in _TYPED_INTO:
@@ -679,6 +837,12 @@ def _stated_score(text: str, start: int, end: int) -> int:
         and "example" not in value.lower()
     ):
         return 1  # "the secret is BBLvXhgcFqEe_Bv": its case switches more often than an identifier's words
+    if _keyboard_walk(value):
+        return 1  # `zxcvbnm,./`, `1qaz2wsx`: keys in a row, the commonest password after a word and a number
+    if _JOINED_WORDS.fullmatch(value) and not names_a_credential(value) and not is_placeholder(value):
+        return 1  # `gravel.mantis.oboe.frisk`, `wagon-velvet-sprout-74`: a passphrase as diceware writes it
+    if _TITLED_WORDS.fullmatch(value):
+        return 1  # `Draig-Goch-88`, `Correct.Horse.42`: capitalised words and a number, a person's password
     letters, digits = any(c.isalpha() for c in value), any(c.isdigit() for c in value)
     return int(len(value) >= _MIN_STATED and letters and digits and value.isalnum())
 
@@ -742,14 +906,25 @@ def _literals(text: str, start: int, limit: int) -> list[tuple[int, int]]:
     return spans
 
 
-def _held(text: str, end: int, limit: int, strength: int, *, every: bool = False) -> list[tuple[int, int]]:
+def _held(
+    text: str, end: int, limit: int, strength: int, *, every: bool = False, holder: bool = False
+) -> list[tuple[int, int]]:
     """The literals after the first in a call or tuple right after the name (`Client("id", "key")`);
-    `every`: all of them (a signer's secret may come first).
+    `every`: all of them (a signer's secret may come first); `holder`: the name is a holder's, and
+    the call assigned to it builds it (`ld_client = ldclient.Config("X")`).
     """
     if text[end - 1] == "(":
         end -= 1  # a holder named with its parenthesis: `login(`
     rest = _CALLEE_REST.match(text, end, limit)  # the rest of the callee: `Client.create`, `auth = `
     position = rest.end() if rest is not None else end
+    if (
+        holder
+        and rest is not None
+        and "=" in rest.group()
+        and (callee := _CALLEE.match(text, position, limit)) is not None
+        and text[callee.end() : callee.end() + 1] == "("
+    ):
+        position = callee.end()  # `ld_client = ldclient.Config("X")`: the client is built by the call assigned
     if position < limit and text[position] in " \t" and (applied := _APPLIED.match(text, position, limit)):
         literals = [  # `applyBasicAuth "api" "X" req`: a function applied without brackets (Haskell, OCaml, Elm)
             found.span(1 if found.group(1) is not None else 2) for found in _STRING.finditer(text, *applied.span())
@@ -760,8 +935,21 @@ def _held(text: str, end: int, limit: int, strength: int, *, every: bool = False
         literals = _literals(text, position, limit)
     if not every:
         literals = literals[1:] if len(literals) > 1 else literals  # `Client::new("key")` has only the key
-    scores = [(span, value_score(text[span[0] : span[1]])) for span in literals]
-    return [span for span, score in scores if score and score + strength >= _BAR]
+    spans: list[tuple[int, int]] = []
+    for span in literals:
+        value = text[span[0] : span[1]]
+        score = value_score(value)
+        if not score and value.count(" ") == 1 and all(_PASSWORD_CHARS.fullmatch(p) for p in value.split(" ")):
+            # H2's `"filePassword userPassword"`: two passwords in one literal, each judged
+            cut = span[0] + value.index(" ")
+            spans.extend(
+                part
+                for part in ((span[0], cut), (cut + 1, span[1]))
+                if (sc := value_score(text[part[0] : part[1]])) and sc + strength >= _BAR
+            )
+        elif score and score + strength >= _BAR:
+            spans.append(span)
+    return spans
 
 
 def _created(text: str, end: int, limit: int, strength: int) -> list[tuple[int, int]]:
@@ -825,6 +1013,38 @@ def _cat_output(text: str, start: int, end: int) -> list[tuple[int, int]]:
     return [(newline + 1, newline + 1 + len(line))]
 
 
+_CAPTION = lazy(r"[ \t>]*#[ \t]*[~/.][^\s]{1,200}(?:[ \t][^\n]{0,120})?")
+"""A comment whose first word is a file's path: the caption of the file's lines shown below it."""
+_CAPTIONED_LINES = 4
+
+
+def _captioned_file(text: str, at: int, end: int, strength: int) -> list[tuple[int, int]]:
+    """The lines of a file shown under a caption naming its path, on a name's line (`#
+    /etc/openvpn/acme.auth (auth-user-pass)` over `user` and `password`): each line is judged
+    alone, as a `cat` of the file would print it, down to a blank line.
+    """
+    line_start = text.rfind("\n", max(0, at - _WINDOW), at) + 1
+    if not text[line_start : line_start + 8].lstrip(" \t>").startswith("#"):
+        return []  # asked first: most names stand on no comment's line, and the pattern costs more
+    line_end = text.find("\n", end, end + 2 * _WINDOW)
+    if line_end < 0 or _CAPTION.fullmatch(text, line_start, line_end) is None:
+        return []
+    spans: list[tuple[int, int]] = []
+    position = line_end + 1
+    for _ in range(_CAPTIONED_LINES):
+        stop = text.find("\n", position, position + _WINDOW)
+        stop = stop if stop >= 0 else min(len(text), position + _WINDOW)
+        line = text[position:stop].strip()
+        if not line or " " in line or line.startswith(("#", "$", ">")):
+            break
+        score = value_score(line)
+        if score and score + strength >= _BAR:
+            start = text.index(line, position)
+            spans.append((start, start + len(line)))
+        position = stop + 1
+    return spans
+
+
 def _sent(text: str, at: int, end: int) -> list[tuple[int, int]]:
     r"""What an `expect` script sends after a prompt the name is in (`expect "Password:"` then
     `send "...\r"` on the next line): the answer to the prompt.
@@ -860,6 +1080,8 @@ def _column(text: str, at: int, end: int, strength: int) -> list[tuple[int, int]
     if line_end < 0 or ("|" not in head and "elect" not in head.lower()):
         return []  # a header is a short line with rows below it
     if "|" in head and "|" in text[end:line_end]:
+        if _BODY_ROW.search(text, max(0, line_start - _WINDOW), line_start):
+            return []  # below a Markdown table's `|---|`: a body row, whose cells head nothing
         index = head.count("|")
     else:
         select = _SELECT.search(head)
@@ -880,6 +1102,8 @@ def _column(text: str, at: int, end: int, strength: int) -> list[tuple[int, int]
     return spans
 
 
+_BODY_ROW = lazy(r"(?:^|\n)[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+[^\n]*\n(?:[ \t]*\|[^\n]*\n){0,8}$")
+"""A Markdown table's separator row and body rows down to the line at hand."""
 _HEADER_WORDS = lazy(r"[ \t]*#+[ \t]*[A-Za-z][\w\-]*(?:[ \t]+[A-Za-z][\w\-]*){2,11}[ \t\r]*")
 """A comment that is only words, three to twelve: the header of the columns below (`# client server secret IP`)."""
 _TABLE_ROWS = 20
@@ -914,6 +1138,12 @@ def _commented_column(text: str, line_start: int, at: int, line_end: int, streng
 
 
 _NAME_ATTRIBUTE = lazy(r"(?:^|[\s<])[\w:\-]*name[ \t]*=[ \t]*[\"'][^\"'<>\n]*$", re.IGNORECASE)
+_NAME_FIELD = lazy(r"(?:^|[\s{,\-])[\"']?(?:name|key)[\"']?[ \t]*:[ \t]*[\"']?[\w.\-]*$")
+"""A mapping's `name:` or `key:` field whose value is the name at hand (YAML or JSON)."""
+_VALUE_FIELD = lazy(r"[\s{,][\"']?value[\"']?[ \t]*:[ \t]*([\"']?)([^\s\"',{}\[\]]{1,400})\1(?=[\s,}]|$)")
+"""The sibling field that holds that name's value."""
+_NAME_FIELD_AGAIN = lazy(r"[\s{,\-][\"']?(?:name|key)[\"']?[ \t]*:|\n[ \t]*\n")
+"""Another entry's name, or a blank line, between: the value is not this name's."""
 _VALUE_ATTRIBUTE = lazy(r"[\s][\w:\-]*(?:value|content)[ \t]*=[ \t]*([\"'])([^\"'<>\n]{1,400})\1", re.IGNORECASE)
 """An element that names its value in one attribute and holds it in another (Android's
 `<meta-data android:name= android:value=>`, .NET's `<add key= value=>`, `<param name= value=>`)."""
@@ -1078,7 +1308,12 @@ def _public(text: str, folded: str, start: int, end: int, *, encrypted: bool = F
     tail = _TAIL_LABEL.match(folded, right) if folded[right : right + 1] in (" ", "\t") else None
     if tail is not None and tail.group(1).removesuffix("s") in _TAIL_WORDS:
         return True  # `api key id: ...`, `token type: bearer`: the label's last word, after a blank
-    blank = max(folded.rfind(" ", max(0, start - 200), start), folded.rfind("\n", max(0, start - 200), start))
+    blank = max(
+        folded.rfind(" ", max(0, start - 200), start),
+        folded.rfind("\n", max(0, start - 200), start),
+    )
+    escaped = folded.rfind("\\n", max(0, start - 200), start)
+    blank = max(blank, escaped + 1 if escaped >= 0 else -1)  # an escaped line break ends a URL too (a repr, JSON)
     if "://" in folded[blank + 1 : start] and folded[left - 1 : left] not in ("?", "&", "#"):
         return True  # inside a URL: its userinfo is the URL rule's to judge
     if "rn:" in folded[blank + 1 : start] and _IN_ARN.search(folded, blank + 1, start):
@@ -1244,6 +1479,7 @@ def find_judged(text: str, folded: str) -> list[tuple[int, int, str]]:
     taken = bytearray(len(text) + 1)  # where a longer name was already read: `password` holds `pass`
     edits: list[tuple[int, int, str]] = []
     steps: dict[int, _Step] = {}
+    printed = "=>" in text or "< " in text or "Out[" in text  # asked once: a REPL's result below a moderate name
     next_from = [0] * len(names)  # a name's occurrences do not overlap each other
     for index, at in hits:
         word, strength, role = names[index]
@@ -1257,23 +1493,33 @@ def find_judged(text: str, folded: str) -> list[tuple[int, int, str]]:
         ):
             taken[at:end] = b"\x01" * (end - at)
             limit = min(len(text), end + _WINDOW)
-            spans = _spans(text, folded, at, end, word, strength, role, limit, steps)
+            spans = _spans(text, folded, at, end, word, strength, role, limit, steps, printed=printed)
             edits.extend((s, e, KIND) for s, e in spans if e > s)
     return sorted(edits)
 
 
 def _spans(
-    text: str, folded: str, at: int, end: int, word: str, strength: int, role: str, limit: int, steps: dict[int, _Step]
+    text: str,
+    folded: str,
+    at: int,
+    end: int,
+    word: str,
+    strength: int,
+    role: str,
+    limit: int,
+    steps: dict[int, _Step],
+    *,
+    printed: bool = False,
 ) -> list[tuple[int, int]]:
     if role == "encoder":
         return _encoded(text, at, end)
     if role == "decoder":
         return _decoded(text, at, end)
     if role == "account":
-        return _question(text, end, limit, strength)
+        return _question(text, end, limit, strength) or _account_stated(text, end, limit, strength)
     if role == "creator":
         return _created(text, end, limit, strength)
-    held = _held(text, end, limit, strength, every=role == "signer")
+    held = _held(text, end, limit, strength, every=role == "signer", holder=role == "holder")
     if held or role in ("holder", "signer"):
         return held
     quoted = text[end : end + 1] in ("'", '"') and (
@@ -1291,7 +1537,7 @@ def _spans(
         block = _code_block(text, end, min(len(text), end + 40 * _WINDOW))
         if block:
             return block  # `Recovery codes:`, `Códigos de recuperación:` and the lines below
-    catted = _cat_output(text, at, end)
+    catted = _cat_output(text, at, end) or _captioned_file(text, at, end, strength)
     if catted:
         return catted
     sent = _sent(text, at, end)
@@ -1313,11 +1559,25 @@ def _spans(
         return [groups.span()]
     if groups is not None and "\n" not in text[end : groups.start()] and groups.start() - end < 40:
         return [groups.span()]
+    if groups is not None and _LABEL_THEN_LINE.fullmatch(text, end, groups.start()):
+        return [groups.span()]  # `Enter this setup key manually:` and the groups alone on the next line
     left = at
     while left > 0 and (text[left - 1].isalnum() or text[left - 1] in "_-") and at - left < 80:
         left -= 1
     query = text[left - 1 : left] in ("?", "&", "#")  # a fragment's parameters too: `#access_token=...`
     head = folded[max(0, left - 80) : left]
+    label = head.rstrip(" \t\"'")
+    field = (
+        _NAME_FIELD.search(text, max(0, left - 80), left)
+        if label.endswith(":") and label[:-1].rstrip(" \t\"'").endswith(("name", "key"))
+        else None
+    )
+    if field is not None:  # `- name: SMTP_PASS` and its sibling `value: X` (k8s env, an app spec, ECS JSON)
+        sibling = _VALUE_FIELD.search(text, end, min(len(text), end + 2 * _WINDOW))
+        if sibling is not None and _NAME_FIELD_AGAIN.search(text, end, sibling.start()) is None:
+            score = value_score(sibling.group(2))
+            if score and score + strength >= _BAR:
+                return [sibling.span(2)]
     attribute = _NAME_ATTRIBUTE.search(text, max(0, left - 80), left) if "=" in head and "name" in head else None
     if attribute is not None:  # `android:name="...CLIENT_SECRET" android:value="X"`: the element's value attribute
         sibling = _VALUE_ATTRIBUTE.search(text, end, min(len(text), end + 2 * _WINDOW))
@@ -1329,8 +1589,14 @@ def _spans(
         end = typed.end()  # `smtp_pass: []const u8 = "..."`: a type between a name and its `=`
     elif text[end : end + 1] in (" ", "\t") and (declared := _DECLARED.match(text, end, limit)) is not None:
         end = declared.end()  # `WS-DB-PASSWORD PIC X(20) VALUE 'X'`: a declared type before its value's keyword
-    return _after_name(text, at, end, strength, limit, steps, query=query) or (
-        (_next_line(text, end, strength, steps) or _before_name(text, at, strength)) if strength > 1 else []
+    if word == "puk" and text[at:end] != "PUK":
+        return []  # a SIM's PUK is written as the acronym; `puk1` is an identifier
+    # the acronym or a compound is a PIN's; lower-case `pin` is also a verb (`pin 2024 of the docs`): it needs a link
+    pin = 0 if strength < 2 or word not in _PIN_WORDS else 2 if word != "pin" or text[at : at + 3] == "PIN" else 1
+    return _after_name(text, at, end, strength, limit, steps, query=query, pin=pin) or (
+        (_next_line(text, end, strength, steps) or _before_name(text, at, strength))
+        if strength > 1
+        else (_printed_below(text, end, strength, steps) if printed else [])
     )
 
 
@@ -1345,12 +1611,8 @@ def _next_line(text: str, end: int, strength: int, steps: dict[int, _Step]) -> l
     if newline < 0:
         return []
     result = _RESULT.match(text, newline + 1, min(len(text), newline + 1 + _WINDOW))
-    if result is not None:  # `credentials.dig(:smtp, :password)` and the REPL's `=> "X"` below it
-        tokens = _tokens(text, result.end(), min(len(text), result.end() + _MAX_VALUE), steps)
-        if tokens:
-            start, stop = _trim(text, *tokens[0])
-            score = value_score(text[start:stop])
-            return [(start, stop)] if score and score + strength >= _BAR else []
+    if result is not None:
+        return _result_below(text, result.end(), strength, steps)
     rest = _TAG.sub("", text[end:newline]).strip(" \t\r")
     if rest.startswith(">") or rest.startswith('">'):
         rest = rest.split(">", 1)[1].strip(" \t\r")  # `<Password>`: the element the name is; its value nests below
@@ -1371,13 +1633,53 @@ def _next_line(text: str, end: int, strength: int, steps: dict[int, _Step]) -> l
     return [(start, stop)] if score and score + strength >= _BAR else []
 
 
-_RESULT = lazy(r"[ \t]*(?:=>|Out\[\d{1,4}\]:|\$\d{1,4}[ \t]*=|res\d{1,4}:[ \t]*\w+[ \t]*=)[ \t]*")
+def _result_below(text: str, at: int, strength: int, steps: dict[int, _Step]) -> list[tuple[int, int]]:
+    """The value a REPL printed at `at`, below an input that names a credential."""
+    tokens = _tokens(text, at, min(len(text), at + _MAX_VALUE), steps)
+    if not tokens:
+        return []
+    start, stop = _trim(text, *tokens[0])
+    score = value_score(text[start:stop])
+    return [(start, stop)] if score and score + strength >= _BAR else []
+
+
+def _printed_below(text: str, end: int, strength: int, steps: dict[int, _Step]) -> list[tuple[int, int]]:
+    """A moderate name's input (`localStorage.getItem('auth.refreshToken')`) and the REPL's result
+    on the next line (`< 'X'`): what was printed is what the name holds, whatever its strength.
+    """
+    newline = text.find("\n", end, end + _WINDOW)
+    if newline < 0 or text[newline + 1 : newline + 12].lstrip(" \t>")[:1] not in ("<", "=", "O", "$", "r"):
+        return []  # asked first: the next line opens no REPL's result, and the pattern costs more
+    result = _RESULT.match(text, newline + 1, min(len(text), newline + 1 + _WINDOW))
+    return [] if result is None else _result_below(text, result.end(), strength, steps)
+
+
+_RESULT = lazy(r"[ \t>]*(?:<(?=[ \t]+['\"`])|=>|Out\[\d{1,4}\]:|\$\d{1,4}[ \t]*=|res\d{1,4}:[ \t]*\w+[ \t]*=)[ \t]*")
 """A REPL's result marker (irb's `=>`, IPython's `Out[3]:`, gdb's `$1 =`, Scala's `res0: String =`): what the
 line above evaluated."""
 _SPEAKER = lazy(r"[ \t>]*(?:\[[^\]\n]{1,20}\][ \t]*)?(?:[\w.\-]{1,20}[ \t]*:[ \t]+)?")
 """What opens a reply in a chat or a transcript: a quote mark, a time (`[10:03]`), a speaker (`li:`, `A:`)."""
 _ANSWER = lazy(r"[^\s,;()\[\]\\]{6,128}(?=,|[ \t]+\(|[ \t]+[—–-][ \t]|[ \t]*(?:\r?\n|\\[nr]|$))")
 """A reply that is a value alone, or set off from what follows by a comma, an aside or a dash."""
+
+
+_ACCOUNT_IS = lazy(
+    r"[ \t]+(?:is|was)[ \t]+now[ \t]+(?:[:=][ \t]*)?(?P<v>[^\s,;]{6,128})(?=[\s,;]|$)"
+    r"|:[ \t]+(?P<l>[A-Za-z0-9_\-!#%*+=@^~$&?]{6,128})[ \t]*(?=\r?\n|$)"
+)
+"""An account stated to be something new, or labelling a value: "staging admin is now X", "admin: X"
+(a password was set or given; a person would be a name, which scores nothing)."""
+
+
+def _account_stated(text: str, end: int, limit: int, strength: int) -> list[tuple[int, int]]:
+    """The value an account is said to be now (`admin is now h4ckm3_1f`), when it looks like one."""
+    found = _ACCOUNT_IS.match(text, end, limit)
+    if found is None:
+        return []
+    group = "v" if found.group("v") is not None else "l"  # `l`: a label's value, ending its line
+    value = found.group(group)
+    score = value_score(value) or (1 if _random_letters(value) else 0)
+    return [found.span(group)] if score and score + strength >= _BAR else []
 
 
 def _question(text: str, end: int, limit: int, strength: int) -> list[tuple[int, int]]:

@@ -101,7 +101,8 @@ _PASSWORD: dict[str, tuple[str, ...]] = {
     "ka": ("პაროლ",),
     "eu": ("pasahitz",),
     "cy": ("cyfrinair",),
-    "ga": ("pasfhocal",),
+    "ga": ("pasfhocal", "focal faire"),  # "focal faire", the watchword: the usual Irish term (round 13)
+    "tpi": ("paswot", "pasin bilong go insait"),  # Tok Pisin: the loan word, and "the way to go in" (round 13)
     "gd": ("facal-faire",),
     "br": ("ger-tremen",),
     "eo": ("pasvorto",),
@@ -183,6 +184,7 @@ _SECRET: dict[str, tuple[str, ...]] = {
 
 _PIN_AND_CODES: dict[str, tuple[str, ...]] = {
     "en": ("pin", "pincode", "pin code", "pin number", "otp", "totp", "2fa", "mfa", "one-time"),
+    "en-sim": ("puk",),  # a SIM's PIN unlock key, printed beside its PIN (rules v11)
     "en-codes": ("verification code", "confirmation code", "security code", "recovery code", "backup code"),
     "en-codes2": ("setup key", "auth code", "login code", "private key", "api key", "apikey", "api_key", "api-key"),
     "en-vault": ("unseal key", "root token"),  # HashiCorp Vault's: an unseal key share opens the vault

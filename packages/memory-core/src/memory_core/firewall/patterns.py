@@ -43,6 +43,7 @@ from memory_core.firewall.judge import (
     find_printed,
     find_told,
 )
+from memory_core.firewall.rows import ROWS_TRIGGERS, find_rows
 from memory_core.firewall.shaped import SHAPED_TRIGGERS, find_password_shaped
 from memory_core.firewall.values import is_placeholder, line_prefix, looks_like_code, under_encrypted_heading
 from memory_core.lazyre import lazy
@@ -50,7 +51,7 @@ from memory_core.urls import MAX_URL, URL_END, find_userinfo
 
 __all__ = ["Rule", "RULES", "RULES_VERSION", "MARKER_PREFIX", "marker", "Edit"]
 
-RULES_VERSION = 10
+RULES_VERSION = 11
 """The rule set's version: raise it whenever a change makes the rules catch something they
 did not (1: vendor prefixes, assignments and entropy; 2: the RFC 3986 userinfo parser,
 password flags, named keys, stated passwords, `.pgpass`; 3: the judgement of a name and a
@@ -71,7 +72,13 @@ read by principle: a CLI's `-u USER -p VALUE` pair, short names glued into a key
 community, a function applied without brackets, basic-auth constructors, a declared type before
 `VALUE`/`DEFAULT`, a commented table header, a directive creating a user, Sundanese; kept: an option
 that says what its value is, a camelCase last word (`pwdMaxAge`), an encrypted envelope's fields,
-`ENC[<scheme>,...]`, a signature's or MAC's field, NATS public keys, Arabic in Latin letters).
+`ENC[<scheme>,...]`, a signature's or MAC's field, NATS public keys, Arabic in Latin letters; 11: round
+13 read by principle: a passphrase of words stated by `:` or `is:` (a name in it, an aside after it), a
+label's clause of any language ending in `:`, capitalised words and a number, a PIN of four digits and a
+SIM's PUK, a TOTP key below its label with a short last group, a JSON-escaped quote inside a value,
+`openssl enc -K`, HTTPie's `-a user:pass`, what `echo` pipes into a command that reads a password
+from stdin or prompts for one, a console's `<` result below a token, a `URL ACCOUNT PASSWORD` row;
+kept: a name whose last word is a digest's algorithm, `pin-sha256:`).
 `memory scrub` records the version
 it ran with, captures record the version that scrubbed them, and `doctor` says when stored
 records were last scrubbed by an older rule set."""
@@ -300,6 +307,7 @@ _VENDOR_RULES = [
     _vendor("newrelic-key", ("NRAK-",), r"NRAK-[A-Z0-9]{27}"),
     _vendor("atlassian-token", ("ATATT3",), r"ATATT3[A-Za-z0-9_\-=]{50,}"),
     _vendor("doppler-token", ("dp.",), r"dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}"),
+    _vendor("pulumi-token", ("pul-",), r"pul-[0-9a-f]{40}"),  # Pulumi Cloud's access token (rules v11)
     _vendor("groq-key", ("gsk_",), r"gsk_[A-Za-z0-9]{48,}"),
     _vendor("xai-key", ("xai-",), r"xai-[A-Za-z0-9]{70,}"),
     _vendor("replicate-token", ("r8_",), r"r8_[A-Za-z0-9]{37}"),
@@ -501,6 +509,8 @@ def _judge_basic(match: re.Match[str]) -> Edit | None:
     start, end, value = _trimmed(match)
     if match.group("sep") == "," and not value_score(value):
         return None  # lftp's `-u user,password`; but `ps -u root,www-data` lists users
+    if match.group("flag") in ("-a", "--auth") and (match.group("sep") == "," or value.isdigit()):
+        return None  # `-a` is HTTPie's pair only as `user:pass`; `-a 10.0.0.1:8080` is an address
     return None if is_placeholder(value) else (start, end, "basic-auth")
 
 
@@ -553,8 +563,9 @@ _HEADER_RULES = [
     ),
     Rule(
         "basic-auth",
-        (" -u ", " -u\t", " --user"),
-        rf"[ \t](?:-u|--user)[ =][\"']?[^\s:,\"'\[]+(?P<sep>[:,])(?!//){_NOT_MARKER}(?P<s>[^\s\"']+)",
+        (" -u ", " -u\t", " --user", " -a ", " --auth"),
+        # HTTPie's `-a user:pass` and `--auth` say the same as curl's `-u`: a flag whose value is a pair
+        rf"[ \t](?P<flag>-u|--user|-a|--auth)[ =][\"']?[^\s:,\"'\[]+(?P<sep>[:,])(?!//){_NOT_MARKER}(?P<s>[^\s\"']+)",
         anchored=True,
         judge=_judge_basic,
     ),
@@ -570,6 +581,7 @@ _NAMED_RULES = [
     Rule("credential", PRINTED_TRIGGERS, find=find_printed),
     Rule("credential", PAIR_TRIGGERS, find=find_pairs, fold=True),
     Rule("credential", TOLD_TRIGGERS, find=find_told, fold=True),
+    Rule("credential", ROWS_TRIGGERS, find=find_rows, fold=True),  # rows, pairs and commands with no name
 ]
 
 # -- the entropy test, last ------------------------------------------------------------------
@@ -680,11 +692,32 @@ _JENKINS_CIPHERTEXT = "AQAAAB"
 """Jenkins' secret envelope in braces, `{AQAAABAAAAAQ...}`: version 1, then IV and ciphertext (Secret.java)."""
 
 
+_INLINE_CIPHERTEXT = lazy(
+    r"[\"']?(?:encrypted[_\-]?(?:data|value|text)?|cipher[_\-]?text)[\"']?[ \t]*[:=][ \t]*[\"'][A-Za-z0-9+/_\-=]{20,}",
+    re.IGNORECASE,
+)
+
+
+def _beside_ciphertext(text: str, start: int) -> bool:
+    """Whether the value at `start` is a field of a one-line object that also holds ciphertext (a JWE's
+    `{"iv": ..., "ciphertext": ..., "tag": ...}`): its iv and tag open nothing without the key either.
+    """
+    opening = text.rfind("{", max(0, start - _MAX_ENCRYPTED), start)
+    if opening < 0 or "}" in text[opening:start] or "\n" in text[opening:start]:
+        return False
+    closing = text.find("}", start, start + _MAX_ENCRYPTED)
+    if closing < 0 or "\n" in text[start:closing]:
+        return False
+    return _INLINE_CIPHERTEXT.search(text, opening, closing) is not None
+
+
 def _ciphertext(text: str, start: int, token: str, context: _Context) -> bool:
     """Whether the value is ciphertext by its envelope or its place: it opens nothing without a key held elsewhere."""
     if token.startswith(_JENKINS_CIPHERTEXT) and text[start - 1 : start] == "{":
         return True
     if context.holds("encrypted") and under_encrypted_heading(text, context.folded, start):
+        return True
+    if context.holds("ciphertext", "encrypted") and _beside_ciphertext(text, start):
         return True
     if not context.holds(*_ENCRYPTED_FILES):
         return False
