@@ -222,6 +222,8 @@ def product() -> dict[tuple[Any, str], Any]:
         patch[(retriever, "FEEDBACK_WEIGHT")] = env("FB_A", 0.4)
     if "FB_M" in os.environ:
         patch[(feedback, "FEEDBACK_TERMS")] = int(env("FB_M", 40))
+    if "FB_SHARE" in os.environ:
+        patch[(feedback, "FEEDBACK_MAX_SHARE")] = env("FB_SHARE", 0.05)
     return patch
 
 
@@ -280,3 +282,18 @@ def main(names: list[str]) -> int:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:] or ["base"]))
+
+
+def _no_short() -> dict[tuple[Any, str], Any]:
+    """The shipped feedback without words of FB_LEN characters or fewer (function words of a
+    language the English stoplist does not cover: Italian "per", "non", "una")."""
+    original = retriever.feedback_weights
+    most = int(env("FB_LEN", 3))
+
+    def weights(texts: Any, asked: Any, *, skip: Any = lambda _: False) -> dict[str, float]:
+        return original(texts, asked, skip=lambda t: len(t) <= most or skip(t))
+
+    return {**product(), (retriever, "feedback_weights"): weights}
+
+
+VARIANTS["fbshort"] = _no_short

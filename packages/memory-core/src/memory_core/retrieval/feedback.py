@@ -18,7 +18,7 @@ from memory_core.retrieval.tokenizer import index_terms
 
 __all__ = ["FEEDBACK_TERMS", "FEEDBACK_WEIGHT", "FEEDBACK_MAX_SHARE", "feedback_weights", "kept_terms"]
 
-FEEDBACK_TERMS = 40
+FEEDBACK_TERMS = 10
 FEEDBACK_WEIGHT = 0.4
 """The expansion: the `FEEDBACK_TERMS` words that weigh most in the five best BM25 matches each
 add `FEEDBACK_WEIGHT * weight / best weight` of their BM25 score. Chosen out of fold

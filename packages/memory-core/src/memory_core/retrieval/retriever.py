@@ -554,7 +554,10 @@ class Retriever:
         first: the same sums a full read gives.
         """
         scores = lexical.scores
-        lenders = heapq.nsmallest(_LENDERS, scores, key=lambda rid: (-scores[rid], rid))
+        first = heapq.nsmallest(_LENDERS, scores, key=lambda rid: (-scores[rid], rid))
+        # Only matches that hold the question (`passes`): a record holding one of its words says
+        # other things, and its words led the feedback away (LoCoMo through `assemble`, fold A).
+        lenders = [rid for rid in first if lexical.passes(rid)]
         if not lenders or lexical.budget <= 0 or FEEDBACK_WEIGHT <= 0:
             return read
         records = dict(read)
