@@ -222,6 +222,8 @@ def product() -> dict[tuple[Any, str], Any]:
         patch[(retriever, "FEEDBACK_WEIGHT")] = env("FB_A", 0.4)
     if "FB_M" in os.environ:
         patch[(feedback, "FEEDBACK_TERMS")] = int(env("FB_M", 40))
+    if "FB_LIST" in os.environ:
+        patch[(retriever, "_FEEDBACK_LIST")] = env("FB_LIST", 0.5)
     if "FB_SHARE" in os.environ:
         patch[(feedback, "FEEDBACK_MAX_SHARE")] = env("FB_SHARE", 0.05)
     return patch

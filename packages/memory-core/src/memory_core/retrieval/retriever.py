@@ -142,6 +142,7 @@ LoCoMo 0.596 / 0.669 -> 0.639 / 0.732 and 0.568 / 0.636 -> 0.591 / 0.662; coding
 `assemble` (bench/recall.py --vectors), answered at 0 / 0.15 / 0.3: coding fold A 0.902 / 0.902 /
 0.878, fold B 0.816 / 0.790 / 0.816; LoCoMo fold A 0.599 / 0.619 / 0.642, fold B 0.570 / 0.579 /
 0.583. Fold A's sum chose 0.15 (by 0.001 over 0.3), fold B's 0.3."""
+_FEEDBACK_LIST = 0.5
 _CONTEXT_SHARE = 0.05
 _CONTEXT_LENDERS = 10
 _CONTEXT_SPAN = 1
@@ -320,6 +321,8 @@ class _Lexical:
     """Set when the store returned only the postings of the records that can rank: what reading
     another record's postings takes (scopes, the terms read, the store)."""
     average: float = 1.0
+    expanded: dict[str, float] = field(default_factory=dict)
+    """BM25 with the feedback words (`_feedback`), a list of its own in the fusion."""
     documents: int = 0
     budget: int = 0
     """Postings the query may still read (its budget less what the prompt's words took)."""
@@ -432,9 +435,11 @@ class Retriever:
         pool = max(_POOL_LEAST, limit * _POOL_PER_ITEM)
         # One read of the records the pool will most likely hold and of the BM25 lenders; their
         # replies come from `session_records` (a server store has them prefetched by that read).
-        fused = _fused_scores(lexical.scores, by_meaning)
+        fused = _fused_scores(lexical.scores, by_meaning, lexical.expanded)
         records = self._replies(lexical, sorted(fused, key=lambda rid: (-fused[rid], rid))[:pool], read)
-        fused = _fused_scores(lexical.scores, by_meaning)  # again: the replies' shares moved BM25's list
+        fused = _fused_scores(
+            lexical.scores, by_meaning, lexical.expanded
+        )  # again: the replies' shares moved BM25's list
         self._context(fused, records)
         ordered = sorted(fused, key=lambda rid: (-fused[rid], rid))
         if not floor:
@@ -592,8 +597,7 @@ class Retriever:
                 for term in admitted:
                     if own.get(term):
                         lexical.add(term, own[term], lexical.average)
-        for rid in sorted(gains):
-            scores[rid] = scores.get(rid, 0.0) + gains[rid]
+        lexical.expanded = {rid: scores.get(rid, 0.0) + gains.get(rid, 0.0) for rid in sorted(scores.keys() | gains)}
         return records
 
     def _authors_named(self, lexical: _Lexical) -> tuple[frozenset[str], dict[str, Record]]:
@@ -765,14 +769,18 @@ def _threads() -> ThreadPoolExecutor:
     return _executor[1]
 
 
-def _fused_scores(scores: Mapping[str, float], by_meaning: tuple[list[str], list[str]]) -> dict[str, float]:
+def _fused_scores(
+    scores: Mapping[str, float], by_meaning: tuple[list[str], list[str]], expanded: Mapping[str, float]
+) -> dict[str, float]:
     """Reciprocal-rank fusion of the BM25 list (its `_DEPTH` best) and the two vector lists (by
     cosine, and by closeness beyond generic prompts, each half of `_VECTOR_WEIGHT`), by id.
     """
     bm25_order = heapq.nsmallest(_DEPTH, scores, key=lambda rid: (-scores[rid], rid))
     fused: dict[str, float] = {}
     half = _VECTOR_WEIGHT / 2
-    for order, weight in ((bm25_order, 1.0), (by_meaning[0], half), (by_meaning[1], half)):
+    expanded_order = heapq.nsmallest(_DEPTH, expanded, key=lambda rid: (-expanded[rid], rid))
+    lists = ((bm25_order, 1.0), (by_meaning[0], half), (by_meaning[1], half), (expanded_order, _FEEDBACK_LIST))
+    for order, weight in lists:
         for rank, rid in enumerate(order):
             fused[rid] = fused.get(rid, 0.0) + weight / (_RRF_K + rank + 1)
     return fused
