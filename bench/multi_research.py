@@ -5,6 +5,17 @@ variant ranks the same questions.
 
     python bench/multi_research.py VARIANT [VARIANT ...]
 
+Variants (constants from the environment; docs/retrieval.md, "Tried and not adopted", has the
+figures; none was adopted): `base`; `prf` (RM3 feedback for BM25: PRF_K records, PRF_M words,
+weight PRF_A, words in at most 1/PRF_DF of the records, PRF_MIN feedback records holding each,
+PRF_NAMES=1 leaves the feedback records' authors' names out); `pf` (the same with the best fused
+records as feedback); `div` (a record's fused score times DIV_L for each better record of its
+session among the first DIV_N); `ses` (the best SES_L fused records lend SES_S of their score to
+the other turns of their session in the vector list, by rank). The feedback as the product would
+run it (postings budget, matches that hold the question only, a store that sums for itself) is
+commit a37848a (`fb` variant, FB_A / FB_M / FB_SHARE), and as a fourth fused list commit 2bf6ad9
+(FB_LIST); the coding, assemble and big-store rows came from `fusion_research.run` with them.
+
 Set BENCH_EMBED_CACHE and OMP_NUM_THREADS=1.
 """
 
@@ -213,23 +224,7 @@ def prf_fused() -> dict[tuple[Any, str], Any]:
     return {(retriever.Retriever, "_replies"): replies, (retriever.Retriever, "_lexical"): lexical}
 
 
-def product() -> dict[tuple[Any, str], Any]:
-    """The shipped feedback (retrieval/feedback.py) with FB_A, FB_M from the environment."""
-    from memory_core.retrieval import feedback
-
-    patch: dict[tuple[Any, str], Any] = {}
-    if "FB_A" in os.environ:
-        patch[(retriever, "FEEDBACK_WEIGHT")] = env("FB_A", 0.4)
-    if "FB_M" in os.environ:
-        patch[(feedback, "FEEDBACK_TERMS")] = int(env("FB_M", 40))
-    if "FB_LIST" in os.environ:
-        patch[(retriever, "_FEEDBACK_LIST")] = env("FB_LIST", 0.5)
-    if "FB_SHARE" in os.environ:
-        patch[(feedback, "FEEDBACK_MAX_SHARE")] = env("FB_SHARE", 0.05)
-    return patch
-
-
-VARIANTS.update(fb=product, pf=prf_fused, div=session_diversity, prf=prf, ses=session_signal)
+VARIANTS.update(pf=prf_fused, div=session_diversity, prf=prf, ses=session_signal)
 
 
 def build(fold: str, folder: str) -> tuple[Any, list[tuple[Scope, str, str, set[str]]]]:
@@ -284,18 +279,3 @@ def main(names: list[str]) -> int:
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:] or ["base"]))
-
-
-def _no_short() -> dict[tuple[Any, str], Any]:
-    """The shipped feedback without words of FB_LEN characters or fewer (function words of a
-    language the English stoplist does not cover: Italian "per", "non", "una")."""
-    original = retriever.feedback_weights
-    most = int(env("FB_LEN", 3))
-
-    def weights(texts: Any, asked: Any, *, skip: Any = lambda _: False) -> dict[str, float]:
-        return original(texts, asked, skip=lambda t: len(t) <= most or skip(t))
-
-    return {**product(), (retriever, "feedback_weights"): weights}
-
-
-VARIANTS["fbshort"] = _no_short
