@@ -14,7 +14,9 @@ session among the first DIV_N); `ses` (the best SES_L fused records lend SES_S o
 the other turns of their session in the vector list, by rank). The feedback as the product would
 run it (postings budget, matches that hold the question only, a store that sums for itself) is
 commit a37848a (`fb` variant, FB_A / FB_M / FB_SHARE), and as a fourth fused list commit 2bf6ad9
-(FB_LIST); the coding, assemble and big-store rows came from `fusion_research.run` with them.
+(FB_LIST), and with the gains only for records a list found commit f06e8f8
+(`_FEEDBACK_FOUND_ONLY` patched to True); the coding, assemble and big-store rows came from
+`fusion_research.run` with them.
 
 Set BENCH_EMBED_CACHE and OMP_NUM_THREADS=1.
 """

@@ -50,7 +50,6 @@ from typing import TYPE_CHECKING
 from memory_core.models import Hit, Record, Scope
 from memory_core.retrieval.decision import MARGIN, NULL_PASSAGES
 from memory_core.retrieval.excerpt import EXCERPT_CHARS, excerpt, near_duplicate, signature
-from memory_core.retrieval.feedback import FEEDBACK_WEIGHT, feedback_weights, kept_terms
 from memory_core.retrieval.render import approx_tokens, render_block
 from memory_core.retrieval.tokenizer import query_terms, term_spans
 from memory_core.store.base import (
@@ -142,8 +141,6 @@ LoCoMo 0.596 / 0.669 -> 0.639 / 0.732 and 0.568 / 0.636 -> 0.591 / 0.662; coding
 `assemble` (bench/recall.py --vectors), answered at 0 / 0.15 / 0.3: coding fold A 0.902 / 0.902 /
 0.878, fold B 0.816 / 0.790 / 0.816; LoCoMo fold A 0.599 / 0.619 / 0.642, fold B 0.570 / 0.579 /
 0.583. Fold A's sum chose 0.15 (by 0.001 over 0.3), fold B's 0.3."""
-_FEEDBACK_FOUND_ONLY = False
-"""Research switch, patched to True to measure it: feedback gains only for records some list found."""
 _CONTEXT_SHARE = 0.05
 _CONTEXT_LENDERS = 10
 _CONTEXT_SPAN = 1
@@ -322,9 +319,6 @@ class _Lexical:
     """Set when the store returned only the postings of the records that can rank: what reading
     another record's postings takes (scopes, the terms read, the store)."""
     average: float = 1.0
-    documents: int = 0
-    budget: int = 0
-    """Postings the query may still read (its budget less what the prompt's words took)."""
 
     def add(self, term: str, postings: Sequence[Posting], average: float) -> None:
         idf = self.weights[term]
@@ -429,8 +423,6 @@ class Retriever:
                     "support": round(similarity - generic, 4),
                     "margin": bar,
                 }
-        # The words the best BM25 matches share, searched too (pseudo-relevance feedback, `_feedback`).
-        read = self._feedback(lexical, scopes, read, set(lexical.scores).union(*by_meaning))
         pool = max(_POOL_LEAST, limit * _POOL_PER_ITEM)
         # One read of the records the pool will most likely hold and of the BM25 lenders; their
         # replies come from `session_records` (a server store has them prefetched by that read).
@@ -515,13 +507,11 @@ class Retriever:
             df={t: probe[t].df for t in terms if probe[t].df > 0},
             common={t for t in terms if probe[t].df > max(1, documents // 2)},
         )
-        lexical.documents = documents
-        lexical.average = average
-        postings = sum(probe[t].df for t in admitted)
-        lexical.budget = (_RECALL_POSTINGS if floor else _SEARCH_POSTINGS) - postings
         if not admitted:
             return lexical
         weights = {t: lexical.weights[t] for t in admitted}
+        lexical.average = average
+        postings = sum(probe[t].df for t in admitted)
         found: Mapping[str, Sequence[Posting]]
         if not floor and isinstance(store, SummingPostings) and postings >= _STORE_SUMS_FROM:
             found = store.top_postings(scopes, weights, depth=_DEPTH, average=average, k1=BM25_K1, b=BM25_B)
@@ -541,66 +531,6 @@ class Retriever:
             if found.get(term):
                 lexical.add(term, found[term], average)
         return lexical
-
-    def _feedback(
-        self, lexical: _Lexical, scopes: Sequence[Scope], read: dict[str, Record], found: set[str]
-    ) -> dict[str, Record]:
-        """Add to the BM25 scores those of the words that weigh most in the `_LENDERS` best matches
-        (`feedback`: RM3), each `FEEDBACK_WEIGHT` times its weight over the best word's, within
-        what is left of the postings budget (rarest first); the records read, by id (`read`, and
-        the lenders when they were not in it).
-
-        A question whose evidence is several turns matches one by its words and not the others
-        ("What activities does Melanie partake in?": pottery, camping); the first matches say
-        the others' words. The prompt's words are not added again, nor whole identifiers (their
-        pieces are words already). On a store that returned only the postings of the records that
-        could rank (`lexical.partial`), a record these words bring in gets its own words' postings
-        first: the same sums a full read gives.
-        """
-        scores = lexical.scores
-        first = heapq.nsmallest(_LENDERS, scores, key=lambda rid: (-scores[rid], rid))
-        # Only matches that hold the question (`passes`): a record holding one of its words says
-        # other things, and its words led the feedback away (LoCoMo through `assemble`, fold A).
-        lenders = [rid for rid in first if lexical.passes(rid)]
-        if not lenders or lexical.budget <= 0 or FEEDBACK_WEIGHT <= 0:
-            return read
-        records = dict(read)
-        missing = sorted(set(lenders) - records.keys())
-        if missing:
-            records.update((r.id, r) for r in self.store.get(missing))
-        texts = [(records[rid].text, scores[rid]) for rid in lenders if rid in records]
-        weights = feedback_weights(texts, lexical.asked, skip=lambda t: bool(_IDENTIFIER.search(t)))
-        if not weights:
-            return records
-        store = self.store
-        probe = store.postings(scopes, list(weights), max_df=0)
-        terms = kept_terms(weights, {t: e.df for t, e in probe.items()}, lexical.documents)
-        max_df = _df_cut({t: probe[t].df for t in terms}, lexical.budget)
-        terms = [t for t in terms if probe[t].df <= max_df]
-        if not terms:
-            return records
-        postings = store.postings(scopes, terms, max_df=max_df)
-        best = max(weights[t] for t in terms)
-        gains: dict[str, float] = {}
-        for term in terms:  # best first: the same float sums on every backend
-            share = FEEDBACK_WEIGHT * weights[term] / best
-            idf = _idf(lexical.documents, probe[term].df)
-            for posting in postings[term].postings:
-                rid = posting.record_id
-                if _FEEDBACK_FOUND_ONLY and rid not in found:
-                    continue
-                gains[rid] = gains.get(rid, 0.0) + share * _bm25(idf, posting.tf, posting.length, lexical.average)
-        if lexical.partial is not None:
-            partial_scopes, admitted, summing = lexical.partial
-            new = sorted(gains.keys() - scores.keys())
-            if new:
-                own = summing.record_postings(partial_scopes, admitted, new)
-                for term in admitted:
-                    if own.get(term):
-                        lexical.add(term, own[term], lexical.average)
-        for rid in sorted(gains):
-            scores[rid] = scores.get(rid, 0.0) + gains[rid]
-        return records
 
     def _authors_named(self, lexical: _Lexical) -> tuple[frozenset[str], dict[str, Record]]:
         """The prompt's terms that name an author of one of the `_LENDERS` best records by BM25
