@@ -57,7 +57,13 @@ import re
 
 from memory_core.firewall import lexicon
 from memory_core.firewall.entropy import looks_random
-from memory_core.firewall.values import is_ordinary, is_placeholder, looks_like_secret, under_encrypted_heading
+from memory_core.firewall.values import (
+    is_ordinary,
+    is_placeholder,
+    looks_like_secret,
+    plain_cookies,
+    under_encrypted_heading,
+)
 from memory_core.lazyre import lazy
 
 __all__ = [
@@ -310,11 +316,11 @@ _CODE_STEMS = ("cod", "cód", "kod", "kód", "код", "コード", "码", "碼"
 _STATED = lazy(
     r"(?:['s]*[ \t]+(?:for|of|on|to|de|du|für|del|do|da|di|van|для|от)"
     r"[ \t]+[\w.@\-]{1,40}(?:[ \t]+[\w.@\-]{1,40}){0,2})?"
-    r"[ \t]*(?:[:=：]|(?:is|was|est|ist|lautet|es|é|è|är|er|on|jest|je|это|now)(?:[ \t]*[:：])?|—|-|は|是|为|는)"
+    r"[ \t]*(?:[:=：]|(?:is|was|est|ist|lautet|es|é|è|är|er|on|jest|je|это|now)(?:[ \t]*[:：])?|—|-|は|是|为|는|ަ?ކީ)"
     r"[ \t]*\\?[\"'`“«「]?",
     re.IGNORECASE,
 )
-"""A link that states the value: "is", ":", "est", "ist", "は", "是", "is:", maybe after what it is for
+"""A link that states the value: "is", ":", "est", "ist", "は", "是", Dhivehi's `ކީ` glued to the noun, "is:", maybe after what it is for
 (up to three words: "for the team keepass"), or up to five words of any language ending in `:` (Welsh
 `Cyfrinair newydd y llwybrydd:`, "new password of the router:": a label's clause, but no copula:
 "the secret is out: we ship on Friday" is a sentence, not a label, and no sentence's end: "pass an
@@ -512,6 +518,8 @@ def value_score(value: str, *, direct: bool = False) -> int:
         return 1 if _OTP_DIGITS[0] <= len(value) <= _OTP_DIGITS[1] else 0
     if len(value) < _SHORTEST_VALUE:
         return 0  # what every test below asks is longer: `x`, `is`, `on`
+    if "$" in value and _PASSWORD_HASH.fullmatch(value):
+        return 0  # `ops:$apr1$salt$hash`: a password hash, one-way
     if _B32_GROUPS.fullmatch(value):
         return 2
     if _random_symbols(value):
@@ -697,7 +705,7 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
         stripped = text[start:end].rstrip(".,;:")
         if stripped.endswith("**"):
             end = start + len(stripped) - 2  # and closes: `Completed:**`, `overhead**`
-    while end > start and text[end - 1] in ".,;:!?)]}>'\"`\\":
+    while end > start and text[end - 1] in ".,;:!?)]}>'\"`\\،":  # `،`: the Arabic script's comma
         opener = _OPENERS.get(text[end - 1])
         if opener is not None and text.count(opener, start, end) >= text.count(text[end - 1], start, end):
             break  # the value opened it: `[FILTERED]` is a mask whole, and a redaction leaves no `]` alone
@@ -711,6 +719,20 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
             break  # `hunter2!` keeps its symbol; "is hunter2." and "the command?" lose the stop
         end -= 1
     return start, end
+
+
+_MAX_HEADER = 2048
+
+
+def _plain_header(text: str, name: int, start: int) -> bool:
+    """Whether the cookies from `start` to the line's end hold plain values only (`plain_cookies`);
+    after `Set-Cookie` only the first pair is the cookie, the rest are its attributes.
+    """
+    stop = text.find("\n", start, start + _MAX_HEADER)
+    if stop < 0 and start + _MAX_HEADER < len(text):
+        return False  # a header longer than any plain one
+    stop = stop if stop >= 0 else len(text)
+    return plain_cookies(text[start:stop].rstrip(), set_cookie=text[max(0, name - 4) : name].lower() == "set-")
 
 
 def _after_name(
@@ -760,6 +782,8 @@ def _after_name(
             or (strength > 1 and bool(link) and _STATED.fullmatch(text, end, token_start) is not None)
         )  # `暗証番号は a=b`: what a strong name states is its value whole
         score = value_score(value, direct=direct)
+        if score and "=" in value and text[end - 6 : end].lower() == "cookie" and _plain_header(text, start, token_start):
+            return []  # `Cookie: theme=dark`, `_ga=GA1.1.43128.17333`: preferences and analytics, no session
         if (
             pin
             and value.isdigit()
@@ -1008,11 +1032,18 @@ def _cat_output(text: str, start: int, end: int) -> list[tuple[int, int]]:
         or "[REDACTED:" in line
         or line.startswith(("$", ">", "#", "PS"))
         or value_score(line.split(":")[-1]) == 0
+        or _PASSWORD_HASH.fullmatch(line.split(":")[-1]) is not None
     ):
-        return []
+        return []  # an `.htpasswd`'s `user:$apr1$salt$hash`: a password hash is one-way, kept like a digest
     return [(newline + 1, newline + 1 + len(line))]
 
 
+_PASSWORD_HASH = lazy(
+    r"(?:[\w.\-]{1,64}:)?\$(?:1|2[abxy]?|5|6|7|y|gy|apr1|md5|sha1|argon2(?:id|i|d)|scrypt|pbkdf2(?:-sha\d+)?)"
+    r"\$[\w=,.+/\-$]{8,}"
+)
+"""The modular crypt format by its known ids (`$apr1$salt$hash`, `$2y$05$...`, `$6$salt$hash`), maybe after its
+account (`ops:` in an `.htpasswd`): a password hash is one-way, kept like a digest (`patterns` keeps it alike)."""
 _CAPTION = lazy(r"[ \t>]*#[ \t]*[~/.][^\s]{1,200}(?:[ \t][^\n]{0,120})?")
 """A comment whose first word is a file's path: the caption of the file's lines shown below it."""
 _CAPTIONED_LINES = 4
@@ -1314,6 +1345,7 @@ def _public(text: str, folded: str, start: int, end: int, *, encrypted: bool = F
     )
     escaped = folded.rfind("\\n", max(0, start - 200), start)
     blank = max(blank, escaped + 1 if escaped >= 0 else -1)  # an escaped line break ends a URL too (a repr, JSON)
+    blank = max(blank, folded.rfind('"', max(0, start - 200), start))  # so does a quote (RFC 3986 has none): a JSON string's end
     if "://" in folded[blank + 1 : start] and folded[left - 1 : left] not in ("?", "&", "#"):
         return True  # inside a URL: its userinfo is the URL rule's to judge
     if "rn:" in folded[blank + 1 : start] and _IN_ARN.search(folded, blank + 1, start):

@@ -45,7 +45,13 @@ from memory_core.firewall.judge import (
 )
 from memory_core.firewall.rows import ROWS_TRIGGERS, find_rows
 from memory_core.firewall.shaped import SHAPED_TRIGGERS, find_password_shaped
-from memory_core.firewall.values import is_placeholder, line_prefix, looks_like_code, under_encrypted_heading
+from memory_core.firewall.values import (
+    is_placeholder,
+    line_prefix,
+    looks_like_code,
+    plain_cookies,
+    under_encrypted_heading,
+)
 from memory_core.lazyre import lazy
 from memory_core.urls import MAX_URL, URL_END, find_userinfo
 
@@ -521,13 +527,16 @@ def _judge_cookie(match: re.Match[str]) -> Edit | None:
     quote = prefix[-1:] if prefix[-1:] in ("'", '"') else ""  # `-H 'Cookie: ...'`, httpie's `'Cookie:...'`
     if not quote and prefix.strip(" \t-<>*|").lower() not in ("", "set"):
         return None  # a header starts its line (curl -v marks it `>` or `<`); "the cookie: it expired" is prose
-    if re.search(r"\s=\s|[(\[]", match.group("s")):
-        return None  # `cookie: http.cookies.SimpleCookie = ...` is a Python annotation
+    if re.search(r"\s=\s|[(\[]", match.group("s")) or match.group("s").startswith("{"):
+        return None  # `cookie: http.cookies.SimpleCookie = ...` is a Python annotation; `cookie: {...}` code's options
     end = match.end("s")
     if quote:
         close = match.string.find(quote, match.start("s"), end + 1)
         end = close if close >= 0 else end
-    return (match.start("s"), end, "cookie") if end > match.start("s") else None
+    if end <= match.start("s") or plain_cookies(match.string[match.start("s") : end], set_cookie=prefix.rstrip("-").lower().endswith("set")):
+        return None
+    return match.start("s"), end, "cookie"
+
 
 
 _HEADER_RULES = [
@@ -683,7 +692,35 @@ def _judge_entropy(match: re.Match[str], context: _Context | None = None) -> Edi
         return None  # `- secure: "..."` in `.travis.yml`: encrypted to the repository's public key, ciphertext
     if _labelled_above(match.string, match.start(), match.end()):
         return None  # `PublicKey = ...`, `"kid": ...`, `X-Request-Id: ...`, `ETag: ...`
+    if _id_column(match.string, match.start()):
+        return None  # `docker node ls`: the column's header says `ID`, and a listing's header says what a column is
     return match.start(), match.end(), "high-entropy"
+
+
+_HEADER_ROW = lazy(r"[ \t]*[A-Z][A-Z0-9_\-]*(?:[ \t]+[A-Z][A-Z0-9_\-/]*)+[ \t]*")
+"""A listing's header row: words in capitals (`ID   HOSTNAME   STATUS   MANAGER STATUS`)."""
+_HEADER_CELL = lazy(r"\S+(?: \S+)*")
+"""A header's cell: words joined by single blanks (`MANAGER STATUS`); cells stand two blanks apart."""
+
+
+def _id_column(text: str, start: int) -> bool:
+    """Whether the value stands in a listing's column whose header (a row of capitals above, down to
+    the value's line with no blank line between) names an id (`ID`, `NODE ID`, `CONTAINER ID`).
+    """
+    above = _lines_above(text, start, _DNS_LINES)
+    column = len(above[-1])
+    for line in reversed(above[:-1]):
+        if not line.strip():
+            return False  # a blank line ends the listing
+        if _HEADER_ROW.fullmatch(line) is None:
+            continue
+        cell = None
+        for found in _HEADER_CELL.finditer(line):
+            if found.start() > column:
+                break
+            cell = found
+        return cell is not None and _public_label(cell.group())
+    return False
 
 
 _CAT_ENCRYPTED = lazy(r"(?:^|[\s$>#])(?:cat|type|head|more|less)[ \t]+\S+\.(?:enc|gpg|age|asc|sops|vault)[ \t]*$")
@@ -802,9 +839,10 @@ _SIGNATURE_WORDS = frozenset({"signature", "authenticator", "seal", "mac"})
 sent and sent with it (DKIM's `bh=` and `b=`, RADIUS's `Message-Authenticator`), they open nothing."""
 _LABELLED_HEX = lazy(r"[a-z][a-z0-9]*/[0-9A-Fa-f]{8,}")
 _LABEL = lazy(
-    r"(?:\\[nrt])?(?P<label>[A-Za-z][\w.\-]{0,40})\\?[\"']?\]?[ \t]*(?:[:=]|==)[ \t]*\\?[\"']?(?:W/)?\\?[\"']?$"
+    r"(?:\\[nrt])?(?P<label>[A-Za-z][\w.\-]{0,40})\\?[\"']?\]?[ \t]*(?:[:=]|==)[ \t]*\\?[\"']?(?:W/)?\\?[\"']?[!$]?$"
 )
-"""The label before a value, in a repr or a JSON string too (`\\npeer: `, `[\\'etag\\'] == \\'W/"`)."""
+"""The label before a value, in a repr or a JSON string too (`\\npeer: `, `[\\'etag\\'] == \\'W/"`), and the
+sigil an id may start with (Matrix's `room_id: !...`, `event_id: $...`)."""
 _ELEMENT = lazy(r"<(?:[\w.\-]{1,20}:)?(?P<label>[A-Za-z][\w.\-]{0,40})(?:[ \t][^<>\n]{0,80})?>[ \t]*$")
 """The XML or HTML element a value stands in (`<ds:X509Certificate>`): its name is its label."""
 _HOST_LABEL = lazy(r"\.[a-z0-9\-]+\.[a-z]{2,}")
@@ -904,7 +942,13 @@ def _public_blocks(text: str) -> list[tuple[int, int]]:
         following = text.find("-----BEGIN", label.end())
         if end >= 0 and (following < 0 or end < following):
             spans.append((label.start(), end))
+        elif (cut := _BASE64_LINES.match(text, label.end())) is not None:
+            spans.append((label.start(), cut.end()))  # `head -3 ca.crt`: a block cut short is as public, down its lines
     return spans
+
+
+_BASE64_LINES = lazy(r"(?:\r?\n[ \t]*[A-Za-z0-9+/=]{16,128}[ \t]*)+")
+"""The base64 lines right under a block's `-----BEGIN` line, while no other line breaks them."""
 
 
 _ENCRYPTED_FILES = (".enc", ".gpg", ".age", ".asc", ".sops", ".vault")
