@@ -438,6 +438,37 @@ def _random_letters(value: str) -> bool:
     return max(len(run) for run in _CONSONANTS.findall(value)) >= _CONSONANT_RUN if _CONSONANTS.search(value) else False
 
 
+_SOUP = lazy(r"(?=[^\n]*[A-Z])(?=[^\n]*[a-z])(?=[^\n]*[0-9])(?![^\n]*[A-Za-z]{3})[!-~]+(?: [!-~]+){0,3}")
+"""Printable ASCII, up to three single blanks, both cases and a digit, no run of three letters (no word)."""
+_SOUP_LENGTH = (10, 64)
+"""Ten characters or more: `An$(5,1)` in an enum's test is eight, a drawn password is longer."""
+_SOUP_SYMBOLS = 3
+
+
+def _symbol_soup(value: str) -> bool:
+    """A generated password that holds blanks, commas or braces (which make other values a list or
+    code): no word in it, both cases, a digit and three kinds of symbol or more (`{7]Lm: x,Qp}&#2`).
+    """
+    if not _SOUP_LENGTH[0] <= len(value) <= _SOUP_LENGTH[1] or _SOUP.fullmatch(value) is None:
+        return False
+    return len({c for c in value if not c.isalnum() and c != " "}) >= _SOUP_SYMBOLS and not is_placeholder(value)
+
+
+_DRAWN_ALNUM = lazy(r"[a-z0-9]{4,}(?:[.\-][a-z0-9]{4,}){0,2}")
+_MIN_DRAWN_ALNUM = 16
+
+
+def _drawn_alnum(value: str) -> bool:
+    """Lower-case letters and digits, in up to three parts, 16 characters or more, the digits in two
+    places or more, and the letters drawn by their statistics (`_random_letters`): a generated token.
+    """
+    if len(value) < _MIN_DRAWN_ALNUM or _DRAWN_ALNUM.fullmatch(value) is None:
+        return False
+    if len(re.findall(r"[0-9]+", value)) < 2:
+        return False
+    return _random_letters("".join(c for c in value if c.isalpha()))
+
+
 _TITLED_WORDS = lazy(r"(?:[A-Z][a-z]{2,12}[\-._]){1,5}(?:[A-Z][a-z]{2,12}[\-._]?)?\d{2,6}[!?#$%&*@^~]?")
 """Capitalised words joined by `-`, `.` or `_` and ended by a number: what people make of a phrase."""
 _SWITCHES = 4
@@ -509,6 +540,8 @@ def value_score(value: str, *, direct: bool = False) -> int:
     """
     if not value or len(value) > 400 or (value.isalpha() and value[1:].islower()):
         return 0  # the common case first: a word of prose
+    if direct and _symbol_soup(value):
+        return 1  # `password: "{7]Lm: x,Qp}&#2"`: what a name assigns whole, blanks and commas inside
     if not value.isascii():
         if is_placeholder(value):
             return 0  # `sk-…1Ac7`, `•••••`: a value shown masked
@@ -533,6 +566,8 @@ def value_score(value: str, *, direct: bool = False) -> int:
         or (not direct and _ASSIGNED.match(value))
     ):
         return 0  # a path, a tag, a flag, another assignment, a list, `bob@corp`
+    if _drawn_alnum(value) and not is_placeholder(value):
+        return 1  # `9a08jv.c0izixklcxtmnze7` (a kubeadm token), not a host: one case, digits among drawn letters
     if " " in value.strip() or is_placeholder(value) or _NOT_VALUE.fullmatch(value) or is_ordinary(value):
         return 0
     if ("|" in value or "/" in value) and all(_WORDLIKE.fullmatch(part) for part in re.split(r"[|/]", value)):
@@ -596,6 +631,25 @@ def _read_quoted(text: str, at: int, limit: int) -> tuple[int, int] | None:
     return None
 
 
+def _braced(text: str, start: int, limit: int) -> int | None:
+    """Where an ODBC connection string's braced value opening before `start` closes (`}}` stands for a
+    brace inside it), if it closes on its line before `limit` and the string goes on with `;` or ends.
+    """
+    position = start
+    while position < limit:
+        found = text.find("}", position, limit)
+        if found < 0 or "\n" in text[position:found]:
+            return None
+        if text.startswith("}}", found):
+            position = found + 2
+            continue
+        after = text[found + 1 : found + 2]
+        if after == ";" or (after in ("", "\n", "'", '"') and ";" in text[max(0, start - _WINDOW) : start]):
+            return found  # a `key={...};` field, or the last one of a `;`-joined string
+        return None  # `password={password!r}"`: an f-string's field, code
+    return None
+
+
 _Step = tuple[tuple[int, int] | None, int]
 """What reading from one position found: a token or none, and where reading goes on (-1: the line ended)."""
 
@@ -637,6 +691,10 @@ def _step(text: str, position: int) -> _Step:
     char = text[position]
     if char in "\r\n" or text.startswith(("\\n", "\\r"), position):
         return None, -1  # the line ends, really or escaped (a repr, a JSON string)
+    if char == "{" and text[position - 1 : position] == "=" and text[position + 1 : position + 2] not in ("{", ""):
+        braced = _braced(text, position + 1, min(size, position + _MAX_VALUE))
+        if braced is not None:
+            return (position + 1, braced), braced + 1  # ODBC's `Pwd={...}`: braces quote a value, `}}` is a brace
     if char in "{[":
         member = _DEFAULT_MEMBER.match(text, position)
         if member is None:
@@ -823,7 +881,8 @@ def _after_name(
             return [s for s in typed if (sc := value_score(text[s[0] : s[1]])) and sc + strength >= _BAR]
         if call and _CALLEE.fullmatch(value) and _wordy(value):
             score = 0  # `applicationServerKey: urlBase64ToUint8Array(...)`: a function's name, not a literal
-        if value.startswith(("[REDACTED:", "$", "{")) or (call and (not score or "=" in value)):
+        quoted_soup = score and text[token_start - 1 : token_start] in ("'", '"') and _symbol_soup(value)
+        if value.startswith(("[REDACTED:", "$")) or (value.startswith("{") and not quoted_soup) or (call and (not score or "=" in value)):
             return []  # a marker, a variable, a call or a subscript (`r=function(e)`): nothing literal here
         # `/` after blanks: asked of the next two characters first, which spares the pattern most tokens
         slash = text[token_end : token_end + 1] == "/" or (
@@ -1074,6 +1133,24 @@ def _captioned_file(text: str, at: int, end: int, strength: int) -> list[tuple[i
             spans.append((start, start + len(line)))
         position = stop + 1
     return spans
+
+
+_VALUE_LINE = lazy(r"[ \t]*(?:new |generated |the )?value[ \t]*:[ \t]*(\S{4,128})[ \t]*(?:\r?\n|$)", re.IGNORECASE)
+"""A line that labels its value only as a value (`New value: ...`), as a tool prints what it just set."""
+
+
+def _value_below(text: str, end: int, strength: int) -> list[tuple[int, int]]:
+    """The value on the line below the name's line when that line labels it only `value` (`New value:`):
+    Elasticsearch's `Password for the [elastic] user successfully reset.` then `New value: X`.
+    """
+    newline = text.find("\n", end, end + _WINDOW)
+    if newline < 0 or text.find("alue", newline, newline + 24) < 0:
+        return []  # asked first: most names have no `value` on the line below
+    found = _VALUE_LINE.match(text, newline + 1)
+    if found is None:
+        return []
+    score = value_score(found.group(1), direct=True)
+    return [found.span(1)] if score and score + strength >= _BAR else []
 
 
 def _sent(text: str, at: int, end: int) -> list[tuple[int, int]]:
@@ -1572,7 +1649,7 @@ def _spans(
     catted = _cat_output(text, at, end) or _captioned_file(text, at, end, strength)
     if catted:
         return catted
-    sent = _sent(text, at, end)
+    sent = _sent(text, at, end) or _value_below(text, end, strength)
     if sent:
         return sent
     column = _column(text, at, end, strength)

@@ -316,6 +316,7 @@ MODERATE: tuple[str, ...] = tuple(
 GLUABLE: frozenset[str] = frozenset(
     {
         *("password", "passwd", "pass", "auth", "token", "secret"),  # `requirepass`, `masterauth`, `rpcauth`
+        "passphrase",  # bitcoind's `walletpassphrase`, like `requirepass` (round 14)
         *("pw", "pwd"),  # slapd's `rootpw`, `adminpwd`: the short forms glue the same way (round 12)
         *("passwort", "kennwort", "wachtwoord", "wagwoord", "lösenord", "passord", "adgangskode", "kodeord"),
         *("salasana", "jelszó", "jelszav", "heslo", "hasło", "geslo", "parool", "parole", "schlüssel"),

@@ -43,6 +43,7 @@ from memory_core.firewall.judge import (
     find_printed,
     find_told,
 )
+from memory_core.firewall.mnemonic import MNEMONIC_TRIGGERS, find_mnemonics
 from memory_core.firewall.rows import ROWS_TRIGGERS, find_rows
 from memory_core.firewall.shaped import SHAPED_TRIGGERS, find_password_shaped
 from memory_core.firewall.values import (
@@ -591,6 +592,7 @@ _NAMED_RULES = [
     Rule("credential", PAIR_TRIGGERS, find=find_pairs, fold=True),
     Rule("credential", TOLD_TRIGGERS, find=find_told, fold=True),
     Rule("credential", ROWS_TRIGGERS, find=find_rows, fold=True),  # rows, pairs and commands with no name
+    Rule("credential", MNEMONIC_TRIGGERS, find=find_mnemonics, fold=True),  # a wallet's recovery phrase
 ]
 
 # -- the entropy test, last ------------------------------------------------------------------
