@@ -198,6 +198,7 @@ _NOT_SECRET_WORDS = frozenset(
         *("lookup", "routing", "shard", "sharding", "composite", "unique", "index", "map", "dict", "hotkey"),
         *("keyboard", "keys", "keyword", "keywords", "monkey", "turkey", "hockey", "whiskey", "donkey", "jockey"),
         *("max", "min", "num", "count", "csrf", "next", "page", "pagination", "cursor", "continuation"),
+        "hashed",  # detect-secrets' `hashed_secret`: a digest of the secret, one-way (round 14)
     }
 )
 _ALGORITHMS = frozenset({"eddsa", "rsa", "dsa", "ecdsa", "ed25519", "cv25519", "nistp256"})
@@ -347,8 +348,10 @@ _GLUABLE = lexicon.GLUABLE
 _NOT_GLUED = frozenset({"bypass", "compass", "surpass", "trespass", "overpass", "underpass", "encompass", "oauth"})
 _VERBS = frozenset(
     {"get", "set", "check", "split", "verify", "hash", "reset", "change", "update", "read", "write", "has", "is"}
+    | {"no"}
 )
-"""A code verb glued to the name makes a function (`getpass`, `splitpasswd`), not a setting."""
+"""A code verb glued to the name makes a function (`getpass`, `splitpasswd`), not a setting; `no` says there
+is none (a Wi-Fi QR's `T:nopass`, sudoers' `NOPASSWD:`)."""
 _SYMBOL_KEY = 32
 _SYMBOL_KINDS = 6
 _LOWER_RUN = lazy(r"[a-z]{6}")
@@ -438,6 +441,8 @@ def _random_letters(value: str) -> bool:
     return max(len(run) for run in _CONSONANTS.findall(value)) >= _CONSONANT_RUN if _CONSONANTS.search(value) else False
 
 
+_EMOJI = lazy("[\u2600-\u27bf\U0001f000-\U0001faff][\ufe0f\u200d]*")
+"""An emoji (pictographs, dingbats) and its presentation selector or joiner."""
 _SOUP = lazy(r"(?=[^\n]*[A-Z])(?=[^\n]*[a-z])(?=[^\n]*[0-9])(?![^\n]*[A-Za-z]{3})[!-~]+(?: [!-~]+){0,3}")
 """Printable ASCII, up to three single blanks, both cases and a digit, no run of three letters (no word)."""
 _SOUP_LENGTH = (10, 64)
@@ -469,7 +474,7 @@ def _drawn_alnum(value: str) -> bool:
     return _random_letters("".join(c for c in value if c.isalpha()))
 
 
-_TITLED_WORDS = lazy(r"(?:[A-Z][a-z]{2,12}[\-._]){1,5}(?:[A-Z][a-z]{2,12}[\-._]?)?\d{2,6}[!?#$%&*@^~]?")
+_TITLED_WORDS = lazy(r"(?:[A-Z][a-z]{2,12}[\-._]){1,5}(?:[A-Z][a-z]{2,12}[\-._]?)?\d{1,6}[!?#$%&*@^~]?")
 """Capitalised words joined by `-`, `.` or `_` and ended by a number: what people make of a phrase."""
 _SWITCHES = 4
 _PASSWORD_CHARS = lazy(r"[A-Za-z0-9_\-!#%*+=@^~$&?]+")
@@ -542,6 +547,11 @@ def value_score(value: str, *, direct: bool = False) -> int:
         return 0  # the common case first: a word of prose
     if direct and _symbol_soup(value):
         return 1  # `password: "{7]Lm: x,Qp}&#2"`: what a name assigns whole, blanks and commas inside
+    if not value.isascii() and _EMOJI.search(value):
+        plain = _EMOJI.sub("!", value)  # an emoji in a password is its symbol: `🦊Fuchsbau-9🦊`, `sk8r🛹boi2007`
+        if plain.isascii():
+            core = plain.strip("!")
+            return value_score(core, direct=direct) if core and not core.isalpha() else 0
     if not value.isascii():
         if is_placeholder(value):
             return 0  # `sk-…1Ac7`, `•••••`: a value shown masked
@@ -570,6 +580,8 @@ def value_score(value: str, *, direct: bool = False) -> int:
         return 1  # `9a08jv.c0izixklcxtmnze7` (a kubeadm token), not a host: one case, digits among drawn letters
     if " " in value.strip() or is_placeholder(value) or _NOT_VALUE.fullmatch(value) or is_ordinary(value):
         return 0
+    if ":=" in value:
+        return 0  # VBA's named argument (`Type:=2`), Go's and Pascal's assignment: code
     if ("|" in value or "/" in value) and all(_WORDLIKE.fullmatch(part) for part in re.split(r"[|/]", value)):
         return 0  # words joined by `|` or `/`: a pattern's alternatives (`BSS|SSID|RSN`), a relative path (`src/Api`)
     if _INTERPOLATED.search(value) or _REGEX.search(value):
@@ -780,6 +792,8 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
 
 
 _MAX_HEADER = 2048
+_JSON_KEY_LINK = lazy(r"\\?\"[ \t]*:[ \t]*\\?\"?")
+"""A JSON member's key closing before a value (`"hashed_secret": "`): the value is that key's."""
 
 
 def _plain_header(text: str, name: int, start: int) -> bool:
@@ -810,7 +824,12 @@ def _after_name(
     """
     paired = text[start - 1 : start] == "/" or "/" in text[start:end]  # `login/pass`, `u/p`: the value is a pair too
     owned = False  # the token before was an option that says what else its value is: this is that value
+    previous_end = -1
     for index, (token_start, token_end) in enumerate(_tokens(text, end, limit, steps)):
+        keyed = index > 0 and _JSON_KEY_LINK.fullmatch(text, previous_end, token_start) is not None
+        previous_end = token_end
+        if keyed:
+            return []  # `"type": "Secret Keyword", ..., "hashed_secret": "<hex>"`: a later key labels its own value
         if owned:
             owned = False
             continue
@@ -840,6 +859,8 @@ def _after_name(
             or (strength > 1 and bool(link) and _STATED.fullmatch(text, end, token_start) is not None)
         )  # `暗証番号は a=b`: what a strong name states is its value whole
         score = value_score(value, direct=direct)
+        if score and "t:nopass" in value.lower() and text[start:end].lower() == "wifi":
+            return []  # a Wi-Fi QR payload of an open network (`WIFI:T:nopass;S:...`): no password in it
         if score and "=" in value and text[end - 6 : end].lower() == "cookie" and _plain_header(text, start, token_start):
             return []  # `Cookie: theme=dark`, `_ga=GA1.1.43128.17333`: preferences and analytics, no session
         if (

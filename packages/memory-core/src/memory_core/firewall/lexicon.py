@@ -61,6 +61,9 @@ _PASSWORD: dict[str, tuple[str, ...]] = {
     "pt": ("senha", "palavra-passe", "palavra passe", "credenciais"),
     "it": ("parola d'ordine", "credenziali"),
     "rm": ("pled-clav", "pled clav"),  # Romansh: "key word" (round 14)
+    "hsb": ("hesło",),  # Upper and Lower Sorbian (round 14)
+    "jv": ("tembung sandhi",),  # Javanese: "secret word" (round 14)
+    "wo": ("baatu jàll", "baatu jall"),  # Wolof: "word to pass" (round 14)
     "ro": ("parolă", "parola", "parolei"),
     "ca": ("contrasenya",),
     "gl": ("contrasinal",),
@@ -158,7 +161,7 @@ _PASSWORD: dict[str, tuple[str, ...]] = {
     "ln": ("liloba ya kobombama",),
     # the Americas
     "gn": ("ñe'ẽñemi",),
-    "qu": ("pakallan rimay",),
+    "qu": ("pakallan rimay", "pakasqa simi"),  # and "hidden word" (`pakasqa siminqa`, with the topic suffix) (round 14)
 }
 
 _SECRET: dict[str, tuple[str, ...]] = {

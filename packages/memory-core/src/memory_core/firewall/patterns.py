@@ -876,6 +876,7 @@ _ID_TAILS = frozenset(
         *("correlation", "span", "n", "e", "x", "y", "fingerprint", "thumbprint", "hash", "digest"),
         *("checksum", "version", "revision", "commit", "sha", "nonce", "integrity", "x5t", "cursor"),
         "challenge",  # PKCE's `code_challenge`, an ACME challenge: sent in the clear by design
+        *("ksuid", "ulid", "uuid", "guid", "nanoid", "cuid", "snowflake"),  # an id named by its format (round 14)
     }
 )
 
@@ -899,15 +900,29 @@ def _signed_field(text: str, start: int) -> bool:
     """
     line_start = text.rfind("\n", max(0, start - _MAX_SIGNED_LINE), start) + 1
     head = _SIGNED_HEADER.match(text, line_start, start)
-    if head is None:
-        return False
-    words = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", head.group("label"))]
+    if head is not None and _signing_label(head.group("label")):
+        return True
+    for _ in range(_FOLDED_LINES):  # a folded header's lines start with a blank: the field is the one above
+        if text[line_start : line_start + 1] not in (" ", "\t") or line_start == 0:
+            return False
+        line_start = text.rfind("\n", max(0, line_start - 1 - _MAX_SIGNED_LINE), line_start - 1) + 1
+        head = _SIGNED_HEADER.match(text, line_start, start)
+        if head is not None and text[line_start : line_start + 1] not in (" ", "\t"):
+            return _signing_label(head.group("label"))
+    return False
+
+
+def _signing_label(label: str) -> bool:
+    """Whether a field's name says signature or MAC by its last word, and no word says key or secret."""
+    words = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", label)]
     if not words or any(w in ("key", "secret", "private", "password", "token") for w in words):
         return False
     return words[-1] in _SIGNATURE_WORDS
 
 
 _MAX_SIGNED_LINE = 1000
+_FOLDED_LINES = 8
+"""How many continuation lines up a folded header's field name is looked for (RFC 5322 folding)."""
 _CIPHER_LABELS = frozenset({"secure", "encrypted", "ciphertext", "sealed", "enc"})
 """A label that is only a word for encrypted: what it labels is ciphertext (Travis's `secure:`)."""
 
