@@ -321,7 +321,8 @@ _STATED = lazy(
     r"[ \t]*\\?[\"'`“«「]?",
     re.IGNORECASE,
 )
-"""A link that states the value: "is", ":", "est", "ist", "は", "是", Dhivehi's `ކީ` glued to the noun, "is:", maybe after what it is for
+"""A link that states the value: "is", ":", "est", "ist", "は", "是", Dhivehi's `ކީ` glued to the noun,
+"is:", maybe after what it is for
 (up to three words: "for the team keepass"), or up to five words of any language ending in `:` (Welsh
 `Cyfrinair newydd y llwybrydd:`, "new password of the router:": a label's clause, but no copula:
 "the secret is out: we ship on Friday" is a sentence, not a label, and no sentence's end: "pass an
@@ -467,7 +468,7 @@ def _drawn_alnum(value: str) -> bool:
     """Lower-case letters and digits, in up to three parts, 16 characters or more, the digits in two
     places or more, and the letters drawn by their statistics (`_random_letters`): a generated token.
     """
-    if len(value) < _MIN_DRAWN_ALNUM or _DRAWN_ALNUM.fullmatch(value) is None:
+    if len(value) < _MIN_DRAWN_ALNUM or value != value.lower() or _DRAWN_ALNUM.fullmatch(value) is None:
         return False
     if len(re.findall(r"[0-9]+", value)) < 2:
         return False
@@ -545,7 +546,7 @@ def value_score(value: str, *, direct: bool = False) -> int:
     """
     if not value or len(value) > 400 or (value.isalpha() and value[1:].islower()):
         return 0  # the common case first: a word of prose
-    if direct and _symbol_soup(value):
+    if direct and len(value) >= _SOUP_LENGTH[0] and not value.isalnum() and _symbol_soup(value):
         return 1  # `password: "{7]Lm: x,Qp}&#2"`: what a name assigns whole, blanks and commas inside
     if not value.isascii() and _EMOJI.search(value):
         plain = _EMOJI.sub("!", value)  # an emoji in a password is its symbol: `🦊Fuchsbau-9🦊`, `sk8r🛹boi2007`
@@ -826,7 +827,11 @@ def _after_name(
     owned = False  # the token before was an option that says what else its value is: this is that value
     previous_end = -1
     for index, (token_start, token_end) in enumerate(_tokens(text, end, limit, steps)):
-        keyed = index > 0 and _JSON_KEY_LINK.fullmatch(text, previous_end, token_start) is not None
+        keyed = (
+            index > 0
+            and text[previous_end : previous_end + 1] in ('"', "\\")  # asked first: a char spares the pattern
+            and _JSON_KEY_LINK.fullmatch(text, previous_end, token_start) is not None
+        )
         previous_end = token_end
         if keyed:
             return []  # `"type": "Secret Keyword", ..., "hashed_secret": "<hex>"`: a later key labels its own value
@@ -861,7 +866,12 @@ def _after_name(
         score = value_score(value, direct=direct)
         if score and "t:nopass" in value.lower() and text[start:end].lower() == "wifi":
             return []  # a Wi-Fi QR payload of an open network (`WIFI:T:nopass;S:...`): no password in it
-        if score and "=" in value and text[end - 6 : end].lower() == "cookie" and _plain_header(text, start, token_start):
+        if (
+            score
+            and "=" in value
+            and text[end - 6 : end].lower() == "cookie"
+            and _plain_header(text, start, token_start)
+        ):
             return []  # `Cookie: theme=dark`, `_ga=GA1.1.43128.17333`: preferences and analytics, no session
         if (
             pin
@@ -903,7 +913,11 @@ def _after_name(
         if call and _CALLEE.fullmatch(value) and _wordy(value):
             score = 0  # `applicationServerKey: urlBase64ToUint8Array(...)`: a function's name, not a literal
         quoted_soup = score and text[token_start - 1 : token_start] in ("'", '"') and _symbol_soup(value)
-        if value.startswith(("[REDACTED:", "$")) or (value.startswith("{") and not quoted_soup) or (call and (not score or "=" in value)):
+        if (
+            value.startswith(("[REDACTED:", "$"))
+            or (value.startswith("{") and not quoted_soup)
+            or (call and (not score or "=" in value))
+        ):
             return []  # a marker, a variable, a call or a subscript (`r=function(e)`): nothing literal here
         # `/` after blanks: asked of the next two characters first, which spares the pattern most tokens
         slash = text[token_end : token_end + 1] == "/" or (
@@ -1443,7 +1457,8 @@ def _public(text: str, folded: str, start: int, end: int, *, encrypted: bool = F
     )
     escaped = folded.rfind("\\n", max(0, start - 200), start)
     blank = max(blank, escaped + 1 if escaped >= 0 else -1)  # an escaped line break ends a URL too (a repr, JSON)
-    blank = max(blank, folded.rfind('"', max(0, start - 200), start))  # so does a quote (RFC 3986 has none): a JSON string's end
+    # so does a quote (RFC 3986 has none): a JSON string's end
+    blank = max(blank, folded.rfind('"', max(0, start - 200), start))
     if "://" in folded[blank + 1 : start] and folded[left - 1 : left] not in ("?", "&", "#"):
         return True  # inside a URL: its userinfo is the URL rule's to judge
     if "rn:" in folded[blank + 1 : start] and _IN_ARN.search(folded, blank + 1, start):

@@ -43,7 +43,6 @@ from memory_core.firewall.judge import (
     find_printed,
     find_told,
 )
-from memory_core.firewall.mnemonic import MNEMONIC_TRIGGERS, find_mnemonics
 from memory_core.firewall.rows import ROWS_TRIGGERS, find_rows
 from memory_core.firewall.shaped import SHAPED_TRIGGERS, find_password_shaped
 from memory_core.firewall.values import (
@@ -58,7 +57,7 @@ from memory_core.urls import MAX_URL, URL_END, find_userinfo
 
 __all__ = ["Rule", "RULES", "RULES_VERSION", "MARKER_PREFIX", "marker", "Edit"]
 
-RULES_VERSION = 11
+RULES_VERSION = 12
 """The rule set's version: raise it whenever a change makes the rules catch something they
 did not (1: vendor prefixes, assignments and entropy; 2: the RFC 3986 userinfo parser,
 password flags, named keys, stated passwords, `.pgpass`; 3: the judgement of a name and a
@@ -85,7 +84,13 @@ label's clause of any language ending in `:`, capitalised words and a number, a 
 SIM's PUK, a TOTP key below its label with a short last group, a JSON-escaped quote inside a value,
 `openssl enc -K`, HTTPie's `-a user:pass`, what `echo` pipes into a command that reads a password
 from stdin or prompts for one, a console's `<` result below a token, a `URL ACCOUNT PASSWORD` row;
-kept: a name whose last word is a digest's algorithm, `pin-sha256:`).
+kept: a name whose last word is a digest's algorithm, `pin-sha256:`); 12: round 14 read by principle: a
+wallet's recovery phrase by its shape, a URL ending at a quote, `passphrase` glued (`walletpassphrase`),
+digits among drawn letters of one case, ODBC's braced value, a quoted value of symbols, `New value:` below
+a password's line, `password_stdin`, emoji as symbols, titled words and one digit, seven more languages;
+kept: password hashes wherever a value is read, cookies of plain values, an id's sigil, a certificate cut
+short, a listing's ID column, an account at an upper-case host and its prompt, `nopass`, `hashed_secret`,
+a later JSON key's own value, a folded header's signature, VBA's `:=`, ids named by their format).
 `memory scrub` records the version
 it ran with, captures record the version that scrubbed them, and `doctor` says when stored
 records were last scrubbed by an older rule set."""
@@ -534,10 +539,11 @@ def _judge_cookie(match: re.Match[str]) -> Edit | None:
     if quote:
         close = match.string.find(quote, match.start("s"), end + 1)
         end = close if close >= 0 else end
-    if end <= match.start("s") or plain_cookies(match.string[match.start("s") : end], set_cookie=prefix.rstrip("-").lower().endswith("set")):
+    if end <= match.start("s") or plain_cookies(
+        match.string[match.start("s") : end], set_cookie=prefix.rstrip("-").lower().endswith("set")
+    ):
         return None
     return match.start("s"), end, "cookie"
-
 
 
 _HEADER_RULES = [
@@ -591,8 +597,7 @@ _NAMED_RULES = [
     Rule("credential", PRINTED_TRIGGERS, find=find_printed),
     Rule("credential", PAIR_TRIGGERS, find=find_pairs, fold=True),
     Rule("credential", TOLD_TRIGGERS, find=find_told, fold=True),
-    Rule("credential", ROWS_TRIGGERS, find=find_rows, fold=True),  # rows, pairs and commands with no name
-    Rule("credential", MNEMONIC_TRIGGERS, find=find_mnemonics, fold=True),  # a wallet's recovery phrase
+    Rule("credential", ROWS_TRIGGERS, find=find_rows),  # rows, pairs, commands, recovery phrases with no name
 ]
 
 # -- the entropy test, last ------------------------------------------------------------------
