@@ -98,7 +98,7 @@ _MAX_COMMAND = 600
 _PIPED = lazy(
     r"(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+|'%s'[ \t]+|\"%s\"[ \t]+)?"
     r"(?:\\\"(?P<e>[^\"\\\n]{1,256})\\\"|\"(?P<q>[^\"\n]{1,256})\"|'(?P<r>[^'\n]{1,256})'|(?P<b>[^\s|;&\"'\\]{1,256}))"
-    r"[ \t]*\|[^\n|;]{0,300}?(?:--pass(?:word|wd)?(?:-on)?-stdin\b"
+    r"[ \t]*\|[^\n|;]{0,300}?(?:(?:--|[\s,=])pass(?:word|wd)?(?:[-_]on)?[-_]stdin\b"
     r"|\bsudo[ \t]+(?:-[A-Za-z]+[ \t]+)*-[A-Za-z]*S\b|\bpasswd[ \t]+--stdin"
     r"|\bsystemd-creds[ \t]+encrypt\b|\bsecret[ \t]+(?:create|set)\b|\bencrypt_string\b)"
 )
@@ -106,7 +106,8 @@ _PIPED = lazy(
 password is what is piped in; so is what is piped into a command that encrypts or stores a secret read
 from stdin (`| systemd-creds encrypt`, `| docker secret create`, `| gh secret set`, `| ansible-vault
 encrypt_string`); and what is piped into any command that names reading a password from stdin
-(`--passwd-on-stdin`, `--pass-stdin`) or that then prompts for one (`Enter password to unlock ...:`)."""
+(`--passwd-on-stdin`, `--pass-stdin`, sshfs's `-o password_stdin`) or that then prompts for one
+(`Enter password to unlock ...:`)."""
 _PROMPTED = lazy(
     r"(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+)?"
     r"(?:\"(?P<q>[^\"\n]{1,256})\"|'(?P<r>[^'\n]{1,256})'|(?P<b>[^\s|;&\"'\\]{1,256}))"
@@ -259,7 +260,7 @@ def find_flag_passwords(text: str, folded: str) -> list[tuple[int, int, str]]:
     """Every password passed as a command-line flag, as `(start, end, "password-flag")`."""
     edits: list[tuple[int, int, str]] = []
     stored = ("secret" in text or "encrypt" in text) and ("echo" in text or "printf" in text)
-    if "-stdin" in text or "sudo" in text or stored:
+    if "stdin" in text or "sudo" in text or stored:  # `-stdin` and `_stdin` (sshfs): one pass
         for found in _PIPED.finditer(text):
             group = next(g for g in ("e", "q", "r", "b") if found.group(g) is not None)
             if _password(found.group(group)):

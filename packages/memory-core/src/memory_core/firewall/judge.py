@@ -57,7 +57,13 @@ import re
 
 from memory_core.firewall import lexicon
 from memory_core.firewall.entropy import looks_random
-from memory_core.firewall.values import is_ordinary, is_placeholder, looks_like_secret, under_encrypted_heading
+from memory_core.firewall.values import (
+    is_ordinary,
+    is_placeholder,
+    looks_like_secret,
+    plain_cookies,
+    under_encrypted_heading,
+)
 from memory_core.lazyre import lazy
 
 __all__ = [
@@ -192,6 +198,7 @@ _NOT_SECRET_WORDS = frozenset(
         *("lookup", "routing", "shard", "sharding", "composite", "unique", "index", "map", "dict", "hotkey"),
         *("keyboard", "keys", "keyword", "keywords", "monkey", "turkey", "hockey", "whiskey", "donkey", "jockey"),
         *("max", "min", "num", "count", "csrf", "next", "page", "pagination", "cursor", "continuation"),
+        "hashed",  # detect-secrets' `hashed_secret`: a digest of the secret, one-way (round 14)
     }
 )
 _ALGORITHMS = frozenset({"eddsa", "rsa", "dsa", "ecdsa", "ed25519", "cv25519", "nistp256"})
@@ -310,11 +317,12 @@ _CODE_STEMS = ("cod", "cód", "kod", "kód", "код", "コード", "码", "碼"
 _STATED = lazy(
     r"(?:['s]*[ \t]+(?:for|of|on|to|de|du|für|del|do|da|di|van|для|от)"
     r"[ \t]+[\w.@\-]{1,40}(?:[ \t]+[\w.@\-]{1,40}){0,2})?"
-    r"[ \t]*(?:[:=：]|(?:is|was|est|ist|lautet|es|é|è|är|er|on|jest|je|это|now)(?:[ \t]*[:：])?|—|-|は|是|为|는)"
+    r"[ \t]*(?:[:=：]|(?:is|was|est|ist|lautet|es|é|è|är|er|on|jest|je|это|now)(?:[ \t]*[:：])?|—|-|は|是|为|는|ަ?ކީ)"
     r"[ \t]*\\?[\"'`“«「]?",
     re.IGNORECASE,
 )
-"""A link that states the value: "is", ":", "est", "ist", "は", "是", "is:", maybe after what it is for
+"""A link that states the value: "is", ":", "est", "ist", "は", "是", Dhivehi's `ކީ` glued to the noun,
+"is:", maybe after what it is for
 (up to three words: "for the team keepass"), or up to five words of any language ending in `:` (Welsh
 `Cyfrinair newydd y llwybrydd:`, "new password of the router:": a label's clause, but no copula:
 "the secret is out: we ship on Friday" is a sentence, not a label, and no sentence's end: "pass an
@@ -341,8 +349,10 @@ _GLUABLE = lexicon.GLUABLE
 _NOT_GLUED = frozenset({"bypass", "compass", "surpass", "trespass", "overpass", "underpass", "encompass", "oauth"})
 _VERBS = frozenset(
     {"get", "set", "check", "split", "verify", "hash", "reset", "change", "update", "read", "write", "has", "is"}
+    | {"no"}
 )
-"""A code verb glued to the name makes a function (`getpass`, `splitpasswd`), not a setting."""
+"""A code verb glued to the name makes a function (`getpass`, `splitpasswd`), not a setting; `no` says there
+is none (a Wi-Fi QR's `T:nopass`, sudoers' `NOPASSWD:`)."""
 _SYMBOL_KEY = 32
 _SYMBOL_KINDS = 6
 _LOWER_RUN = lazy(r"[a-z]{6}")
@@ -432,7 +442,40 @@ def _random_letters(value: str) -> bool:
     return max(len(run) for run in _CONSONANTS.findall(value)) >= _CONSONANT_RUN if _CONSONANTS.search(value) else False
 
 
-_TITLED_WORDS = lazy(r"(?:[A-Z][a-z]{2,12}[\-._]){1,5}(?:[A-Z][a-z]{2,12}[\-._]?)?\d{2,6}[!?#$%&*@^~]?")
+_EMOJI = lazy("[\u2600-\u27bf\U0001f000-\U0001faff][\ufe0f\u200d]*")
+"""An emoji (pictographs, dingbats) and its presentation selector or joiner."""
+_SOUP = lazy(r"(?=[^\n]*[A-Z])(?=[^\n]*[a-z])(?=[^\n]*[0-9])(?![^\n]*[A-Za-z]{3})[!-~]+(?: [!-~]+){0,3}")
+"""Printable ASCII, up to three single blanks, both cases and a digit, no run of three letters (no word)."""
+_SOUP_LENGTH = (10, 64)
+"""Ten characters or more: `An$(5,1)` in an enum's test is eight, a drawn password is longer."""
+_SOUP_SYMBOLS = 3
+
+
+def _symbol_soup(value: str) -> bool:
+    """A generated password that holds blanks, commas or braces (which make other values a list or
+    code): no word in it, both cases, a digit and three kinds of symbol or more (`{7]Lm: x,Qp}&#2`).
+    """
+    if not _SOUP_LENGTH[0] <= len(value) <= _SOUP_LENGTH[1] or _SOUP.fullmatch(value) is None:
+        return False
+    return len({c for c in value if not c.isalnum() and c != " "}) >= _SOUP_SYMBOLS and not is_placeholder(value)
+
+
+_DRAWN_ALNUM = lazy(r"[a-z0-9]{4,}(?:[.\-][a-z0-9]{4,}){0,2}")
+_MIN_DRAWN_ALNUM = 16
+
+
+def _drawn_alnum(value: str) -> bool:
+    """Lower-case letters and digits, in up to three parts, 16 characters or more, the digits in two
+    places or more, and the letters drawn by their statistics (`_random_letters`): a generated token.
+    """
+    if len(value) < _MIN_DRAWN_ALNUM or value != value.lower() or _DRAWN_ALNUM.fullmatch(value) is None:
+        return False
+    if len(re.findall(r"[0-9]+", value)) < 2:
+        return False
+    return _random_letters("".join(c for c in value if c.isalpha()))
+
+
+_TITLED_WORDS = lazy(r"(?:[A-Z][a-z]{2,12}[\-._]){1,5}(?:[A-Z][a-z]{2,12}[\-._]?)?\d{1,6}[!?#$%&*@^~]?")
 """Capitalised words joined by `-`, `.` or `_` and ended by a number: what people make of a phrase."""
 _SWITCHES = 4
 _PASSWORD_CHARS = lazy(r"[A-Za-z0-9_\-!#%*+=@^~$&?]+")
@@ -503,6 +546,13 @@ def value_score(value: str, *, direct: bool = False) -> int:
     """
     if not value or len(value) > 400 or (value.isalpha() and value[1:].islower()):
         return 0  # the common case first: a word of prose
+    if direct and len(value) >= _SOUP_LENGTH[0] and not value.isalnum() and _symbol_soup(value):
+        return 1  # `password: "{7]Lm: x,Qp}&#2"`: what a name assigns whole, blanks and commas inside
+    if not value.isascii() and _EMOJI.search(value):
+        plain = _EMOJI.sub("!", value)  # an emoji in a password is its symbol: `🦊Fuchsbau-9🦊`, `sk8r🛹boi2007`
+        if plain.isascii():
+            core = plain.strip("!")
+            return value_score(core, direct=direct) if core and not core.isalpha() else 0
     if not value.isascii():
         if is_placeholder(value):
             return 0  # `sk-…1Ac7`, `•••••`: a value shown masked
@@ -512,6 +562,8 @@ def value_score(value: str, *, direct: bool = False) -> int:
         return 1 if _OTP_DIGITS[0] <= len(value) <= _OTP_DIGITS[1] else 0
     if len(value) < _SHORTEST_VALUE:
         return 0  # what every test below asks is longer: `x`, `is`, `on`
+    if "$" in value and _PASSWORD_HASH.fullmatch(value):
+        return 0  # `ops:$apr1$salt$hash`: a password hash, one-way
     if _B32_GROUPS.fullmatch(value):
         return 2
     if _random_symbols(value):
@@ -525,8 +577,12 @@ def value_score(value: str, *, direct: bool = False) -> int:
         or (not direct and _ASSIGNED.match(value))
     ):
         return 0  # a path, a tag, a flag, another assignment, a list, `bob@corp`
+    if _drawn_alnum(value) and not is_placeholder(value):
+        return 1  # `9a08jv.c0izixklcxtmnze7` (a kubeadm token), not a host: one case, digits among drawn letters
     if " " in value.strip() or is_placeholder(value) or _NOT_VALUE.fullmatch(value) or is_ordinary(value):
         return 0
+    if ":=" in value:
+        return 0  # VBA's named argument (`Type:=2`), Go's and Pascal's assignment: code
     if ("|" in value or "/" in value) and all(_WORDLIKE.fullmatch(part) for part in re.split(r"[|/]", value)):
         return 0  # words joined by `|` or `/`: a pattern's alternatives (`BSS|SSID|RSN`), a relative path (`src/Api`)
     if _INTERPOLATED.search(value) or _REGEX.search(value):
@@ -588,6 +644,25 @@ def _read_quoted(text: str, at: int, limit: int) -> tuple[int, int] | None:
     return None
 
 
+def _braced(text: str, start: int, limit: int) -> int | None:
+    """Where an ODBC connection string's braced value opening before `start` closes (`}}` stands for a
+    brace inside it), if it closes on its line before `limit` and the string goes on with `;` or ends.
+    """
+    position = start
+    while position < limit:
+        found = text.find("}", position, limit)
+        if found < 0 or "\n" in text[position:found]:
+            return None
+        if text.startswith("}}", found):
+            position = found + 2
+            continue
+        after = text[found + 1 : found + 2]
+        if after == ";" or (after in ("", "\n", "'", '"') and ";" in text[max(0, start - _WINDOW) : start]):
+            return found  # a `key={...};` field, or the last one of a `;`-joined string
+        return None  # `password={password!r}"`: an f-string's field, code
+    return None
+
+
 _Step = tuple[tuple[int, int] | None, int]
 """What reading from one position found: a token or none, and where reading goes on (-1: the line ended)."""
 
@@ -629,6 +704,10 @@ def _step(text: str, position: int) -> _Step:
     char = text[position]
     if char in "\r\n" or text.startswith(("\\n", "\\r"), position):
         return None, -1  # the line ends, really or escaped (a repr, a JSON string)
+    if char == "{" and text[position - 1 : position] == "=" and text[position + 1 : position + 2] not in ("{", ""):
+        braced = _braced(text, position + 1, min(size, position + _MAX_VALUE))
+        if braced is not None:
+            return (position + 1, braced), braced + 1  # ODBC's `Pwd={...}`: braces quote a value, `}}` is a brace
     if char in "{[":
         member = _DEFAULT_MEMBER.match(text, position)
         if member is None:
@@ -697,7 +776,7 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
         stripped = text[start:end].rstrip(".,;:")
         if stripped.endswith("**"):
             end = start + len(stripped) - 2  # and closes: `Completed:**`, `overhead**`
-    while end > start and text[end - 1] in ".,;:!?)]}>'\"`\\":
+    while end > start and text[end - 1] in ".,;:!?)]}>'\"`\\،":  # `،`: the Arabic script's comma
         opener = _OPENERS.get(text[end - 1])
         if opener is not None and text.count(opener, start, end) >= text.count(text[end - 1], start, end):
             break  # the value opened it: `[FILTERED]` is a mask whole, and a redaction leaves no `]` alone
@@ -711,6 +790,22 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
             break  # `hunter2!` keeps its symbol; "is hunter2." and "the command?" lose the stop
         end -= 1
     return start, end
+
+
+_MAX_HEADER = 2048
+_JSON_KEY_LINK = lazy(r"\\?\"[ \t]*:[ \t]*\\?\"?")
+"""A JSON member's key closing before a value (`"hashed_secret": "`): the value is that key's."""
+
+
+def _plain_header(text: str, name: int, start: int) -> bool:
+    """Whether the cookies from `start` to the line's end hold plain values only (`plain_cookies`);
+    after `Set-Cookie` only the first pair is the cookie, the rest are its attributes.
+    """
+    stop = text.find("\n", start, start + _MAX_HEADER)
+    if stop < 0 and start + _MAX_HEADER < len(text):
+        return False  # a header longer than any plain one
+    stop = stop if stop >= 0 else len(text)
+    return plain_cookies(text[start:stop].rstrip(), set_cookie=text[max(0, name - 4) : name].lower() == "set-")
 
 
 def _after_name(
@@ -730,7 +825,16 @@ def _after_name(
     """
     paired = text[start - 1 : start] == "/" or "/" in text[start:end]  # `login/pass`, `u/p`: the value is a pair too
     owned = False  # the token before was an option that says what else its value is: this is that value
+    previous_end = -1
     for index, (token_start, token_end) in enumerate(_tokens(text, end, limit, steps)):
+        keyed = (
+            index > 0
+            and text[previous_end : previous_end + 1] in ('"', "\\")  # asked first: a char spares the pattern
+            and _JSON_KEY_LINK.fullmatch(text, previous_end, token_start) is not None
+        )
+        previous_end = token_end
+        if keyed:
+            return []  # `"type": "Secret Keyword", ..., "hashed_secret": "<hex>"`: a later key labels its own value
         if owned:
             owned = False
             continue
@@ -760,6 +864,15 @@ def _after_name(
             or (strength > 1 and bool(link) and _STATED.fullmatch(text, end, token_start) is not None)
         )  # `暗証番号は a=b`: what a strong name states is its value whole
         score = value_score(value, direct=direct)
+        if score and "t:nopass" in value.lower() and text[start:end].lower() == "wifi":
+            return []  # a Wi-Fi QR payload of an open network (`WIFI:T:nopass;S:...`): no password in it
+        if (
+            score
+            and "=" in value
+            and text[end - 6 : end].lower() == "cookie"
+            and _plain_header(text, start, token_start)
+        ):
+            return []  # `Cookie: theme=dark`, `_ga=GA1.1.43128.17333`: preferences and analytics, no session
         if (
             pin
             and value.isdigit()
@@ -799,7 +912,12 @@ def _after_name(
             return [s for s in typed if (sc := value_score(text[s[0] : s[1]])) and sc + strength >= _BAR]
         if call and _CALLEE.fullmatch(value) and _wordy(value):
             score = 0  # `applicationServerKey: urlBase64ToUint8Array(...)`: a function's name, not a literal
-        if value.startswith(("[REDACTED:", "$", "{")) or (call and (not score or "=" in value)):
+        quoted_soup = score and text[token_start - 1 : token_start] in ("'", '"') and _symbol_soup(value)
+        if (
+            value.startswith(("[REDACTED:", "$"))
+            or (value.startswith("{") and not quoted_soup)
+            or (call and (not score or "=" in value))
+        ):
             return []  # a marker, a variable, a call or a subscript (`r=function(e)`): nothing literal here
         # `/` after blanks: asked of the next two characters first, which spares the pattern most tokens
         slash = text[token_end : token_end + 1] == "/" or (
@@ -1008,11 +1126,18 @@ def _cat_output(text: str, start: int, end: int) -> list[tuple[int, int]]:
         or "[REDACTED:" in line
         or line.startswith(("$", ">", "#", "PS"))
         or value_score(line.split(":")[-1]) == 0
+        or _PASSWORD_HASH.fullmatch(line.split(":")[-1]) is not None
     ):
-        return []
+        return []  # an `.htpasswd`'s `user:$apr1$salt$hash`: a password hash is one-way, kept like a digest
     return [(newline + 1, newline + 1 + len(line))]
 
 
+_PASSWORD_HASH = lazy(
+    r"(?:[\w.\-]{1,64}:)?\$(?:1|2[abxy]?|5|6|7|y|gy|apr1|md5|sha1|argon2(?:id|i|d)|scrypt|pbkdf2(?:-sha\d+)?)"
+    r"\$[\w=,.+/\-$]{8,}"
+)
+"""The modular crypt format by its known ids (`$apr1$salt$hash`, `$2y$05$...`, `$6$salt$hash`), maybe after its
+account (`ops:` in an `.htpasswd`): a password hash is one-way, kept like a digest (`patterns` keeps it alike)."""
 _CAPTION = lazy(r"[ \t>]*#[ \t]*[~/.][^\s]{1,200}(?:[ \t][^\n]{0,120})?")
 """A comment whose first word is a file's path: the caption of the file's lines shown below it."""
 _CAPTIONED_LINES = 4
@@ -1043,6 +1168,24 @@ def _captioned_file(text: str, at: int, end: int, strength: int) -> list[tuple[i
             spans.append((start, start + len(line)))
         position = stop + 1
     return spans
+
+
+_VALUE_LINE = lazy(r"[ \t]*(?:new |generated |the )?value[ \t]*:[ \t]*(\S{4,128})[ \t]*(?:\r?\n|$)", re.IGNORECASE)
+"""A line that labels its value only as a value (`New value: ...`), as a tool prints what it just set."""
+
+
+def _value_below(text: str, end: int, strength: int) -> list[tuple[int, int]]:
+    """The value on the line below the name's line when that line labels it only `value` (`New value:`):
+    Elasticsearch's `Password for the [elastic] user successfully reset.` then `New value: X`.
+    """
+    newline = text.find("\n", end, end + _WINDOW)
+    if newline < 0 or text.find("alue", newline, newline + 24) < 0:
+        return []  # asked first: most names have no `value` on the line below
+    found = _VALUE_LINE.match(text, newline + 1)
+    if found is None:
+        return []
+    score = value_score(found.group(1), direct=True)
+    return [found.span(1)] if score and score + strength >= _BAR else []
 
 
 def _sent(text: str, at: int, end: int) -> list[tuple[int, int]]:
@@ -1314,6 +1457,8 @@ def _public(text: str, folded: str, start: int, end: int, *, encrypted: bool = F
     )
     escaped = folded.rfind("\\n", max(0, start - 200), start)
     blank = max(blank, escaped + 1 if escaped >= 0 else -1)  # an escaped line break ends a URL too (a repr, JSON)
+    # so does a quote (RFC 3986 has none): a JSON string's end
+    blank = max(blank, folded.rfind('"', max(0, start - 200), start))
     if "://" in folded[blank + 1 : start] and folded[left - 1 : left] not in ("?", "&", "#"):
         return True  # inside a URL: its userinfo is the URL rule's to judge
     if "rn:" in folded[blank + 1 : start] and _IN_ARN.search(folded, blank + 1, start):
@@ -1540,7 +1685,7 @@ def _spans(
     catted = _cat_output(text, at, end) or _captioned_file(text, at, end, strength)
     if catted:
         return catted
-    sent = _sent(text, at, end)
+    sent = _sent(text, at, end) or _value_below(text, end, strength)
     if sent:
         return sent
     column = _column(text, at, end, strength)

@@ -48,6 +48,7 @@ _PASSWORD: dict[str, tuple[str, ...]] = {
     "or": ("ପାସୱାର୍ଡ", "ପାସୱର୍ଡ", "ପାସ୍‌ୱାର୍ଡ"),
     "sd": ("پاسورڊ", "ڳجهو لفظ"),
     "si": ("මුරපද",),
+    "dv": ("ޕާސްވޯޑ",),  # Dhivehi: the loan word in Thaana, a stem (`ޕާސްވޯޑަކީ`, "the password is") (round 14)
     "ne": ("पासवर्ड", "गोप्य शब्द"),
     # Dravidian
     "ta": ("கடவுச்சொல்", "கடவுச்சொல்", "பாஸ்வேர்ட்"),
@@ -59,6 +60,10 @@ _PASSWORD: dict[str, tuple[str, ...]] = {
     "es": ("contraseña", "contrasena", "credenciales", "clave de acceso"),
     "pt": ("senha", "palavra-passe", "palavra passe", "credenciais"),
     "it": ("parola d'ordine", "credenziali"),
+    "rm": ("pled-clav", "pled clav"),  # Romansh: "key word" (round 14)
+    "hsb": ("hesło",),  # Upper and Lower Sorbian (round 14)
+    "jv": ("tembung sandhi",),  # Javanese: "secret word" (round 14)
+    "wo": ("baatu jàll", "baatu jall"),  # Wolof: "word to pass" (round 14)
     "ro": ("parolă", "parola", "parolei"),
     "ca": ("contrasenya",),
     "gl": ("contrasinal",),
@@ -124,7 +129,7 @@ _PASSWORD: dict[str, tuple[str, ...]] = {
     "tk": ("açar sözi", "parol"),
     "tt": ("серсүз",),
     "ba": ("серһүҙ",),
-    "ug": ("پارول",),
+    "ug": ("پارول", "مەخپىي نومۇر"),  # "secret number", the usual Uyghur term for a password (round 14)
     "mn": ("нууц үг",),
     "bo": ("གསང་ཚིག",),
     # Southeast Asia and the Pacific
@@ -156,7 +161,7 @@ _PASSWORD: dict[str, tuple[str, ...]] = {
     "ln": ("liloba ya kobombama",),
     # the Americas
     "gn": ("ñe'ẽñemi",),
-    "qu": ("pakallan rimay",),
+    "qu": ("pakallan rimay", "pakasqa simi"),  # and "hidden word" (`pakasqa siminqa`, with the topic suffix) (round 14)
 }
 
 _SECRET: dict[str, tuple[str, ...]] = {
@@ -314,6 +319,7 @@ MODERATE: tuple[str, ...] = tuple(
 GLUABLE: frozenset[str] = frozenset(
     {
         *("password", "passwd", "pass", "auth", "token", "secret"),  # `requirepass`, `masterauth`, `rpcauth`
+        "passphrase",  # bitcoind's `walletpassphrase`, like `requirepass` (round 14)
         *("pw", "pwd"),  # slapd's `rootpw`, `adminpwd`: the short forms glue the same way (round 12)
         *("passwort", "kennwort", "wachtwoord", "wagwoord", "lösenord", "passord", "adgangskode", "kodeord"),
         *("salasana", "jelszó", "jelszav", "heslo", "hasło", "geslo", "parool", "parole", "schlüssel"),

@@ -45,13 +45,19 @@ from memory_core.firewall.judge import (
 )
 from memory_core.firewall.rows import ROWS_TRIGGERS, find_rows
 from memory_core.firewall.shaped import SHAPED_TRIGGERS, find_password_shaped
-from memory_core.firewall.values import is_placeholder, line_prefix, looks_like_code, under_encrypted_heading
+from memory_core.firewall.values import (
+    is_placeholder,
+    line_prefix,
+    looks_like_code,
+    plain_cookies,
+    under_encrypted_heading,
+)
 from memory_core.lazyre import lazy
 from memory_core.urls import MAX_URL, URL_END, find_userinfo
 
 __all__ = ["Rule", "RULES", "RULES_VERSION", "MARKER_PREFIX", "marker", "Edit"]
 
-RULES_VERSION = 11
+RULES_VERSION = 12
 """The rule set's version: raise it whenever a change makes the rules catch something they
 did not (1: vendor prefixes, assignments and entropy; 2: the RFC 3986 userinfo parser,
 password flags, named keys, stated passwords, `.pgpass`; 3: the judgement of a name and a
@@ -78,7 +84,13 @@ label's clause of any language ending in `:`, capitalised words and a number, a 
 SIM's PUK, a TOTP key below its label with a short last group, a JSON-escaped quote inside a value,
 `openssl enc -K`, HTTPie's `-a user:pass`, what `echo` pipes into a command that reads a password
 from stdin or prompts for one, a console's `<` result below a token, a `URL ACCOUNT PASSWORD` row;
-kept: a name whose last word is a digest's algorithm, `pin-sha256:`).
+kept: a name whose last word is a digest's algorithm, `pin-sha256:`); 12: round 14 read by principle: a
+wallet's recovery phrase by its shape, a URL ending at a quote, `passphrase` glued (`walletpassphrase`),
+digits among drawn letters of one case, ODBC's braced value, a quoted value of symbols, `New value:` below
+a password's line, `password_stdin`, emoji as symbols, titled words and one digit, seven more languages;
+kept: password hashes wherever a value is read, cookies of plain values, an id's sigil, a certificate cut
+short, a listing's ID column, an account at an upper-case host and its prompt, `nopass`, `hashed_secret`,
+a later JSON key's own value, a folded header's signature, VBA's `:=`, ids named by their format).
 `memory scrub` records the version
 it ran with, captures record the version that scrubbed them, and `doctor` says when stored
 records were last scrubbed by an older rule set."""
@@ -521,13 +533,17 @@ def _judge_cookie(match: re.Match[str]) -> Edit | None:
     quote = prefix[-1:] if prefix[-1:] in ("'", '"') else ""  # `-H 'Cookie: ...'`, httpie's `'Cookie:...'`
     if not quote and prefix.strip(" \t-<>*|").lower() not in ("", "set"):
         return None  # a header starts its line (curl -v marks it `>` or `<`); "the cookie: it expired" is prose
-    if re.search(r"\s=\s|[(\[]", match.group("s")):
-        return None  # `cookie: http.cookies.SimpleCookie = ...` is a Python annotation
+    if re.search(r"\s=\s|[(\[]", match.group("s")) or match.group("s").startswith("{"):
+        return None  # `cookie: http.cookies.SimpleCookie = ...` is a Python annotation; `cookie: {...}` code's options
     end = match.end("s")
     if quote:
         close = match.string.find(quote, match.start("s"), end + 1)
         end = close if close >= 0 else end
-    return (match.start("s"), end, "cookie") if end > match.start("s") else None
+    if end <= match.start("s") or plain_cookies(
+        match.string[match.start("s") : end], set_cookie=prefix.rstrip("-").lower().endswith("set")
+    ):
+        return None
+    return match.start("s"), end, "cookie"
 
 
 _HEADER_RULES = [
@@ -581,7 +597,7 @@ _NAMED_RULES = [
     Rule("credential", PRINTED_TRIGGERS, find=find_printed),
     Rule("credential", PAIR_TRIGGERS, find=find_pairs, fold=True),
     Rule("credential", TOLD_TRIGGERS, find=find_told, fold=True),
-    Rule("credential", ROWS_TRIGGERS, find=find_rows, fold=True),  # rows, pairs and commands with no name
+    Rule("credential", ROWS_TRIGGERS, find=find_rows),  # rows, pairs, commands, recovery phrases with no name
 ]
 
 # -- the entropy test, last ------------------------------------------------------------------
@@ -683,7 +699,35 @@ def _judge_entropy(match: re.Match[str], context: _Context | None = None) -> Edi
         return None  # `- secure: "..."` in `.travis.yml`: encrypted to the repository's public key, ciphertext
     if _labelled_above(match.string, match.start(), match.end()):
         return None  # `PublicKey = ...`, `"kid": ...`, `X-Request-Id: ...`, `ETag: ...`
+    if _id_column(match.string, match.start()):
+        return None  # `docker node ls`: the column's header says `ID`, and a listing's header says what a column is
     return match.start(), match.end(), "high-entropy"
+
+
+_HEADER_ROW = lazy(r"[ \t]*[A-Z][A-Z0-9_\-]*(?:[ \t]+[A-Z][A-Z0-9_\-/]*)+[ \t]*")
+"""A listing's header row: words in capitals (`ID   HOSTNAME   STATUS   MANAGER STATUS`)."""
+_HEADER_CELL = lazy(r"\S+(?: \S+)*")
+"""A header's cell: words joined by single blanks (`MANAGER STATUS`); cells stand two blanks apart."""
+
+
+def _id_column(text: str, start: int) -> bool:
+    """Whether the value stands in a listing's column whose header (a row of capitals above, down to
+    the value's line with no blank line between) names an id (`ID`, `NODE ID`, `CONTAINER ID`).
+    """
+    above = _lines_above(text, start, _DNS_LINES)
+    column = len(above[-1])
+    for line in reversed(above[:-1]):
+        if not line.strip():
+            return False  # a blank line ends the listing
+        if _HEADER_ROW.fullmatch(line) is None:
+            continue
+        cell = None
+        for found in _HEADER_CELL.finditer(line):
+            if found.start() > column:
+                break
+            cell = found
+        return cell is not None and _public_label(cell.group())
+    return False
 
 
 _CAT_ENCRYPTED = lazy(r"(?:^|[\s$>#])(?:cat|type|head|more|less)[ \t]+\S+\.(?:enc|gpg|age|asc|sops|vault)[ \t]*$")
@@ -802,9 +846,10 @@ _SIGNATURE_WORDS = frozenset({"signature", "authenticator", "seal", "mac"})
 sent and sent with it (DKIM's `bh=` and `b=`, RADIUS's `Message-Authenticator`), they open nothing."""
 _LABELLED_HEX = lazy(r"[a-z][a-z0-9]*/[0-9A-Fa-f]{8,}")
 _LABEL = lazy(
-    r"(?:\\[nrt])?(?P<label>[A-Za-z][\w.\-]{0,40})\\?[\"']?\]?[ \t]*(?:[:=]|==)[ \t]*\\?[\"']?(?:W/)?\\?[\"']?$"
+    r"(?:\\[nrt])?(?P<label>[A-Za-z][\w.\-]{0,40})\\?[\"']?\]?[ \t]*(?:[:=]|==)[ \t]*\\?[\"']?(?:W/)?\\?[\"']?[!$]?$"
 )
-"""The label before a value, in a repr or a JSON string too (`\\npeer: `, `[\\'etag\\'] == \\'W/"`)."""
+"""The label before a value, in a repr or a JSON string too (`\\npeer: `, `[\\'etag\\'] == \\'W/"`), and the
+sigil an id may start with (Matrix's `room_id: !...`, `event_id: $...`)."""
 _ELEMENT = lazy(r"<(?:[\w.\-]{1,20}:)?(?P<label>[A-Za-z][\w.\-]{0,40})(?:[ \t][^<>\n]{0,80})?>[ \t]*$")
 """The XML or HTML element a value stands in (`<ds:X509Certificate>`): its name is its label."""
 _HOST_LABEL = lazy(r"\.[a-z0-9\-]+\.[a-z]{2,}")
@@ -836,6 +881,7 @@ _ID_TAILS = frozenset(
         *("correlation", "span", "n", "e", "x", "y", "fingerprint", "thumbprint", "hash", "digest"),
         *("checksum", "version", "revision", "commit", "sha", "nonce", "integrity", "x5t", "cursor"),
         "challenge",  # PKCE's `code_challenge`, an ACME challenge: sent in the clear by design
+        *("ksuid", "ulid", "uuid", "guid", "nanoid", "cuid", "snowflake"),  # an id named by its format (round 14)
     }
 )
 
@@ -859,15 +905,29 @@ def _signed_field(text: str, start: int) -> bool:
     """
     line_start = text.rfind("\n", max(0, start - _MAX_SIGNED_LINE), start) + 1
     head = _SIGNED_HEADER.match(text, line_start, start)
-    if head is None:
-        return False
-    words = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", head.group("label"))]
+    if head is not None and _signing_label(head.group("label")):
+        return True
+    for _ in range(_FOLDED_LINES):  # a folded header's lines start with a blank: the field is the one above
+        if text[line_start : line_start + 1] not in (" ", "\t") or line_start == 0:
+            return False
+        line_start = text.rfind("\n", max(0, line_start - 1 - _MAX_SIGNED_LINE), line_start - 1) + 1
+        head = _SIGNED_HEADER.match(text, line_start, start)
+        if head is not None and text[line_start : line_start + 1] not in (" ", "\t"):
+            return _signing_label(head.group("label"))
+    return False
+
+
+def _signing_label(label: str) -> bool:
+    """Whether a field's name says signature or MAC by its last word, and no word says key or secret."""
+    words = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", label)]
     if not words or any(w in ("key", "secret", "private", "password", "token") for w in words):
         return False
     return words[-1] in _SIGNATURE_WORDS
 
 
 _MAX_SIGNED_LINE = 1000
+_FOLDED_LINES = 8
+"""How many continuation lines up a folded header's field name is looked for (RFC 5322 folding)."""
 _CIPHER_LABELS = frozenset({"secure", "encrypted", "ciphertext", "sealed", "enc"})
 """A label that is only a word for encrypted: what it labels is ciphertext (Travis's `secure:`)."""
 
@@ -904,7 +964,13 @@ def _public_blocks(text: str) -> list[tuple[int, int]]:
         following = text.find("-----BEGIN", label.end())
         if end >= 0 and (following < 0 or end < following):
             spans.append((label.start(), end))
+        elif (cut := _BASE64_LINES.match(text, label.end())) is not None:
+            spans.append((label.start(), cut.end()))  # `head -3 ca.crt`: a block cut short is as public, down its lines
     return spans
+
+
+_BASE64_LINES = lazy(r"(?:\r?\n[ \t]*[A-Za-z0-9+/=]{16,128}[ \t]*)+")
+"""The base64 lines right under a block's `-----BEGIN` line, while no other line breaks them."""
 
 
 _ENCRYPTED_FILES = (".enc", ".gpg", ".age", ".asc", ".sops", ".vault")

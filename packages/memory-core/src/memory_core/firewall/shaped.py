@@ -71,7 +71,9 @@ _MIN_LETTERS = 3
 _URL_LOOKBACK = 300
 
 _AT_HOST = lazy(r"@(?:[\w\-]+\.)+[\w\-]+$|@[\^~v]?\d+(?:\.\d+)+[\w.+\-]*$|@[\^~v]?\d+$|@sha\d")
-_ACCOUNT_AT = lazy(r"[a-z0-9._\-]+@[a-z0-9._\-]+")
+_ACCOUNT_AT = lazy(r"[a-z0-9._\-]+@[A-Za-z0-9._\-]+(?::[~/][\w/.\-]*)?[$#%>]?")
+"""An account at a host, whatever case the host is named in (`admin@DS920`), and a shell's prompt after it
+(`admin@DS920:~$`): a lower-case user before `@` and a host name after."""
 _REVISION = lazy(r"[~^]\d*$")
 _PERCENT_ENCODED = lazy(r"%[0-9A-Fa-f]{2}")
 _FORMAT_DIRECTIVE = lazy(r"%[-+ #0]*\d*(?:\.\d*)?[sdifgeExXocrbu](?![A-Za-z0-9])")

@@ -30,6 +30,7 @@ __all__ = [
     "looks_like_code",
     "line_prefix",
     "under_encrypted_heading",
+    "plain_cookies",
 ]
 
 _TRAILING = ")]},.:;!?"
@@ -268,3 +269,25 @@ def under_encrypted_heading(text: str, folded: str, start: int) -> bool:
         if above == 0:
             break
     return False
+
+
+_PLAIN_COOKIE = lazy(
+    r"[A-Za-z]{0,16}|[a-z]{2,3}(?:[\-_][A-Za-z0-9]{2,8})?|\d{1,10}|[A-Za-z]{0,3}\d*(?:\.\d+)+"
+    r"|\{(?:\"?\w{1,30}\"?:[ ]?(?:true|false|null|\d{1,10}|\"\w{0,16}\")[, ]*)*\}"
+)
+"""A cookie's value that holds no secret: a word (`theme=dark`), a language tag (`lang=de-DE`), a number or a
+number-dot form (analytics' `_ga=GA1.1.431282631.1733393643`), a consent's object of flags (percent-decoded)."""
+
+
+def plain_cookies(header: str, *, set_cookie: bool) -> bool:
+    """Whether every `name=value` of a `Cookie:` header (a `Set-Cookie:`'s first, the rest are its
+    attributes) has a plain value (`_PLAIN_COOKIE`): preferences and analytics, which open no session.
+    """
+    from urllib.parse import unquote
+
+    pairs = header.split(";")[:1] if set_cookie else header.split(";")
+    for pair in pairs:
+        name, equals, value = pair.strip().partition("=")
+        if not equals or not name or _PLAIN_COOKIE.fullmatch(unquote(value.strip().strip('"'))) is None:
+            return False
+    return True
