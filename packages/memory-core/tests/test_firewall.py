@@ -434,7 +434,9 @@ def test_a_200_kb_adversarial_turn_costs_linear_time(text: str) -> None:
     small_ms, big_ms = _best_ms(lambda: FIREWALL.scrub(small)), _best_ms(lambda: FIREWALL.scrub(text))
 
     assert big_ms < 40 * small_ms + 20, (small_ms, big_ms)
-    assert big_ms < 200 * baseline + 50, (baseline, big_ms)
+    # 300: rules v12 read more about each token after a name; the name-dense inputs cost 155-203
+    # times the pass at rest (docs/firewall.md, "What it costs"), and a loaded machine adds to that
+    assert big_ms < 300 * baseline + 50, (baseline, big_ms)
 
 
 # -- cost on the hook path ----------------------------------------------------------------------
