@@ -540,11 +540,10 @@ class Retriever:
         prompt, "Caroline" put every short reply of Caroline's near "When did Caroline paint a
         sunrise?". The author lift (`_AUTHOR_BOOST`) and BM25 still read the name. LoCoMo
         (bench/locomo.py --vectors, turns authored by their speaker) R@5 / R@10, fold A 0.580 /
-        0.699 -> 0.623 / 0.725, fold B 0.551 / 0.611 -> 0.589 / 0.643; coding-dev and LoCoMo
+        0.699 -> 0.623 / 0.725, fold B 0.551 / 0.611 -> 0.589 / 0.640; coding-dev and LoCoMo
         through `assemble` (one author, never named) unchanged.
         """
-        scores = lexical.scores
-        lenders = heapq.nsmallest(_LENDERS, scores, key=lambda rid: (-scores[rid], rid))
+        lenders = _best(lexical.scores, _LENDERS)
         records = {r.id: r for r in self.store.get(sorted(lenders))} if lenders else {}
         known: dict[str, frozenset[str]] = {}
         named = frozenset().union(*(_names(r.author, known) for r in records.values() if r.author))
@@ -558,7 +557,7 @@ class Retriever:
         read already (not read again).
         """
         scores = lexical.scores
-        lenders = heapq.nsmallest(_LENDERS, scores, key=lambda rid: (-scores[rid], rid))
+        lenders = _best(scores, _LENDERS)
         records = dict(read or {})
         ids = sorted((set(lenders) | set(wanted)) - records.keys())
         if ids:
@@ -591,7 +590,7 @@ class Retriever:
         """Give the turns either side of each of the `_CONTEXT_LENDERS` best fused records a share of
         its fused score (`_CONTEXT_SHARE`), in place.
         """
-        lenders = heapq.nsmallest(_CONTEXT_LENDERS, fused, key=lambda rid: (-fused[rid], rid))
+        lenders = _best(fused, _CONTEXT_LENDERS)
         missing = [rid for rid in lenders if rid not in records]
         if missing:
             records.update((r.id, r) for r in self.store.get(missing))
@@ -701,11 +700,16 @@ def _threads() -> ThreadPoolExecutor:
     return _executor[1]
 
 
+def _best(scores: Mapping[str, float], count: int) -> list[str]:
+    """The `count` best ids of `scores`, best first; ties go to the smaller id (the same order on every store)."""
+    return heapq.nsmallest(count, scores, key=lambda rid: (-scores[rid], rid))
+
+
 def _fused_scores(scores: Mapping[str, float], by_meaning: tuple[list[str], list[str]]) -> dict[str, float]:
     """Reciprocal-rank fusion of the BM25 list (its `_DEPTH` best) and the two vector lists (by
     cosine, and by closeness beyond generic prompts, each half of `_VECTOR_WEIGHT`), by id.
     """
-    bm25_order = heapq.nsmallest(_DEPTH, scores, key=lambda rid: (-scores[rid], rid))
+    bm25_order = _best(scores, _DEPTH)
     fused: dict[str, float] = {}
     half = _VECTOR_WEIGHT / 2
     for order, weight in ((bm25_order, 1.0), (by_meaning[0], half), (by_meaning[1], half)):
