@@ -61,6 +61,7 @@ from memory_core.firewall.values import (
     is_ordinary,
     is_placeholder,
     looks_like_secret,
+    password_hash,
     plain_cookies,
     under_encrypted_heading,
 )
@@ -562,7 +563,7 @@ def value_score(value: str, *, direct: bool = False) -> int:
         return 1 if _OTP_DIGITS[0] <= len(value) <= _OTP_DIGITS[1] else 0
     if len(value) < _SHORTEST_VALUE:
         return 0  # what every test below asks is longer: `x`, `is`, `on`
-    if "$" in value and _PASSWORD_HASH.fullmatch(value):
+    if "$" in value and password_hash(value):
         return 0  # `ops:$apr1$salt$hash`: a password hash, one-way
     if _B32_GROUPS.fullmatch(value):
         return 2
@@ -1126,18 +1127,11 @@ def _cat_output(text: str, start: int, end: int) -> list[tuple[int, int]]:
         or "[REDACTED:" in line
         or line.startswith(("$", ">", "#", "PS"))
         or value_score(line.split(":")[-1]) == 0
-        or _PASSWORD_HASH.fullmatch(line.split(":")[-1]) is not None
     ):
-        return []  # an `.htpasswd`'s `user:$apr1$salt$hash`: a password hash is one-way, kept like a digest
+        return []  # `value_score` keeps an `.htpasswd`'s `user:$apr1$salt$hash` (`password_hash`): one-way
     return [(newline + 1, newline + 1 + len(line))]
 
 
-_PASSWORD_HASH = lazy(
-    r"(?:[\w.\-]{1,64}:)?\$(?:1|2[abxy]?|5|6|7|y|gy|apr1|md5|sha1|argon2(?:id|i|d)|scrypt|pbkdf2(?:-sha\d+)?)"
-    r"\$[\w=,.+/\-$]{8,}"
-)
-"""The modular crypt format by its known ids (`$apr1$salt$hash`, `$2y$05$...`, `$6$salt$hash`), maybe after its
-account (`ops:` in an `.htpasswd`): a password hash is one-way, kept like a digest (`patterns` keeps it alike)."""
 _CAPTION = lazy(r"[ \t>]*#[ \t]*[~/.][^\s]{1,200}(?:[ \t][^\n]{0,120})?")
 """A comment whose first word is a file's path: the caption of the file's lines shown below it."""
 _CAPTIONED_LINES = 4

@@ -49,6 +49,7 @@ from memory_core.firewall.values import (
     is_placeholder,
     line_prefix,
     looks_like_code,
+    password_hash,
     plain_cookies,
     under_encrypted_heading,
 )
@@ -685,7 +686,7 @@ def _judge_entropy(match: re.Match[str], context: _Context | None = None) -> Edi
     if _published_in_dns(match.string, match.start()):
         return None  # a DNS record is public by design: DKIM's `p=`, an ACME challenge, a site verification
     context = context or _Context(match.string, match.string.lower())
-    if context.holds("$") and _MODULAR_CRYPT.search(_token_before(match.string, match.start())):
+    if context.holds("$") and password_hash(_token_before(match.string, match.start())):
         return None  # a password hash (`$2y$10$...`, `$argon2id$v=19$...$salt$hash`, `$6$salt$hash`): one-way
     hex_value = token.startswith("0x") or set(token) <= _HEX_CHARS
     if hex_value and context.holds(*_DIGEST_NAMES) and _under_digest_heading(match.string, match.start()):
@@ -855,9 +856,6 @@ _ELEMENT = lazy(r"<(?:[\w.\-]{1,20}:)?(?P<label>[A-Za-z][\w.\-]{0,40})(?:[ \t][^
 _HOST_LABEL = lazy(r"\.[a-z0-9\-]+\.[a-z]{2,}")
 _PUBLIC_PREFIXES = ("age1", "npub1", "pk_live_", "pk_test_")
 """Public by design: age and Nostr recipients, publishable keys (Stripe's `pk_live_`) made to ship in web pages."""
-_MODULAR_CRYPT = lazy(r"\$[a-z0-9][a-z0-9\-]{0,15}\$(?:[\w=,.+/\-]*\$){0,4}[\w.+/]*$")
-"""The modular crypt format up to a value: `$id$`, its parameters and salt (`$2y$10$`, `$argon2id$v=19$m=...$`).
-A password hash is one-way: kept, like a digest (decided for round 11; docs/firewall.md)."""
 _HEX_CHARS = frozenset("0123456789abcdefABCDEF")
 _DIGEST_HEADING = lazy(r"[ \t]*(?:sha(?:1|224|256|384|512)|sha3[-_]?\d{3}|sm3[-_]?256|md5|blake2[bs]?)[ \t]*:[ \t]*")
 """A heading that names a digest algorithm alone on its line (`tpm2_pcrread`'s `sha256:` bank)."""
