@@ -10,9 +10,10 @@ cost more than the scrub itself. Failure: a bad pattern raises `re.error` at fir
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["lazy", "LazyPattern"]
+__all__ = ["lazy", "LazyPattern", "alternation"]
 
 
 class LazyPattern:
@@ -42,3 +43,26 @@ class LazyPattern:
 def lazy(source: str, flags: int = 0) -> re.Pattern[str]:
     """`re.compile(source, flags)`, deferred to the first use (typed as the pattern it becomes)."""
     return LazyPattern(source, flags)  # type: ignore[return-value]
+
+
+def alternation(words: Iterable[str]) -> str:
+    """A regular expression matching any of `words` (literals), factored into a tree of shared
+    prefixes (`m(?:ysql(?:dump)?|ongo)`): `re` tries a flat alternation's words one after another
+    at every position of the text, and the tree's branches once per character. Where one word is a
+    prefix of another the longer is tried first, as in a flat alternation sorted longest first.
+    """
+    tree: dict[str, Any] = {}
+    for word in words:
+        node = tree
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}  # a word ends here
+
+    def branch(node: dict[str, Any]) -> str:
+        arms = [re.escape(char) + branch(child) for char, child in sorted(node.items()) if char]
+        if not arms:
+            return ""
+        body = arms[0] if len(arms) == 1 else "(?:" + "|".join(arms) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return branch(tree)

@@ -65,7 +65,7 @@ from memory_core.firewall.values import (
     plain_cookies,
     under_encrypted_heading,
 )
-from memory_core.lazyre import lazy
+from memory_core.lazyre import alternation, lazy
 
 __all__ = [
     *("find_judged", "find_pairs", "find_printed", "find_told"),
@@ -125,20 +125,48 @@ _NAMES: tuple[tuple[str, int, str], ...] = tuple(
 """Longest first, so `verification code` is read before `code` and `password` before `pass`."""
 _ASCII_NAMES = tuple(n for n in _NAMES if n[0].isascii())
 _ANCHOR = 4
-"""Names are looked for by their first four characters, one pass for all that share them: a pass
-over a long text costs more than checking the few names at each place it finds (233 ASCII names
-take 159 passes; 25 ms to 17 ms over the bench's 200 KB turn)."""
+"""Names are looked for by their first four characters: one scan of the text finds where any of them
+stands (`_Anchors`), and only the names sharing those four characters are compared there."""
 
 
-def _anchored(names: tuple[tuple[str, int, str], ...]) -> tuple[tuple[str, tuple[int, ...]], ...]:
-    groups: dict[str, list[int]] = {}
-    for index, (word, _, _) in enumerate(names):
-        groups.setdefault(word[:_ANCHOR], []).append(index)
-    return tuple((anchor, tuple(indices)) for anchor, indices in groups.items())
+class _Anchors:
+    """Where the names of a table may stand in a text: one scan for all of them (a `find` per anchor
+    cost 209 passes over the text: 0.27 ms of the bench's typical 2 KB turn, 28 ms of its 200 KB turn;
+    the scan 0.09 ms and 10 ms, `/tmp/fwcost/t2.py` in docs/firewall.md).
+    """
+
+    def __init__(self, names: tuple[tuple[str, int, str], ...]) -> None:
+        self.names = names
+        groups: dict[str, list[int]] = {}
+        for index, (word, _, _) in enumerate(names):
+            groups.setdefault(word[:_ANCHOR], []).append(index)
+        self.groups = {anchor: tuple(indices) for anchor, indices in groups.items()}
+        self.lengths = sorted({len(anchor) for anchor in groups})  # a name shorter than four is its own anchor
+        by_first: dict[str, list[str]] = {}
+        for anchor in groups:
+            by_first.setdefault(anchor[0], []).append(anchor[1:])
+        # Each match is one character, the rest looked ahead for: anchors may overlap (`u/p/w`).
+        self.pattern = lazy(
+            "|".join(re.escape(first) + f"(?={alternation(rest)})" for first, rest in sorted(by_first.items()))
+        )
+
+    def hits(self, folded: str) -> list[tuple[int, int]]:
+        """(a name's place in the table, where it stands in `folded`) for every name, in that order."""
+        hits: list[tuple[int, int]] = []
+        names, groups = self.names, self.groups
+        for found in self.pattern.finditer(folded):
+            at = found.start()
+            for length in self.lengths:
+                if at + length > len(folded):
+                    break  # the text ends before an anchor this long: a shorter slice is another anchor
+                indices = groups.get(folded[at : at + length], ())
+                hits.extend((index, at) for index in indices if folded.startswith(names[index][0], at))
+        hits.sort()  # the longest names first, each left to right, as if each were looked for alone
+        return hits
 
 
-_ASCII_ANCHORS = _anchored(_ASCII_NAMES)
-_ALL_ANCHORS = _anchored(_NAMES)
+_ASCII_ANCHORS = _Anchors(_ASCII_NAMES)
+_ALL_ANCHORS = _Anchors(_NAMES)
 JUDGED_TRIGGERS = ("",)
 """The finder looks for its own names; it runs on every text."""
 _PUBLIC_WORDS = ("public", "pub", "publickey", "recipient", "fingerprint", "kid", "client_id", "clientid")
@@ -1415,18 +1443,22 @@ def _bounded(text: str, folded: str, at: int, word: str) -> bool:
     return text[at].isupper() and text[at - 1].islower()
 
 
+_IDENTIFIER = 80
+_IDENTIFIER_BEFORE = lazy(rf"(?:[\w.+/\-](?!\\)){{0,{_IDENTIFIER}}}")
+"""An identifier's characters before a name, read on the reversed text: a character an escape's backslash
+precedes is not one (`\\nIdempotency-Key`: the `n` belongs to an escaped newline)."""
+_IDENTIFIER_AFTER = lazy(rf"[\w+/\-]{{0,{_IDENTIFIER}}}")
+
+
 def _public(text: str, folded: str, start: int, end: int, *, encrypted: bool = False) -> bool:
     """Whether the identifier around the name says it is public (`PublicKey`, `client_id`), or
     the "name" is letters inside a random run (`...xPw9...` in a key) and names nothing.
     """
-    left = start
-    while left > 0 and (folded[left - 1].isalnum() or folded[left - 1] in "_-.+/") and start - left < 80:
-        if left >= 2 and folded[left - 2] == "\\":
-            break  # `\nIdempotency-Key`: the `n` belongs to an escaped newline
-        left -= 1
-    right = end
-    while right < len(folded) and (folded[right].isalnum() or folded[right] in "_-+/") and right - end < 80:
-        right += 1
+    # the identifier the name stands in: read back on the reversed text (one match, not a loop per character)
+    back = _IDENTIFIER_BEFORE.match(folded[max(0, start - _IDENTIFIER - 1) : start][::-1])
+    ahead = _IDENTIFIER_AFTER.match(folded, end)
+    left = start - (back.end() if back is not None else 0)  # both always match, if only nothing
+    right = ahead.end() if ahead is not None else end
     identifier = folded[left:right]
     words = re.findall(r"[a-z]+", identifier)
     if any(w in _NOT_SECRET_WORDS for w in words):
@@ -1471,7 +1503,7 @@ def _public(text: str, folded: str, start: int, end: int, *, encrypted: bool = F
     return any(word in identifier for word in _PUBLIC_WORDS) or identifier.endswith(("_id", "-id", 'id"', "ids"))
 
 
-_PRINTER = lazy(
+_PRINTERS = (
     # a command line whose output is a secret, as data: a password manager's `show`, a CLI's token
     # printer, a decode; at the start of its line (after a prompt), its output the next line
     r"^[ \t]*(?:[$#>%][ \t]*|PS[^>\n]{0,40}>[ \t]*)?"
@@ -1480,11 +1512,14 @@ _PRINTER = lazy(
     r"|security[ \t]+find-(?:generic|internet)-password\b[^\n]{0,200}?[ \t]-w"
     r"|gcloud[ \t]+auth[ \t]+print-(?:access|identity)-token|az[ \t]+account[ \t]+get-access-token\b[^\n]{0,200}?tsv"
     r"|vault[ \t]+(?:kv[ \t]+get|read)[ \t][^\n]{0,200}?-field[ =]"
-    r"|aws[ \t]+secretsmanager[ \t]+get-secret-value\b[^\n]{0,300}?text)"
-    r"|[^\n]{0,300}?\|[ \t]*base64[ \t]+(?:-d|--decode|-D)\b)"
-    r"(?:[ \t][^\n|;&]{0,300})?\r?\n(?P<v>[^\n]{6,200})",
-    re.MULTILINE,
+    r"|aws[ \t]+secretsmanager[ \t]+get-secret-value\b[^\n]{0,300}?text)",
+    r"|[^\n]{0,300}?\|[ \t]*base64[ \t]+(?:-d|--decode|-D)\b",
+    r")(?:[ \t][^\n|;&]{0,300})?\r?\n(?P<v>[^\n]{6,200})",
 )
+_PRINTER = lazy("".join(_PRINTERS), re.MULTILINE)
+_NAMED_PRINTER = lazy(_PRINTERS[0] + _PRINTERS[2], re.MULTILINE)
+"""`_PRINTER` less the decode, for a text without `base64` (where it cannot match): its walk along each line
+to a `|` cost 0.05 ms of the bench's typical 2 KB turn."""
 PRINTED_TRIGGERS: tuple[str, ...] = (
     *("pass", "op read", "bw get", "find-generic", "find-internet", "auth token", "print-", "get-access-token"),
     *("-field", "get-secret-value", "base64 -d", "base64 --decode", "base64 -D"),
@@ -1497,7 +1532,7 @@ def find_printed(text: str, folded: str) -> list[tuple[int, int, str]]:
     `vault kv get -field=password`, `... | base64 -d`): a credential when it looks like one.
     """
     edits: list[tuple[int, int, str]] = []
-    for found in _PRINTER.finditer(text):
+    for found in (_PRINTER if "base64" in text else _NAMED_PRINTER).finditer(text):
         value = found.group("v").strip()
         if value and not value.startswith(("$", ">", "#", "[REDACTED:")) and "(" not in value and value_score(value):
             start = found.start("v") + len(found.group("v")) - len(found.group("v").lstrip())
@@ -1607,13 +1642,7 @@ def find_judged(text: str, folded: str) -> list[tuple[int, int, str]]:
     if not text.isascii():
         lowered = text.lower()  # Cyrillic and Greek names fold too; the engine folds only ASCII
         folded = lowered if len(lowered) == len(text) else folded
-    hits: list[tuple[int, int]] = []  # (the name's place in `names`, where it stands)
-    for anchor, indices in _ASCII_ANCHORS if names is _ASCII_NAMES else _ALL_ANCHORS:
-        at = folded.find(anchor)  # one pass per anchor: `pass` finds `password`, `passwd`, `passcode` ...
-        while at >= 0:
-            hits.extend((index, at) for index in indices if folded.startswith(names[index][0], at))
-            at = folded.find(anchor, at + 1)
-    hits.sort()  # the longest names first, each left to right, as if each were looked for alone
+    hits = (_ASCII_ANCHORS if names is _ASCII_NAMES else _ALL_ANCHORS).hits(folded)
     encrypted = "encrypted" in folded  # asked once: a heading above is looked for only in a text that has one
     taken = bytearray(len(text) + 1)  # where a longer name was already read: `password` holds `pass`
     edits: list[tuple[int, int, str]] = []
