@@ -207,20 +207,13 @@ _FILLER_RUN = lazy(
 or says so: AWS documents `AKIAIOSFODNN7EXAMPLE`, and no issued key spells EXAMPLE."""
 
 
-def _judge_vendor(match: re.Match[str]) -> Edit | None:
-    if _FILLER_RUN.search(match.group(0)):
-        return None
-    return match.start(), match.end(), ""
-
-
 def _vendor(kind: str, triggers: tuple[str, ...], body: str) -> Rule:
     """A token recognised by its own prefix: nothing may glue onto either end of it; filler
     (`xxxx`, eight of one character) marks a documentation example, kept.
     """
 
     def judge(match: re.Match[str]) -> Edit | None:
-        decided = _judge_vendor(match)
-        return None if decided is None else (decided[0], decided[1], kind)
+        return None if _FILLER_RUN.search(match.group(0)) else (match.start(), match.end(), kind)
 
     return Rule(kind, triggers, rf"(?<![A-Za-z0-9_\-]){body}(?![A-Za-z0-9])", judge=judge)
 
