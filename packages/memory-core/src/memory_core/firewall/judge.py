@@ -140,8 +140,13 @@ class _Anchors:
         groups: dict[str, list[int]] = {}
         for index, (word, _, _) in enumerate(names):
             groups.setdefault(word[:_ANCHOR], []).append(index)
-        self.groups = {anchor: tuple(indices) for anchor, indices in groups.items()}
-        self.lengths = sorted({len(anchor) for anchor in groups})  # a name shorter than four is its own anchor
+        # an anchor -> the names of every anchor it starts with (`key ` holds `key`: a name shorter than
+        # four characters is its own anchor), so the longest anchor found at a place gives all names there
+        self.prefixed = {
+            anchor: tuple(i for other, indices in groups.items() if anchor.startswith(other) for i in indices)
+            for anchor in groups
+        }
+        self.lengths = sorted({len(anchor) for anchor in groups}, reverse=True)
         by_first: dict[str, list[str]] = {}
         for anchor in groups:
             by_first.setdefault(anchor[0], []).append(anchor[1:])
@@ -153,14 +158,14 @@ class _Anchors:
     def hits(self, folded: str) -> list[tuple[int, int]]:
         """(a name's place in the table, where it stands in `folded`) for every name, in that order."""
         hits: list[tuple[int, int]] = []
-        names, groups = self.names, self.groups
+        names, prefixed = self.names, self.prefixed
         for found in self.pattern.finditer(folded):
             at = found.start()
-            for length in self.lengths:
-                if at + length > len(folded):
-                    break  # the text ends before an anchor this long: a shorter slice is another anchor
-                indices = groups.get(folded[at : at + length], ())
-                hits.extend((index, at) for index in indices if folded.startswith(names[index][0], at))
+            for length in self.lengths:  # the longest anchor standing here (one always does)
+                indices = prefixed.get(folded[at : at + length])
+                if indices is not None:
+                    hits.extend((index, at) for index in indices if folded.startswith(names[index][0], at))
+                    break
         hits.sort()  # the longest names first, each left to right, as if each were looked for alone
         return hits
 
@@ -1454,11 +1459,14 @@ def _public(text: str, folded: str, start: int, end: int, *, encrypted: bool = F
     """Whether the identifier around the name says it is public (`PublicKey`, `client_id`), or
     the "name" is letters inside a random run (`...xPw9...` in a key) and names nothing.
     """
-    # the identifier the name stands in: read back on the reversed text (one match, not a loop per character)
-    back = _IDENTIFIER_BEFORE.match(folded[max(0, start - _IDENTIFIER - 1) : start][::-1])
-    ahead = _IDENTIFIER_AFTER.match(folded, end)
-    left = start - (back.end() if back is not None else 0)  # both always match, if only nothing
-    right = ahead.end() if ahead is not None else end
+    # the identifier the name stands in, each side one match (read back on the reversed text) where it goes on
+    left, right = start, end
+    if start and (folded[start - 1].isalnum() or folded[start - 1] in "_-.+/"):
+        back = _IDENTIFIER_BEFORE.match(folded[max(0, start - _IDENTIFIER - 1) : start][::-1])
+        left -= back.end() if back is not None else 0  # it always matches, if only nothing
+    if folded[end : end + 1].isalnum() or folded[end : end + 1] in ("_", "-", "+", "/"):
+        ahead = _IDENTIFIER_AFTER.match(folded, end)
+        right = ahead.end() if ahead is not None else end
     identifier = folded[left:right]
     words = re.findall(r"[a-z]+", identifier)
     if any(w in _NOT_SECRET_WORDS for w in words):
