@@ -46,10 +46,9 @@ def lazy(source: str, flags: int = 0) -> re.Pattern[str]:
 
 
 def alternation(words: Iterable[str]) -> str:
-    """A regular expression matching any of `words` (literals), factored into a tree of shared
-    prefixes (`m(?:ysql(?:dump)?|ongo)`): `re` tries a flat alternation's words one after another
-    at every position of the text, and the tree's branches once per character. Where one word is a
-    prefix of another the longer is tried first, as in a flat alternation sorted longest first.
+    """A regular expression matching any of `words` (literals) as a tree of shared prefixes
+    (`m(?:ysql(?:dump)?|ongo)`, the longer word tried first): `re` tries a flat alternation's words
+    one by one at every position of a text, the tree's branches once per character.
     """
     tree: dict[str, Any] = {}
     for word in words:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 
-from memory_core.firewall.values import is_placeholder, looks_like_secret, trim_value
+from memory_core.firewall.values import is_placeholder, looks_like_secret, occurrences, trim_value
 from memory_core.lazyre import alternation, lazy
 
 __all__ = ["find_flag_passwords", "FLAG_TRIGGERS"]
@@ -209,26 +209,22 @@ def _read_command(text: str, program: str, start: int, end: int) -> list[tuple[i
 def _paired_p(text: str) -> list[re.Match[str]]:
     """Each spaced `-p VALUE` after a blank (a `find` per `-p`: a pattern scanning the text costs more)."""
     found: list[re.Match[str]] = []
-    at = text.find("-p")
-    while at >= 0:
+    for at in occurrences(text, "-p"):
         if at and text[at - 1] in " \t" and text[at + 2 : at + 3] in (" ", "\t"):
             match = _PAIRED_P.match(text, at)
             if match is not None:
                 found.append(match)
-        at = text.find("-p", at + 2)
     return found
 
 
 def _user_using(text: str, folded: str) -> list[tuple[int, int, str]]:
     """`user NAME using X`, read back from each ` using ` (the folded text finds `USING` too)."""
     edits: list[tuple[int, int, str]] = []
-    at = folded.find(" using ")
-    while at >= 0:
+    for at in occurrences(folded, " using "):
         if _USER_USING.search(folded, max(0, at - 80), at + 1) is not None:
             value = _USING_VALUE.match(text, at + 1)
             if value is not None and _password(value.group("s")) and looks_like_secret(value.group("s")):
                 edits.append((value.start("s"), value.end("s"), KIND))
-        at = folded.find(" using ", at + 7)
     return edits
 
 
@@ -268,14 +264,12 @@ def find_flag_passwords(text: str, folded: str) -> list[tuple[int, int, str]]:
                 edits.append((found.start(group), found.end(group), KIND))
     if ("echo" in folded or "printf" in folded) and ("password" in folded or "passphrase" in folded):
         for verb in ("echo", "printf"):
-            at = folded.find(verb)
-            while at >= 0:  # each `echo` read where it stands: a pattern over the whole text costs more
+            for at in occurrences(folded, verb):  # each `echo` read where it stands
                 prompted = _PROMPTED.match(text, at)
                 if prompted is not None:
                     group = next(g for g in ("q", "r", "b") if prompted.group(g) is not None)
                     if _password(prompted.group(group)) and not prompted.group(group).startswith("$"):
                         edits.append((prompted.start(group), prompted.end(group), KIND))
-                at = folded.find(verb, at + len(verb))
     for name in _PROGRAM_NAME.finditer(text):
         # No name starts inside a name the look back refused (its characters are all word characters).
         program = _PROGRAM.match(text, name.start())

@@ -61,6 +61,7 @@ from memory_core.firewall.values import (
     is_ordinary,
     is_placeholder,
     looks_like_secret,
+    occurrences,
     password_hash,
     plain_cookies,
     under_encrypted_heading,
@@ -125,14 +126,12 @@ _NAMES: tuple[tuple[str, int, str], ...] = tuple(
 """Longest first, so `verification code` is read before `code` and `password` before `pass`."""
 _ASCII_NAMES = tuple(n for n in _NAMES if n[0].isascii())
 _ANCHOR = 4
-"""Names are looked for by their first four characters: one scan of the text finds where any of them
-stands (`_Anchors`), and only the names sharing those four characters are compared there."""
 
 
 class _Anchors:
-    """Where the names of a table may stand in a text: one scan for all of them (a `find` per anchor
-    cost 209 passes over the text: 0.27 ms of the bench's typical 2 KB turn and 28 ms of its 200 KB
-    turn; the scan 0.09 ms and 10 ms, the same hits).
+    """Where the names of a table stand in a text: one scan finds where any name's first four characters
+    stand, and only the names sharing them are compared there (a `find` per anchor cost 209 passes over
+    the text: 0.27 ms of the bench's typical 2 KB turn and 28 ms of its 200 KB turn; the scan 0.09 and 10 ms).
     """
 
     def __init__(self, names: tuple[tuple[str, int, str], ...]) -> None:
@@ -1566,17 +1565,14 @@ def find_pairs(text: str, folded: str) -> list[tuple[int, int, str]]:
     `p` alone names nothing, after a user it names the password.
     """
     edits: list[tuple[int, int, str]] = []
-    for trigger in PAIR_TRIGGERS[3:]:
-        at = folded.find(trigger)
-        while at >= 0:
+    for trigger in PAIR_TRIGGERS[3:]:  # no trigger overlaps itself: each `find` may go on past the last
+        for at in occurrences(folded, trigger):
             found = _QUERY_KEY.match(text, at + 1)
             if found is not None and (score := value_score(found.group("v"))) and score + 1 >= _BAR:
                 edits.append((*found.span("v"), KIND))
-            at = folded.find(trigger, at + 1)
     for trigger in PAIR_TRIGGERS[:3]:
-        at = folded.find(trigger)
-        while at >= 0:
-            at += 1  # the label, past the blank its trigger starts with
+        for blank in occurrences(folded, trigger):
+            at = blank + 1  # the label, past the blank its trigger starts with
             line_start = max(text.rfind("\n", max(0, at - _WINDOW), at) + 1, at - _WINDOW, 0)
             if (at == 0 or text[at - 1] in " \t") and _PAIR_USER.search(folded, line_start, at):
                 found = _PAIR_VALUE.match(text, at, min(len(text), at + _MAX_VALUE))
@@ -1584,7 +1580,6 @@ def find_pairs(text: str, folded: str) -> list[tuple[int, int, str]]:
                     start, end = _trim(text, *found.span("v"))
                     if value_score(text[start:end], direct=True):
                         edits.append((start, end, KIND))
-            at = folded.find(trigger, at + 1)
     return edits
 
 
@@ -1608,9 +1603,7 @@ def find_told(text: str, folded: str) -> list[tuple[int, int, str]]:
     change it after", "my usual one with the year bumped, so X now". The value is set off (between
     commas, or "so X now") and must hold letters and digits and look like a credential.
     """
-    places = sorted(
-        (at, trigger in _LOCK_TRIGGERS) for trigger in TOLD_TRIGGERS for at in _occurrences(folded, trigger)
-    )
+    places = sorted((at, trigger in _LOCK_TRIGGERS) for trigger in TOLD_TRIGGERS for at in occurrences(folded, trigger))
     edits: list[tuple[int, int, str]] = []
     scanned = {False: 0, True: 0}  # each sentence is read once per reading, however many triggers it holds
     for at, lock in places:
@@ -1633,15 +1626,6 @@ def find_told(text: str, folded: str) -> list[tuple[int, int, str]]:
                 edits.append((found.start("v"), found.start("v") + len(value), KIND))
         scanned[lock] = max(scanned[lock], stop)
     return edits
-
-
-def _occurrences(folded: str, word: str) -> list[int]:
-    places = []
-    at = folded.find(word)
-    while at >= 0:
-        places.append(at)
-        at = folded.find(word, at + len(word))
-    return places
 
 
 def find_judged(text: str, folded: str) -> list[tuple[int, int, str]]:
