@@ -49,6 +49,7 @@ from memory_core.firewall.values import (
     is_placeholder,
     line_prefix,
     looks_like_code,
+    password_hash,
     plain_cookies,
     under_encrypted_heading,
 )
@@ -206,20 +207,13 @@ _FILLER_RUN = lazy(
 or says so: AWS documents `AKIAIOSFODNN7EXAMPLE`, and no issued key spells EXAMPLE."""
 
 
-def _judge_vendor(match: re.Match[str]) -> Edit | None:
-    if _FILLER_RUN.search(match.group(0)):
-        return None
-    return match.start(), match.end(), ""
-
-
 def _vendor(kind: str, triggers: tuple[str, ...], body: str) -> Rule:
     """A token recognised by its own prefix: nothing may glue onto either end of it; filler
     (`xxxx`, eight of one character) marks a documentation example, kept.
     """
 
     def judge(match: re.Match[str]) -> Edit | None:
-        decided = _judge_vendor(match)
-        return None if decided is None else (decided[0], decided[1], kind)
+        return None if _FILLER_RUN.search(match.group(0)) else (match.start(), match.end(), kind)
 
     return Rule(kind, triggers, rf"(?<![A-Za-z0-9_\-]){body}(?![A-Za-z0-9])", judge=judge)
 
@@ -658,6 +652,8 @@ def _judge_entropy(match: re.Match[str], context: _Context | None = None) -> Edi
     from memory_core.firewall.entropy import looks_random
 
     token = match.group(0)
+    if not looks_random(token):
+        return None  # first: most runs are paths, ids and digests, and every test below only keeps more
     if token.startswith(_SRI_PREFIXES) or _LABELLED_HEX.fullmatch(token):
         return None  # a digest; `rsa4096/<key id>` in a gpg listing: hex alone is never flagged either
     segments = token.split("/")
@@ -667,9 +663,10 @@ def _judge_entropy(match: re.Match[str], context: _Context | None = None) -> Edi
         token.startswith("/") or "://" in _token_before(match.string, match.start())
     ):
         return None  # a file in a URL's or a site's path (`/_next/static/<build id>/x.js`): a resource, not a key
-    if _ENCRYPTED.search(match.string, max(0, match.start() - _MAX_ENCRYPTED), match.start()):
+    window = max(0, match.start() - _MAX_ENCRYPTED)  # a `find` spares the pattern its 2 KB walk per run
+    if match.string.find("ENC[", window, match.start()) >= 0 and _ENCRYPTED.search(match.string, window, match.start()):
         return None  # SOPS's `ENC[AES256_GCM,data:...,iv:...]`: ciphertext, useless without its key
-    if not looks_random(token) or is_placeholder(token) or _encodes_plain_text(token):
+    if is_placeholder(token) or _encodes_plain_text(token):
         return None
     before = match.string[max(0, match.start() - 100) : match.start()]  # a `|1|salt|` fits
     if re.search(_HARMLESS_LABEL, before, re.IGNORECASE):
@@ -685,7 +682,7 @@ def _judge_entropy(match: re.Match[str], context: _Context | None = None) -> Edi
     if _published_in_dns(match.string, match.start()):
         return None  # a DNS record is public by design: DKIM's `p=`, an ACME challenge, a site verification
     context = context or _Context(match.string, match.string.lower())
-    if context.holds("$") and _MODULAR_CRYPT.search(_token_before(match.string, match.start())):
+    if context.holds("$") and password_hash(_token_before(match.string, match.start())):
         return None  # a password hash (`$2y$10$...`, `$argon2id$v=19$...$salt$hash`, `$6$salt$hash`): one-way
     hex_value = token.startswith("0x") or set(token) <= _HEX_CHARS
     if hex_value and context.holds(*_DIGEST_NAMES) and _under_digest_heading(match.string, match.start()):
@@ -855,9 +852,6 @@ _ELEMENT = lazy(r"<(?:[\w.\-]{1,20}:)?(?P<label>[A-Za-z][\w.\-]{0,40})(?:[ \t][^
 _HOST_LABEL = lazy(r"\.[a-z0-9\-]+\.[a-z]{2,}")
 _PUBLIC_PREFIXES = ("age1", "npub1", "pk_live_", "pk_test_")
 """Public by design: age and Nostr recipients, publishable keys (Stripe's `pk_live_`) made to ship in web pages."""
-_MODULAR_CRYPT = lazy(r"\$[a-z0-9][a-z0-9\-]{0,15}\$(?:[\w=,.+/\-]*\$){0,4}[\w.+/]*$")
-"""The modular crypt format up to a value: `$id$`, its parameters and salt (`$2y$10$`, `$argon2id$v=19$m=...$`).
-A password hash is one-way: kept, like a digest (decided for round 11; docs/firewall.md)."""
 _HEX_CHARS = frozenset("0123456789abcdefABCDEF")
 _DIGEST_HEADING = lazy(r"[ \t]*(?:sha(?:1|224|256|384|512)|sha3[-_]?\d{3}|sm3[-_]?256|md5|blake2[bs]?)[ \t]*:[ \t]*")
 """A heading that names a digest algorithm alone on its line (`tpm2_pcrread`'s `sha256:` bank)."""
