@@ -375,10 +375,7 @@ class SQLiteStore(CachedVectors):
         names = list(terms)
         if sign > 0:
             conn.executemany("INSERT OR IGNORE INTO vocab (term) VALUES (?)", [(t,) for t in names])
-        tids: dict[str, int] = {}
-        for chunk in chunks(names):
-            for term, tid in conn.execute(f"SELECT term, tid FROM vocab WHERE term IN ({marks(len(chunk))})", chunk):  # noqa: S608
-                tids[term] = tid
+        tids: dict[str, int] = _pairs(conn, "SELECT term, tid FROM vocab WHERE term IN", names)
         if sign > 0:
             conn.executemany(
                 "INSERT INTO postings (tid, sid, doc, tf, length) VALUES (?, ?, ?, ?, ?)",
@@ -762,19 +759,11 @@ class SQLiteStore(CachedVectors):
     @staticmethod
     def _doc_ids(conn: sqlite3.Connection, docs: Collection[int]) -> dict[int, str]:
         """The record ids of these document numbers (in number order, so the probes walk the table once)."""
-        ids: dict[int, str] = {}
-        for chunk in chunks(sorted(docs)):
-            rows = conn.execute(f"SELECT doc, id FROM doc_ids WHERE doc IN ({marks(len(chunk))})", list(chunk))  # noqa: S608
-            ids.update(rows.fetchall())
-        return ids
+        return _pairs(conn, "SELECT doc, id FROM doc_ids WHERE doc IN", sorted(docs))
 
     @staticmethod
     def _tids(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[int, str]:
-        tids: dict[int, str] = {}
-        for chunk in chunks(terms):
-            rows = conn.execute(f"SELECT tid, term FROM vocab WHERE term IN ({marks(len(chunk))})", list(chunk))  # noqa: S608
-            tids.update(rows.fetchall())
-        return tids
+        return _pairs(conn, "SELECT tid, term FROM vocab WHERE term IN", terms)
 
     def top_postings(
         self,
@@ -1144,6 +1133,16 @@ class SQLiteStore(CachedVectors):
     def meta(self) -> dict[str, str]:
         """Every named value."""
         return {name: str(value) for name, value in self._read("SELECT name, value FROM meta ORDER BY name")}
+
+
+def _pairs(conn: sqlite3.Connection, head: str, values: Sequence[Any]) -> dict[Any, Any]:
+    """The (key, value) rows of `head` (a constant `SELECT key, value ... WHERE x IN`) over `values`,
+    in statements that fit the parameter limit.
+    """
+    found: dict[Any, Any] = {}
+    for chunk in chunks(values):
+        found.update(conn.execute(f"{head} ({marks(len(chunk))})", list(chunk)).fetchall())
+    return found
 
 
 class _ScopeVectors:
