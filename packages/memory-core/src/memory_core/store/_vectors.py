@@ -3,7 +3,8 @@
 Reading every vector of a project from a store on each prompt costs hundreds of milliseconds at
 10,000 records (measured: 250 ms p50 on SQLite), so each store object keeps, per (scope, model),
 the scope's passage vectors in memory (`VectorCache`), brought up to date before each query by
-what the store reports as changed since (`VectorSource`):
+what the store reports as changed since (`VectorSource`); each store answers `nearest`,
+`nearest_each` and `closest` through it by mixing in `CachedVectors`:
 
 - vectors added since the cache's last look are appended (indexed reads of the new rows, `_BATCH`
   at a time; a store's change sequence grows in commit order within a scope);
