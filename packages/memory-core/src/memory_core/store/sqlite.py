@@ -678,10 +678,10 @@ class SQLiteStore(CachedVectors):
         if not distinct:
             return result
         with self._reading("postings") as conn:
-            sids = self._sids_for(conn, scopes)
-            if not sids:
-                return result
             try:
+                sids = self._sids_for(conn, scopes)
+                if not sids:
+                    return result
                 if pick is not None:
                     # One snapshot: a document number must name the same record when its id is read.
                     conn.execute("BEGIN")
