@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from memory_core.store.postgres import PostgresStore
@@ -19,18 +18,6 @@ from memory_testing.servers import (
 from memory_testing.store_conformance import StoreConformance
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
-
-
-def _races():  # type: ignore[no-untyped-def]
-    """The race checks of the PostgreSQL 15 suite, loaded by path (test modules are not a package)."""
-    from pathlib import Path
-
-    spec = importlib.util.spec_from_file_location("_pg15_races", Path(__file__).with_name("test_postgres_store.py"))
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")
@@ -69,9 +56,13 @@ def test_it_is_postgresql_18(schema_url: str) -> None:
     store.close()
 
 
-def test_two_writers_racing_on_one_turn_exactly_one_claims_it(schema_url: str) -> None:
-    _races().race_for_a_turn(schema_url)
+def test_two_writers_racing_on_one_turn_exactly_one_claims_it(
+    schema_url: str, race_for_a_turn: Callable[[str], None]
+) -> None:
+    race_for_a_turn(schema_url)
 
 
-def test_two_write_events_racing_for_one_prompt_exactly_one_gets_it(schema_url: str) -> None:
-    _races().race_for_a_prompt(schema_url)
+def test_two_write_events_racing_for_one_prompt_exactly_one_gets_it(
+    schema_url: str, race_for_a_prompt: Callable[[str], None]
+) -> None:
+    race_for_a_prompt(schema_url)

@@ -1,13 +1,13 @@
 """The PostgreSQL store on the machine's PostgreSQL (database `test`, a fresh schema per test, dropped after).
 
 Conformance, the schema made on first write, `MEMORY_PG_SCHEMA`, and two writers racing
-for one turn (exactly one claims it).
+for one turn (exactly one claims it; the race and neighbour checks are `conftest`'s, shared
+with the Redis and PostgreSQL 18 suites).
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from memory_core.errors import ConfigError
@@ -20,7 +20,6 @@ from memory_testing.store_conformance import PROJECT, StoreConformance, make_rec
 pytestmark = pytest.mark.postgres
 
 URL = "postgresql://127.0.0.1:5432/test?user=postgres"
-_RACES = 20
 
 
 @pytest.fixture
@@ -97,80 +96,27 @@ def test_the_password_never_shows_in_the_display_url() -> None:
         assert "db.example" in store.display_url
 
 
-def _race(url: str, attempt: object) -> list[object]:
-    """Run `attempt(store)` in two threads, each with its own store, released at the same instant."""
-    assert callable(attempt)
-    stores = [PostgresStore.from_url(url) for _ in range(2)]
-    for store in stores:
-        store.ping()
-    barrier = threading.Barrier(2, timeout=10)
-    results: list[object] = [None, None]
-
-    def run(n: int) -> None:
-        barrier.wait()
-        results[n] = attempt(stores[n])
-
-    threads = [threading.Thread(target=run, args=(n,)) for n in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    for store in stores:
-        store.close()
-    return results
-
-
-def race_for_a_turn(url: str) -> None:
-    """Shared with the PostgreSQL 18 suite: of two writers storing one turn, exactly one claims it."""
-    first = PostgresStore.from_url(url)
-    first.put(make_record("warm-up", "creates the schema"), {})
-    first.close()
-    for n in range(_RACES):
-        record = make_record(f"turn-{n}", "the same turn, captured twice", seq=n)
-        results = _race(url, lambda store, r=record: store.put(r, {"same": 1, "turn": 1}))
-        assert sorted(results) == [False, True], f"race {n}: {results}"
-    check = PostgresStore.from_url(url)
-    assert check.count(None) == _RACES + 1
-    assert check.postings([PROJECT], ["turn"])["turn"].df == _RACES
-    check.close()
-
-
-def race_for_a_prompt(url: str) -> None:
-    """Shared with the PostgreSQL 18 suite: of two write events taking one stashed prompt, exactly one gets it."""
-    for n in range(_RACES):
-        store = PostgresStore.from_url(url)
-        store.stash_prompt("claude:s1", f"t{n}", f"prompt {n}", ttl=60, keep=8)
-        store.close()
-        results = _race(url, lambda s, n=n: s.take_prompt("claude:s1", f"t{n}"))
-        assert sorted(results, key=str) == [None, f"prompt {n}"], f"race {n}: {results}"
-
-
-def test_two_writers_racing_on_one_turn_exactly_one_claims_it(schema: str) -> None:
+def test_two_writers_racing_on_one_turn_exactly_one_claims_it(
+    schema: str, race_for_a_turn: Callable[[str], None]
+) -> None:
     race_for_a_turn(with_schema(URL, schema))
 
 
-def test_two_write_events_racing_for_one_prompt_exactly_one_gets_it(schema: str) -> None:
+def test_two_write_events_racing_for_one_prompt_exactly_one_gets_it(
+    schema: str, race_for_a_prompt: Callable[[str], None]
+) -> None:
     race_for_a_prompt(with_schema(URL, schema))
 
 
-def test_two_processes_creating_the_schema_at_once_both_succeed(schema: str) -> None:
-    results = _race(with_schema(URL, schema), lambda store: store.put(make_record(f"r{id(store)}", "x"), {"x": 1}))
+def test_two_processes_creating_the_schema_at_once_both_succeed(schema: str, race: Callable[..., list[object]]) -> None:
+    results = race(with_schema(URL, schema), lambda store: store.put(make_record(f"r{id(store)}", "x"), {"x": 1}))
     assert results == [True, True]
 
 
-def test_neighbours_fetched_with_get_answer_session_records_like_the_server(schema: str) -> None:
-    url = with_schema(URL, schema)
-    store, fresh = PostgresStore.from_url(url), PostgresStore.from_url(url)
-    for seq in (0, 1, 2, 4):
-        store.put(make_record(f"s-{seq}", f"turn {seq}", session_id="s", seq=seq), {"turn": 1})
-    store.put(make_record("s-1b", "a second record at seq 1", session_id="s", seq=1), {"turn": 1})
-    store.get(["s-2", "s-4"])
-    for seqs in ([1, 3], [3, 5], [1], [0, 1, 2]):
-        assert store.session_records(PROJECT, "s", seqs) == fresh.session_records(PROJECT, "s", seqs)
-    store.put(make_record("s-3", "turn 3 arrives", session_id="s", seq=3), {"turn": 1})
-    assert [r.id for r in store.session_records(PROJECT, "s", [3])] == ["s-3"]
-    store.close()
-    fresh.close()
+def test_neighbours_fetched_with_get_answer_session_records_like_the_server(
+    schema: str, neighbours_like_the_server: Callable[[str], None]
+) -> None:
+    neighbours_like_the_server(with_schema(URL, schema))
 
 
 def test_libpq_parameters_on_the_url_reach_the_server(schema: str) -> None:

@@ -1,11 +1,12 @@
 """The Redis store on a throwaway Redis of the test run (database 13, flushed around each test).
 
-Conformance, the URL rules (database 0, a missing database number, schemes), and the key layout.
+Conformance, the URL rules (database 0, a missing database number, schemes), and the key layout;
+racing writers and neighbours fetched with `get` through `conftest`'s checks.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from memory_core.errors import ConfigError
@@ -104,19 +105,10 @@ def test_every_key_of_a_scope_shares_one_hash_tag(redis_url: str) -> None:
     assert all(key.startswith("memory:{") for key in keys)
 
 
-def test_neighbours_fetched_with_get_answer_session_records_like_the_server(redis_url: str) -> None:
-    store, fresh = RedisStore.from_url(redis_url), RedisStore.from_url(redis_url)
-    scope = Scope("project", "github.com/acme/widgets")
-    for seq in (0, 1, 2, 4):
-        store.put(make_record(f"s-{seq}", f"turn {seq}", scope=scope, session_id="s", seq=seq), {"turn": 1})
-    store.put(make_record("s-1b", "a second record at seq 1", scope=scope, session_id="s", seq=1), {"turn": 1})
-    store.get(["s-2", "s-4"])
-    for seqs in ([1, 3], [3, 5], [1], [0, 1, 2]):
-        assert store.session_records(scope, "s", seqs) == fresh.session_records(scope, "s", seqs)
-    store.put(make_record("s-3", "turn 3 arrives", scope=scope, session_id="s", seq=3), {"turn": 1})
-    assert [r.id for r in store.session_records(scope, "s", [3])] == ["s-3"]
-    store.close()
-    fresh.close()
+def test_neighbours_fetched_with_get_answer_session_records_like_the_server(
+    redis_url: str, neighbours_like_the_server: Callable[[str], None]
+) -> None:
+    neighbours_like_the_server(redis_url)
 
 
 def test_rediss_speaks_tls_and_checks_the_certificate() -> None:
@@ -168,40 +160,13 @@ def test_passwords_and_acl_users_authenticate_and_a_wrong_one_is_a_store_error()
             store.close()
 
 
-def _race(url: str, attempt: object) -> list[object]:
-    """Run `attempt(store)` in two threads, each with its own store, released at the same instant."""
-    import threading
-
-    assert callable(attempt)
-    stores = [RedisStore.from_url(url) for _ in range(2)]
-    for store in stores:
-        store.ping()
-    barrier = threading.Barrier(2, timeout=10)
-    results: list[object] = [None, None]
-
-    def run(n: int) -> None:
-        barrier.wait()
-        results[n] = attempt(stores[n])
-
-    threads = [threading.Thread(target=run, args=(n,)) for n in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    for store in stores:
-        store.close()
-    return results
+def test_two_writers_racing_on_one_turn_exactly_one_claims_it(
+    redis_url: str, race_for_a_turn: Callable[[str], None]
+) -> None:
+    race_for_a_turn(redis_url)
 
 
-def test_two_writers_racing_on_one_turn_exactly_one_claims_it(redis_url: str) -> None:
-    for n in range(20):
-        record = make_record(f"turn-{n}", "the same turn, captured twice", seq=n)
-        assert sorted(_race(redis_url, lambda s, r=record: s.put(r, {"turn": 1}))) == [False, True]
-        store = RedisStore.from_url(redis_url)
-        store.stash_prompt("claude:s1", f"t{n}", f"prompt {n}", ttl=60, keep=8)
-        store.close()
-        taken = _race(redis_url, lambda s, n=n: s.take_prompt("claude:s1", f"t{n}"))
-        assert sorted(taken, key=str) == [None, f"prompt {n}"]
-    check = RedisStore.from_url(redis_url)
-    assert check.postings([Scope("project", "github.com/acme/widgets")], ["turn"])["turn"].df == 20
-    check.close()
+def test_two_write_events_racing_for_one_prompt_exactly_one_gets_it(
+    redis_url: str, race_for_a_prompt: Callable[[str], None]
+) -> None:
+    race_for_a_prompt(redis_url)

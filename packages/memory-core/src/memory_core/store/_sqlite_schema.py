@@ -1,4 +1,4 @@
-"""The embedded store's file format and plumbing: schema, migrations, URL rules, row and term codecs.
+"""The embedded store's file format and plumbing: schema, migrations, URL rules, term codecs.
 
 `SCHEMA_VERSION` is what `PRAGMA user_version` holds once a file is migrated; `MIGRATIONS[v]`
 takes a file from version v to v + 1 (SQL statements separated by `;`). Everything else here is
@@ -14,23 +14,17 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from memory_core.errors import ConfigError, StoreError, StoreUnavailable
-from memory_core.models import Record, Scope
 
 __all__ = [
     "SCHEMA_VERSION",
     "MIGRATIONS",
     "SCAN_PAGE",
     "MAX_PARAMS",
-    "RECORD_COLUMNS",
     "path_from_url",
-    "scope_name",
-    "scope_from_name",
-    "live_scope_names",
     "encode_terms",
     "decode_terms",
     "marks",
     "chunks",
-    "row_to_record",
     "translate",
 ]
 
@@ -41,8 +35,6 @@ SCAN_PAGE = 500
 """Records fetched per query while scanning, so an export never holds the whole store in memory."""
 MAX_PARAMS = 900
 """Bound parameters per statement: below SQLite's historic 999 limit on every build."""
-
-RECORD_COLUMNS = "id, scope, text, kind, author, created_at, harness, session_id, turn_id, seq, standing, searchable"
 
 SCHEMA_V1 = """
 CREATE TABLE scopes (
@@ -197,27 +189,6 @@ def path_from_url(url: str) -> str:
     return path
 
 
-def scope_name(scope: Scope) -> str:
-    return f"{scope.kind}:{scope.key}"
-
-
-def scope_from_name(name: str) -> Scope:
-    kind, _, key = name.partition(":")
-    return Scope(kind, key)  # type: ignore[arg-type]  # only ever written from a Scope
-
-
-def live_scope_names(scopes: Sequence[Scope] | None) -> list[str] | None:
-    """Scope names to query, deduplicated in order; None means every scope. Empty keys match nothing."""
-    if scopes is None:
-        return None
-    names: list[str] = []
-    for scope in scopes:
-        name = scope_name(scope)
-        if scope.key and name not in names:
-            names.append(name)
-    return names
-
-
 def encode_terms(terms: Mapping[str, int]) -> str:
     """A document's terms as `term<TAB>tf` lines (kept to unindex it later; json would cost the hook an import)."""
     return "\n".join(f"{term}\t{tf}" for term, tf in terms.items())
@@ -239,23 +210,6 @@ def marks(count: int) -> str:
 def chunks(values: Sequence[Any], size: int = MAX_PARAMS) -> Iterator[Sequence[Any]]:
     for start in range(0, len(values), size):
         yield values[start : start + size]
-
-
-def row_to_record(row: Sequence[Any]) -> Record:
-    return Record(
-        id=row[0],
-        scope=scope_from_name(row[1]),
-        text=row[2],
-        kind=row[3],
-        author=row[4],
-        created_at=row[5],
-        harness=row[6],
-        session_id=row[7],
-        turn_id=row[8],
-        seq=row[9],
-        standing=row[10],
-        searchable=bool(row[11]),
-    )
 
 
 def translate(exc: sqlite3.Error, where: str) -> StoreError:

@@ -3,7 +3,8 @@
 Reading every vector of a project from a store on each prompt costs hundreds of milliseconds at
 10,000 records (measured: 250 ms p50 on SQLite), so each store object keeps, per (scope, model),
 the scope's passage vectors in memory (`VectorCache`), brought up to date before each query by
-what the store reports as changed since (`VectorSource`):
+what the store reports as changed since (`VectorSource`); each store answers `nearest`,
+`nearest_each` and `closest` through it by mixing in `CachedVectors`:
 
 - vectors added since the cache's last look are appended (indexed reads of the new rows, `_BATCH`
   at a time; a store's change sequence grows in commit order within a scope);
@@ -68,13 +69,24 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from memory_core._numpy import one_blas_thread
 from memory_core.errors import StoreError
+from memory_core.models import Scope
+from memory_core.store._shared import live_names
 from memory_core.store.base import Neighbour
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-__all__ = ["VectorCache", "VectorSource", "check_vectors", "EXACT_ROWS", "MAX_ROWS", "POOL", "QUERY_ROWS"]
+__all__ = [
+    "VectorCache",
+    "VectorSource",
+    "CachedVectors",
+    "check_vectors",
+    "EXACT_ROWS",
+    "MAX_ROWS",
+    "POOL",
+    "QUERY_ROWS",
+]
 
 EXACT_ROWS = 60_000
 """Passages a scope keeps as float32 in memory and scans exactly (~90 MB; ~40,000 records of the
@@ -582,11 +594,11 @@ class VectorCache:
         word of bits in the cache for every query), the compact pools' rows are read from the
         file once for all, and `ranked` is asked once per record.
         """
+        if k <= 0 or not sources or not queries:
+            return [[] for _ in queries]
         one_blas_thread()
         import numpy as np
 
-        if k <= 0 or not sources or not queries:
-            return [[] for _ in queries]
         size = len(queries[0])
         if any(len(query) != size for query in queries):
             raise StoreError("the queries' vectors differ in size")
@@ -679,6 +691,44 @@ class VectorCache:
                     answers[j] = chosen_ids[:k]
                 else:
                     want[j] *= 4
+
+
+class CachedVectors:
+    """`Vectors.nearest`, `nearest_each` and `closest` as every store answers them: over the store
+    object's `VectorCache`, keyed (scope name, model). A store mixes it in, sets `_vectors` and
+    says where each scope's vectors are read (`_vector_sources`) and which records are in the
+    index (`_ranked`).
+    """
+
+    _vectors: VectorCache
+
+    def _vector_sources(self, names: Sequence[str], model: str) -> list[tuple[str, VectorSource]]:
+        """(scope name, its source) of these scopes' vectors of `model` (a scope without any may be left out)."""
+        raise NotImplementedError
+
+    def _ranked(self, ids: Sequence[str]) -> set[str]:
+        """Which of `ids` are in the index (searchable, standing not negative)."""
+        raise NotImplementedError
+
+    def nearest(self, scopes: Sequence[Scope], model: str, query: bytes, *, k: int) -> list[Neighbour]:
+        """Over this store object's cache of the scopes' vectors (`store._vectors`)."""
+        return self.nearest_each(scopes, model, [query], k=k)[0]
+
+    def nearest_each(
+        self, scopes: Sequence[Scope], model: str, queries: Sequence[bytes], *, k: int
+    ) -> list[list[Neighbour]]:
+        """`nearest` for each query, in one pass over this store object's cache (`store._vectors`)."""
+        names = live_names(scopes)
+        if not names or k <= 0:
+            return [[] for _ in queries]
+        sources = [((name, model), source) for name, source in self._vector_sources(names, model)]
+        return self._vectors.nearest_each(sources, queries, k, self._ranked)
+
+    def closest(
+        self, scopes: Sequence[Scope], model: str, probes: bytes, *, dim: int, key: str, most: int
+    ) -> list[float] | None:
+        """Over the same cache as `nearest` (`store._vectors.VectorCache.closest`)."""
+        return self._vectors.closest([(name, model) for name in live_names(scopes)], probes, dim, key, most)
 
 
 def _release_heap() -> None:

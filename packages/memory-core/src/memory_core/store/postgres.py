@@ -39,8 +39,9 @@ from memory_core.errors import ConfigError, StoreError, StoreUnavailable
 from memory_core.models import IndexStats, Record, Scope, ScopeKind, TimelineEvent
 from memory_core.store import _pg_events, _pg_schema
 from memory_core.store._neighbours import NEIGHBOUR_SPAN, NeighbourCache
-from memory_core.store._vectors import Row, VectorCache, check_vectors
-from memory_core.store.base import Neighbour, PageCursor, Posting, RecordFilter, SessionState, TermPostings
+from memory_core.store._shared import RECORD_COLUMNS, columns, filter_clauses, live_names, row_to_record, scope_name
+from memory_core.store._vectors import CachedVectors, Row, VectorCache, VectorSource, check_vectors
+from memory_core.store.base import PageCursor, Posting, RecordFilter, SessionState, TermPostings
 from memory_core.urls import redact_url
 
 __all__ = ["PostgresStore", "SCHEMA_ENV"]
@@ -49,13 +50,11 @@ SCHEMA_ENV = "MEMORY_PG_SCHEMA"
 _DEFAULT_SCHEMA = "memory"
 _SCHEMA_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")
 _SCAN_PAGE = 500
-_COLUMNS = "id, scope, text, kind, author, created_at, harness, session_id, turn_id, seq, standing, searchable"
 _T = TypeVar("_T")
 _GET_AROUND = (
-    f"WITH t AS (SELECT sid, {_COLUMNS} FROM {{s}}.records WHERE id = ANY(%(ids)s))"  # noqa: S608 - constant columns
-    f" SELECT 0, {_COLUMNS} FROM t UNION ALL"
-    " SELECT DISTINCT 1, n.id, n.scope, n.text, n.kind, n.author, n.created_at, n.harness, n.session_id, n.turn_id,"
-    " n.seq, n.standing, n.searchable FROM t JOIN {s}.records n ON n.sid = t.sid AND n.session_id = t.session_id"
+    f"WITH t AS (SELECT sid, {RECORD_COLUMNS} FROM {{s}}.records WHERE id = ANY(%(ids)s))"  # noqa: S608 - constant columns
+    f" SELECT 0, {RECORD_COLUMNS} FROM t UNION ALL SELECT DISTINCT 1, {columns('n')}"
+    " FROM t JOIN {s}.records n ON n.sid = t.sid AND n.session_id = t.session_id"
     " AND n.seq BETWEEN t.seq - %(span)s AND t.seq + %(span)s AND n.id <> t.id"
 )
 _TAKE_NEWEST = (
@@ -66,32 +65,6 @@ _TAKE_TURN = (
     "DELETE FROM {s}.handoff WHERE slot = (SELECT slot FROM {s}.handoff WHERE session_key = %s AND expires > %s"
     " AND turn_id = %s ORDER BY slot DESC LIMIT 1 FOR UPDATE SKIP LOCKED) RETURNING prompt"
 )
-
-
-def _scope_name(scope: Scope) -> str:
-    return f"{scope.kind}:{scope.key}"
-
-
-def _live_names(scopes: Sequence[Scope]) -> list[str]:
-    return list(dict.fromkeys(_scope_name(s) for s in scopes if s.key))
-
-
-def _to_record(row: Sequence[Any]) -> Record:
-    kind, _, key = str(row[1]).partition(":")
-    return Record(
-        id=row[0],
-        scope=Scope(kind, key),  # type: ignore[arg-type]
-        text=row[2],
-        kind=row[3],
-        author=row[4],
-        created_at=float(row[5]),
-        harness=row[6],
-        session_id=row[7],
-        turn_id=row[8],
-        seq=int(row[9]),
-        standing=int(row[10]),
-        searchable=bool(row[11]),
-    )
 
 
 def _split_url(url: str) -> tuple[str, str | None]:
@@ -106,7 +79,7 @@ def _split_url(url: str) -> tuple[str, str | None]:
     return urlunsplit((scheme, parts.netloc, parts.path, urlencode(kept, quote_via=quote), parts.fragment)), schema
 
 
-class PostgresStore:
+class PostgresStore(CachedVectors):
     """A store in one schema of a PostgreSQL database. Build it with `from_url`."""
 
     backend = "postgres"
@@ -310,7 +283,7 @@ class PostgresStore:
         clean = {t: int(n) for t, n in terms.items() if t and int(n) > 0}
         length = sum(clean.values())
         self._neighbours.clear()
-        name = _scope_name(record.scope)
+        name = scope_name(record.scope)
 
         def work(conn: Any) -> bool:
             if replace:
@@ -361,9 +334,9 @@ class PostgresStore:
         missing = [i for i in dict.fromkeys(ids) if i not in found]
         if missing:
             rows = self._read(_GET_AROUND, {"ids": missing, "span": NEIGHBOUR_SPAN})
-            fetched = {row[1]: _to_record(row[1:]) for row in rows if row[0] == 0}
+            fetched = {row[1]: row_to_record(row[1:]) for row in rows if row[0] == 0}
             if fetched:
-                self._neighbours.remember(fetched.values(), [_to_record(row[1:]) for row in rows if row[0] == 1])
+                self._neighbours.remember(fetched.values(), [row_to_record(row[1:]) for row in rows if row[0] == 1])
             found.update(fetched)
         return [found[i] for i in ids if i in found]
 
@@ -396,7 +369,7 @@ class PostgresStore:
         """The records of `scope` with events and their events' bytes, newest first."""
         if not scope.key:
             return []
-        return [(str(r[0]), int(r[1])) for r in self._read(_pg_events.EVENT_USAGE, (_scope_name(scope),))]
+        return [(str(r[0]), int(r[1])) for r in self._read(_pg_events.EVENT_USAGE, (scope_name(scope),))]
 
     def drop_events(self, record_ids: Sequence[str]) -> int:
         """Delete these records' events; the records stay."""
@@ -438,23 +411,13 @@ class PostgresStore:
         before: float | None = None,
     ) -> Iterator[Record]:
         """Every matching record, oldest first then by id, read a page at a time (keyset paging)."""
-        where: list[str] = []
-        params: list[Any] = []
+        where, params = filter_clauses(RecordFilter(session_id=session_id, author=author, until=before), "%s")
         if scopes is not None:
-            names = _live_names(scopes)
+            names = live_names(scopes)
             if not names:
                 return
-            where.append("sid IN (SELECT sid FROM {s}.scopes WHERE name = ANY(%s))")
-            params.append(names)
-        if session_id is not None:
-            where.append("session_id = %s")
-            params.append(session_id)
-        if author is not None:
-            where.append("author = %s")
-            params.append(author)
-        if before is not None:
-            where.append("created_at < %s")
-            params.append(float(before))
+            where.insert(0, "sid IN (SELECT sid FROM {s}.scopes WHERE name = ANY(%s))")
+            params.insert(0, names)
         cursor: tuple[float, str] | None = None
         while True:
             page_where, page_params = list(where), list(params)
@@ -464,11 +427,11 @@ class PostgresStore:
             clause = f"WHERE {' AND '.join(page_where)}" if page_where else ""
             rows = self._read(
                 # the clause joins constant fragments; every value travels as a parameter
-                f"SELECT {_COLUMNS} FROM {{s}}.records {clause} ORDER BY created_at, id LIMIT {_SCAN_PAGE}",  # noqa: S608
+                f"SELECT {RECORD_COLUMNS} FROM {{s}}.records {clause} ORDER BY created_at, id LIMIT {_SCAN_PAGE}",  # noqa: S608
                 page_params,
             )
             for row in rows:
-                yield _to_record(row)
+                yield row_to_record(row)
             if len(rows) < _SCAN_PAGE:
                 return
             cursor = (float(rows[-1][5]), str(rows[-1][0]))
@@ -478,7 +441,7 @@ class PostgresStore:
         if scopes is None:
             rows = self._read("SELECT count(*) FROM {s}.records")
         else:
-            names = _live_names(scopes)
+            names = live_names(scopes)
             if not names:
                 return 0
             rows = self._read(
@@ -496,11 +459,11 @@ class PostgresStore:
         if cached is not None:
             return cached
         rows = self._read(
-            f"SELECT {_COLUMNS} FROM {{s}}.records WHERE sid = (SELECT sid FROM {{s}}.scopes WHERE name = %s)"  # noqa: S608
+            f"SELECT {RECORD_COLUMNS} FROM {{s}}.records WHERE sid = (SELECT sid FROM {{s}}.scopes WHERE name = %s)"  # noqa: S608
             " AND session_id = %s AND seq = ANY(%s) ORDER BY seq, id",
-            (_scope_name(scope), session_id, wanted),
+            (scope_name(scope), session_id, wanted),
         )
-        return [_to_record(row) for row in rows]
+        return [row_to_record(row) for row in rows]
 
     def page(
         self, scope: Scope, where: RecordFilter, *, after: PageCursor | None = None, limit: int = 50
@@ -508,33 +471,19 @@ class PostgresStore:
         """A page of one scope's records, newest first: a backward read of the scope's time index."""
         if not scope.key or limit <= 0:
             return []
-        clauses = ["sid = (SELECT sid FROM {s}.scopes WHERE name = %s)"]
-        params: list[Any] = [_scope_name(scope)]
-        for column, value in (
-            ("session_id", where.session_id),
-            ("harness", where.harness),
-            ("author", where.author),
-            ("kind", where.kind),
-        ):
-            if value is not None:
-                clauses.append(f"{column} = %s")
-                params.append(value)
-        if where.since is not None:
-            clauses.append("created_at >= %s")
-            params.append(float(where.since))
-        if where.until is not None:
-            clauses.append("created_at < %s")
-            params.append(float(where.until))
+        clauses, params = filter_clauses(where, "%s")
+        clauses.insert(0, "sid = (SELECT sid FROM {s}.scopes WHERE name = %s)")
+        params.insert(0, scope_name(scope))
         if after is not None:
             clauses.append("(created_at, id) < (%s, %s)")
             params.extend([float(after[0]), str(after[1])])
         rows = self._read(
             # the clauses join constant fragments; every value travels as a parameter
-            f"SELECT {_COLUMNS} FROM {{s}}.records WHERE {' AND '.join(clauses)}"  # noqa: S608
+            f"SELECT {RECORD_COLUMNS} FROM {{s}}.records WHERE {' AND '.join(clauses)}"  # noqa: S608
             f" ORDER BY created_at DESC, id DESC LIMIT {int(limit)}",
             params,
         )
-        return [_to_record(row) for row in rows]
+        return [row_to_record(row) for row in rows]
 
     def scope_keys(self, kind: ScopeKind) -> list[str]:
         """Every key of `kind` holding records: the scope table, each checked with one index probe."""
@@ -555,7 +504,7 @@ class PostgresStore:
         rows = self._read(
             "SELECT seq FROM {s}.records WHERE sid = (SELECT sid FROM {s}.scopes WHERE name = %s)"
             " AND session_id = %s ORDER BY seq DESC LIMIT 1",
-            (_scope_name(scope), session_id),
+            (scope_name(scope), session_id),
         )
         return int(rows[0][0]) + 1 if rows else 0
 
@@ -593,25 +542,10 @@ class PostgresStore:
 
         return self._write(work)
 
-    def nearest(self, scopes: Sequence[Scope], model: str, query: bytes, *, k: int) -> list[Neighbour]:
-        """Over this store object's cache of the scopes' vectors (`store._vectors`)."""
-        return self.nearest_each(scopes, model, [query], k=k)[0]
+    # `nearest`, `nearest_each` and `closest`: `CachedVectors`, over these two.
 
-    def nearest_each(
-        self, scopes: Sequence[Scope], model: str, queries: Sequence[bytes], *, k: int
-    ) -> list[list[Neighbour]]:
-        """`nearest` for each query, in one pass over this store object's cache (`store._vectors`)."""
-        names = _live_names(scopes)
-        if not names or k <= 0:
-            return [[] for _ in queries]
-        sources = [((name, model), _ScopeVectors(self, name, model)) for name in names]
-        return self._vectors.nearest_each(sources, queries, k, self._ranked)
-
-    def closest(
-        self, scopes: Sequence[Scope], model: str, probes: bytes, *, dim: int, key: str, most: int
-    ) -> list[float] | None:
-        """Over the same cache as `nearest` (`store._vectors.VectorCache.closest`)."""
-        return self._vectors.closest([(name, model) for name in _live_names(scopes)], probes, dim, key, most)
+    def _vector_sources(self, names: Sequence[str], model: str) -> list[tuple[str, VectorSource]]:
+        return [(name, _ScopeVectors(self, name, model)) for name in names]
 
     def _ranked(self, ids: Sequence[str]) -> set[str]:
         """Which of `ids` are in the index (searchable, standing not negative)."""
@@ -624,7 +558,7 @@ class PostgresStore:
         """The WHERE of the indexed records of `scopes` (None: all); None when there are none to read."""
         where, params = "r.searchable AND r.standing >= 0", []
         if scopes is not None:
-            names = _live_names(scopes)
+            names = live_names(scopes)
             if not names:
                 return None
             where += " AND r.scope = ANY(%s)"
@@ -644,14 +578,13 @@ class PostgresStore:
         if before is not None:
             where += " AND (r.created_at, r.id) < (%s, %s)"
             params = [*params, before[0], before[1]]
-        columns = ", ".join(f"r.{c.strip()}" for c in _COLUMNS.split(","))
         rows = self._read(
-            f"SELECT {columns} FROM {{s}}.records r WHERE {where}"  # noqa: S608 - constant columns and clauses
+            f"SELECT {columns('r')} FROM {{s}}.records r WHERE {where}"  # noqa: S608 - constant columns and clauses
             " AND NOT EXISTS (SELECT 1 FROM {s}.vectored x WHERE x.record_id = r.id AND x.model = %s)"
             " ORDER BY r.created_at DESC, r.id DESC LIMIT %s",
             (*params, model, limit),
         )
-        return [_to_record(row) for row in rows]
+        return [row_to_record(row) for row in rows]
 
     def vector_counts(self, scopes: Sequence[Scope] | None, model: str) -> tuple[int, int]:
         """(indexed records done by `model`, indexed records not done)."""
@@ -682,7 +615,7 @@ class PostgresStore:
 
     def index_stats(self, scopes: Sequence[Scope]) -> IndexStats:
         """Indexed documents (searchable, standing >= 0) and their total length across `scopes`."""
-        names = _live_names(scopes)
+        names = live_names(scopes)
         if not names:
             return IndexStats(0, 0)
         rows = self._read(
@@ -697,7 +630,7 @@ class PostgresStore:
         """Each distinct term's df across `scopes`, and its postings unless df > `max_df`: one statement."""
         distinct = list(dict.fromkeys(terms))
         result = {term: TermPostings(0, ()) for term in distinct}
-        names = _live_names(scopes)
+        names = live_names(scopes)
         if not distinct or not names:
             return result
         # The df filter sits in WHERE, on the inner join's outer side, so the planner applies it
@@ -820,7 +753,6 @@ class PostgresStore:
         """Append to `user`'s history, drop all but the newest `keep`, set `meta`: one transaction,
         sent in one pipeline (the insert is not visible to the delete, hence `keep - 1`).
         """
-        names = sorted(meta)
 
         def work(conn: Any) -> None:
             conn.execute(
@@ -831,14 +763,7 @@ class PostgresStore:
                 ),
                 (user, entry, user, user, max(int(keep) - 1, 1)),
             )
-            if names:
-                conn.execute(
-                    self._sql(
-                        "INSERT INTO {s}.meta (name, value) SELECT n, v FROM unnest(%s::text[], %s::text[]) AS u(n, v)"
-                        " ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value"
-                    ),
-                    (names, [str(meta[n]) for n in names]),
-                )
+            self._set_meta(conn, meta)
 
         self._write(work, durable=False)
 
@@ -882,19 +807,20 @@ class PostgresStore:
 
     def set_meta(self, values: Mapping[str, str]) -> None:
         """Set small named values."""
+        if values:
+            self._write(lambda conn: self._set_meta(conn, values), durable=False)
+
+    def _set_meta(self, conn: Any, values: Mapping[str, str]) -> None:
+        """`set_meta` inside a transaction (`record_recall`'s too)."""
         names = sorted(values)
-        if not names:
-            return
-        self._write(
-            lambda conn: conn.execute(
+        if names:
+            conn.execute(
                 self._sql(
                     "INSERT INTO {s}.meta (name, value) SELECT n, v FROM unnest(%s::text[], %s::text[]) AS u(n, v)"
                     " ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value"
                 ),
                 (names, [str(values[n]) for n in names]),
-            ),
-            durable=False,
-        )
+            )
 
     def meta(self) -> dict[str, str]:
         """Every named value."""

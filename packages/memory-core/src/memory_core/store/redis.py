@@ -38,8 +38,8 @@ from memory_core.store import _redis_scripts as scripts
 from memory_core.store._neighbours import NEIGHBOUR_SPAN, NeighbourCache
 from memory_core.store._redis_client import RedisClient, empty_db, translate
 from memory_core.store._redis_url import RedisTarget, parse_redis_url
-from memory_core.store._vectors import Row, VectorCache, check_vectors
-from memory_core.store.base import Neighbour, PageCursor, Posting, RecordFilter, SessionState, TermPostings
+from memory_core.store._vectors import CachedVectors, Row, VectorCache, VectorSource, check_vectors
+from memory_core.store.base import PageCursor, Posting, RecordFilter, SessionState, TermPostings
 from memory_core.urls import redact_url
 
 __all__ = ["RedisStore"]
@@ -61,8 +61,9 @@ _SESSION_TTL_S = 30 * 24 * 3600
 """A session's injected set and live-context mark expire a month after its last change."""
 
 
-def _scope_prefix(scope: Scope) -> str:
-    return f"{_ROOT}:{{{scope.kind}:{scope.key}}}:"
+def _scope_prefix(scope: Scope | str) -> str:
+    """The prefix of a scope's keys (from the scope, or its name `kind:key`)."""
+    return f"{_ROOT}:{{{scope}}}:"
 
 
 def _session_prefix(session_key: str) -> str:
@@ -79,6 +80,11 @@ def _parse_scope(text: str) -> Scope:
 def _eval(script: str, key: str, *args: str | int | float) -> tuple[object, ...]:
     """The EVAL command of `script` with one routing key (the first key of the scope it touches)."""
     return ("EVAL", script, 1, key, *args)
+
+
+def _scoped(script: str, prefix: str, *args: str | int | float) -> tuple[object, ...]:
+    """The EVAL command of a script over the scope of `prefix`, routed by its records' key."""
+    return _eval(script, prefix + "rec", prefix, *args)
 
 
 def _as_info(reply: dict[str, Any]) -> dict[str, Any]:
@@ -131,7 +137,7 @@ def _decode(raw: str, standing: str | int | None) -> Record:
     )
 
 
-class RedisStore:
+class RedisStore(CachedVectors):
     """A store on one Redis or Valkey server, or on a Redis Cluster. Build it with `from_url`."""
 
     backend = "redis"
@@ -217,8 +223,8 @@ class RedisStore:
                 # A record's events live under its scope's hash tag: they move with it.
                 (moved,) = self._run(("HGETALL", old + "ev:" + record.id))
                 self._run(
-                    _eval(scripts.DELETE, old + "rec", old, record.id),
-                    _eval(_events.DROP, old + "rec", old, record.id),
+                    _scoped(scripts.DELETE, old, record.id),
+                    _scoped(_events.DROP, old, record.id),
                 )
             prefix = _scope_prefix(record.scope)
             live_terms = {t: int(n) for t, n in terms.items() if t and int(n) > 0} if record.searchable else {}
@@ -226,9 +232,8 @@ class RedisStore:
             for term, tf in live_terms.items():
                 flat += [term, tf]
             written, *_ = self._run(
-                _eval(
+                _scoped(
                     scripts.PUT,
-                    prefix + "rec",
                     prefix,
                     record.id,
                     "1" if replace else "0",
@@ -251,17 +256,17 @@ class RedisStore:
                 self._run(("HSET", prefix + "ev:" + record.id, *pairs), ("HINCRBY", prefix + "evb", record.id, size))
         return bool(written)
 
-    def _locate(self, ids: Sequence[str]) -> dict[str, list[str]]:
-        """Scope text -> the ids among `ids` that live there (unknown ids dropped)."""
+    def _locate(self, ids: Sequence[str]) -> list[tuple[str, list[str]]]:
+        """(a scope's key prefix, the ids among `ids` that live there), per scope; unknown ids dropped."""
         wanted = list(dict.fromkeys(ids))
         if not wanted:
-            return {}
+            return []
         by_scope: dict[str, list[str]] = {}
         (places,) = self._run(("HMGET", _WHERE, *wanted))
         for record_id, where in zip(wanted, places, strict=True):
             if where is not None:
                 by_scope.setdefault(where, []).append(record_id)
-        return by_scope
+        return [(_scope_prefix(_parse_scope(where)), group) for where, group in by_scope.items()]
 
     def get(self, ids: Sequence[str]) -> list[Record]:
         """The records with these ids, in the order asked; unknown ids are skipped.
@@ -273,16 +278,9 @@ class RedisStore:
         found = self._neighbours.fetched(ids)
         missing = [i for i in dict.fromkeys(ids) if i not in found]
         with self._guard():
-            by_scope = self._locate(missing)
+            groups = self._locate(missing)
             replies = (
-                self._run(
-                    *[
-                        _eval(scripts.GET_AROUND, prefix + "rec", prefix, NEIGHBOUR_SPAN, *group)
-                        for prefix, group in ((_scope_prefix(_parse_scope(s)), g) for s, g in by_scope.items())
-                    ]
-                )
-                if by_scope
-                else []
+                self._run(*[_scoped(scripts.GET_AROUND, p, NEIGHBOUR_SPAN, *g) for p, g in groups]) if groups else []
             )
         fetched: dict[str, Record] = {}
         around: list[Record] = []
@@ -299,14 +297,13 @@ class RedisStore:
         """Delete records and their index entries; returns how many existed."""
         self._neighbours.clear()
         with self._guard():
-            by_scope = self._locate(ids)
-            if not by_scope:
+            groups = self._locate(ids)
+            if not groups:
                 return 0
-            groups = [(_scope_prefix(_parse_scope(s)), g) for s, g in by_scope.items()]
             replies = self._run(
-                *[_eval(scripts.DELETE, prefix + "rec", prefix, *group) for prefix, group in groups],
-                *[_eval(_events.DROP, prefix + "rec", prefix, *group) for prefix, group in groups],
-                ("HDEL", _WHERE, *[i for group in by_scope.values() for i in group]),
+                *[_scoped(scripts.DELETE, prefix, *group) for prefix, group in groups],
+                *[_scoped(_events.DROP, prefix, *group) for prefix, group in groups],
+                ("HDEL", _WHERE, *[i for _, group in groups for i in group]),
             )
         return sum(int(n) for n in replies[: len(groups)])
 
@@ -321,7 +318,7 @@ class RedisStore:
             if where is None:
                 return 0
             prefix = _scope_prefix(_parse_scope(where))
-            (added,) = self._run(_eval(_events.PUT, prefix + "rec", prefix, record_id, *_events.encode(events)))
+            (added,) = self._run(_scoped(_events.PUT, prefix, record_id, *_events.encode(events)))
         return int(added)
 
     def events(self, record_id: str) -> list[TimelineEvent]:
@@ -339,7 +336,7 @@ class RedisStore:
             return []
         prefix = _scope_prefix(scope)
         with self._guard():
-            (flat,) = self._run(_eval(_events.USAGE, prefix + "rec", prefix))
+            (flat,) = self._run(_scoped(_events.USAGE, prefix))
         rows = [(str(flat[n]), int(flat[n + 1]), float(flat[n + 2])) for n in range(0, len(flat), 3)]
         rows.sort(key=lambda row: (row[2], row[0]), reverse=True)
         return [(record_id, size) for record_id, size, _ in rows]
@@ -347,15 +344,10 @@ class RedisStore:
     def drop_events(self, record_ids: Sequence[str]) -> int:
         """Delete these records' events; the records stay."""
         with self._guard():
-            by_scope = self._locate(record_ids)
-            if not by_scope:
+            groups = self._locate(record_ids)
+            if not groups:
                 return 0
-            replies = self._run(
-                *[
-                    _eval(_events.DROP, prefix + "rec", prefix, *group)
-                    for prefix, group in ((_scope_prefix(_parse_scope(s)), g) for s, g in by_scope.items())
-                ]
-            )
+            replies = self._run(*[_scoped(_events.DROP, prefix, *group) for prefix, group in groups])
         return sum(int(n) for n in replies)
 
     def adjust_standing(self, record_id: str, delta: int) -> int | None:
@@ -366,7 +358,7 @@ class RedisStore:
             if where is None:
                 return None
             prefix = _scope_prefix(_parse_scope(where))
-            (new,) = self._run(_eval(scripts.ADJUST_STANDING, prefix + "rec", prefix, record_id, int(delta)))
+            (new,) = self._run(_scoped(scripts.ADJUST_STANDING, prefix, record_id, int(delta)))
         return None if new is None else int(new)
 
     def _all_scopes(self) -> list[Scope]:
@@ -403,7 +395,7 @@ class RedisStore:
         low, last_score, last_id, batch = "-inf", None, "", _SCAN_BATCH
         while True:
             with self._guard():
-                (flat,) = self._run(_eval(scripts.SCAN_BATCH, prefix + "rec", prefix, index, low, high, batch))
+                (flat,) = self._run(_scoped(scripts.SCAN_BATCH, prefix, index, low, high, batch))
             fresh = 0
             for n in range(0, len(flat), 4):
                 record_id, score = flat[n], float(flat[n + 1])
@@ -424,9 +416,7 @@ class RedisStore:
     ) -> Iterator[tuple[float, str, Record]]:
         prefix = _scope_prefix(scope)
         with self._guard():
-            (flat,) = self._run(
-                _eval(scripts.SCAN_BATCH, prefix + "rec", prefix, f"s:{session_id}", "-inf", "+inf", -1)
-            )
+            (flat,) = self._run(_scoped(scripts.SCAN_BATCH, prefix, f"s:{session_id}", "-inf", "+inf", -1))
         rows = []
         for n in range(0, len(flat), 4):
             if not flat[n + 2]:
@@ -458,7 +448,7 @@ class RedisStore:
             return cached
         prefix = _scope_prefix(scope)
         with self._guard():
-            (flat,) = self._run(_eval(scripts.SESSION_RECORDS, prefix + "rec", prefix, session_id, *wanted))
+            (flat,) = self._run(_scoped(scripts.SESSION_RECORDS, prefix, session_id, *wanted))
         records = [_decode(flat[n], flat[n + 1]) for n in range(0, len(flat), 2)]
         return sorted(records, key=lambda r: (r.seq, r.id))
 
@@ -481,9 +471,8 @@ class RedisStore:
         while len(records) < limit:
             with self._guard():
                 (flat,) = self._run(
-                    _eval(
+                    _scoped(
                         scripts.PAGE,
-                        prefix + "rec",
                         prefix,
                         index,
                         high,
@@ -550,41 +539,21 @@ class RedisStore:
             if where is None:
                 return False
             prefix = _scope_prefix(_parse_scope(where))
-            (written,) = self._run(_eval(scripts.PUT_VECTORS, prefix + "rec", prefix, record_id, model, encoded))
+            (written,) = self._run(_scoped(scripts.PUT_VECTORS, prefix, record_id, model, encoded))
         return bool(written)
 
-    def nearest(self, scopes: Sequence[Scope], model: str, query: bytes, *, k: int) -> list[Neighbour]:
-        """Over this store object's cache of the scopes' vectors (`store._vectors`)."""
-        return self.nearest_each(scopes, model, [query], k=k)[0]
+    # `nearest`, `nearest_each` and `closest`: `CachedVectors`, over these two.
 
-    def nearest_each(
-        self, scopes: Sequence[Scope], model: str, queries: Sequence[bytes], *, k: int
-    ) -> list[list[Neighbour]]:
-        """`nearest` for each query, in one pass over this store object's cache (`store._vectors`)."""
-        chosen = _live(scopes)
-        if not chosen or k <= 0:
-            return [[] for _ in queries]
-        sources = [((str(scope), model), _ScopeVectors(self, scope, model)) for scope in chosen]
-        return self._vectors.nearest_each(sources, queries, k, self._ranked)
-
-    def closest(
-        self, scopes: Sequence[Scope], model: str, probes: bytes, *, dim: int, key: str, most: int
-    ) -> list[float] | None:
-        """Over the same cache as `nearest` (`store._vectors.VectorCache.closest`)."""
-        return self._vectors.closest([(str(scope), model) for scope in _live(scopes)], probes, dim, key, most)
+    def _vector_sources(self, names: Sequence[str], model: str) -> list[tuple[str, VectorSource]]:
+        return [(name, _ScopeVectors(self, name, model)) for name in names]
 
     def _ranked(self, ids: Sequence[str]) -> set[str]:
         """Which of `ids` are in the index (searchable, standing not negative): two round trips."""
         with self._guard():
-            by_scope = self._locate(ids)
-            if not by_scope:
+            groups = self._locate(ids)
+            if not groups:
                 return set()
-            replies = self._run(
-                *[
-                    _eval(scripts.RANKED, prefix + "rec", prefix, *group)
-                    for prefix, group in ((_scope_prefix(_parse_scope(s)), g) for s, g in by_scope.items())
-                ]
-            )
+            replies = self._run(*[_scoped(scripts.RANKED, prefix, *group) for prefix, group in groups])
         return {record_id for reply in replies for record_id in reply}
 
     def unvectored(
@@ -603,9 +572,8 @@ class RedisStore:
             while start >= 0 and kept < limit:
                 with self._guard():
                     (flat,) = self._run(
-                        _eval(
+                        _scoped(
                             scripts.UNVECTORED,
-                            prefix + "rec",
                             prefix,
                             model,
                             limit - kept,
@@ -627,9 +595,7 @@ class RedisStore:
             chosen = self._all_scopes() if scopes is None else _live(scopes)
             if not chosen:
                 return 0, 0
-            replies = self._run(
-                *[_eval(scripts.VECTOR_COUNTS, _scope_prefix(s) + "rec", _scope_prefix(s), model) for s in chosen]
-            )
+            replies = self._run(*[_scoped(scripts.VECTOR_COUNTS, _scope_prefix(s), model) for s in chosen])
         total = sum(int(t) for t, _ in replies)
         done = sum(int(d) for _, d in replies)
         return done, total - done
@@ -640,9 +606,7 @@ class RedisStore:
             chosen = self._all_scopes()
             if not chosen:
                 return 0
-            replies = self._run(
-                *[_eval(scripts.DROP_VECTORS, _scope_prefix(s) + "rec", _scope_prefix(s), keep_model) for s in chosen]
-            )
+            replies = self._run(*[_scoped(scripts.DROP_VECTORS, _scope_prefix(s), keep_model) for s in chosen])
         return sum(int(n) for n in replies)
 
     # -- lexical index -----------------------------------------------------------------------
@@ -802,8 +766,8 @@ record has at most 8), so every passage has its own."""
 class _ScopeVectors:
     """One scope's vectors of one model, as the cache reads them (`store._vectors.VectorSource`)."""
 
-    def __init__(self, store: RedisStore, scope: Scope, model: str) -> None:
-        self._store, self._prefix, self._model = store, _scope_prefix(scope), model
+    def __init__(self, store: RedisStore, name: str, model: str) -> None:
+        self._store, self._prefix, self._model = store, _scope_prefix(name), model
 
     def state(self) -> tuple[int, int]:
         with self._store._guard():
@@ -813,7 +777,7 @@ class _ScopeVectors:
     def rows_after(self, sequence: int, limit: int) -> list[Row]:
         with self._store._guard():
             (flat,) = self._store._run(
-                _eval(scripts.VECTORS_AFTER, self._prefix + "rec", self._prefix, self._model, sequence // _PARTS, limit)
+                _scoped(scripts.VECTORS_AFTER, self._prefix, self._model, sequence // _PARTS, limit)
             )
         rows: list[Row] = []
         for n in range(0, len(flat), 3):

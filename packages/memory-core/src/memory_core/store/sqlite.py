@@ -47,26 +47,22 @@ from typing import Any
 from memory_core.errors import StoreError, StoreUnavailable
 from memory_core.models import IndexStats, Record, Scope, ScopeKind, TimelineEvent
 from memory_core.store import _sqlite_events as _events
+from memory_core.store._shared import RECORD_COLUMNS, columns, filter_clauses, live_names, row_to_record, scope_name
 from memory_core.store._sqlite_schema import (
     MAX_PARAMS,
     MIGRATIONS,
-    RECORD_COLUMNS,
     SCAN_PAGE,
     SCHEMA_VERSION,
     chunks,
     decode_terms,
     encode_terms,
-    live_scope_names,
     marks,
     path_from_url,
-    row_to_record,
-    scope_name,
     translate,
 )
-from memory_core.store._vectors import Row, VectorCache, check_vectors
+from memory_core.store._vectors import CachedVectors, Row, VectorCache, VectorSource, check_vectors
 from memory_core.store.base import (
     SUM_SLACK,
-    Neighbour,
     NumberedPosting,
     PageCursor,
     Posting,
@@ -79,11 +75,14 @@ from memory_core.urls import redact_url
 __all__ = ["SQLiteStore", "SCHEMA_VERSION"]
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
+_HELD = "SELECT doc, sid, standing, searchable, terms FROM records WHERE id = ?"
+"""What unindexing or re-indexing a record needs to know of it (`_remove`, `adjust_standing`)."""
+_SET_META = "INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value"
 _WAL_AUTOCHECKPOINT_PAGES = 10_000
 """About 40 MB of log before an automatic checkpoint (SQLite's default is 1,000 pages)."""
 
 
-class SQLiteStore:
+class SQLiteStore(CachedVectors):
     """The embedded `Store` over one SQLite file. Build it with `SQLiteStore.from_url`.
 
     The connection opens on first use (so building a store touches nothing) and is reopened
@@ -267,13 +266,19 @@ class SQLiteStore:
             conn.execute("ROLLBACK")
             raise
 
-    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+    @contextlib.contextmanager
+    def _reading(self, where: str = "read") -> Iterator[sqlite3.Connection]:
+        """The connection, under the lock, its errors raised as ours (`translate`, named `where`)."""
         with self._lock:
             conn = self._connect()
             try:
-                return conn.execute(sql, params).fetchall()
+                yield conn
             except sqlite3.Error as exc:
-                raise translate(exc, "read") from exc
+                raise translate(exc, where) from exc
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        with self._reading() as conn:
+            return conn.execute(sql, params).fetchall()
 
     def _write(self, work: Any) -> Any:
         """Run `work(conn)` inside one `BEGIN IMMEDIATE` transaction; commit, or roll back and raise."""
@@ -353,8 +358,7 @@ class SQLiteStore:
         return int(sid)
 
     def _sids_for(self, conn: sqlite3.Connection, scopes: Sequence[Scope]) -> list[int]:
-        names = live_scope_names(scopes) or []
-        sids = [self._sid(conn, name, create=False) for name in names]
+        sids = [self._sid(conn, name, create=False) for name in live_names(scopes)]
         return [sid for sid in sids if sid is not None]
 
     # -- records ---------------------------------------------------------------------------
@@ -371,10 +375,7 @@ class SQLiteStore:
         names = list(terms)
         if sign > 0:
             conn.executemany("INSERT OR IGNORE INTO vocab (term) VALUES (?)", [(t,) for t in names])
-        tids: dict[str, int] = {}
-        for chunk in chunks(names):
-            for term, tid in conn.execute(f"SELECT term, tid FROM vocab WHERE term IN ({marks(len(chunk))})", chunk):  # noqa: S608
-                tids[term] = tid
+        tids: dict[str, int] = _pairs(conn, "SELECT term, tid FROM vocab WHERE term IN", names)
         if sign > 0:
             conn.executemany(
                 "INSERT INTO postings (tid, sid, doc, tf, length) VALUES (?, ?, ?, ?, ?)",
@@ -398,6 +399,14 @@ class SQLiteStore:
                 [(t, t) for t in present],
             )
 
+    def _remove(self, conn: sqlite3.Connection, doc: int, sid: int, standing: int, searchable: int, terms: str) -> None:
+        """Take one record (a `_HELD` row) out of the index and the file, with its vectors; its events stay."""
+        if searchable and standing >= 0:
+            self._index(conn, doc, sid, decode_terms(terms), -1)
+        conn.execute("DELETE FROM records WHERE doc = ?", (doc,))
+        conn.execute("DELETE FROM doc_ids WHERE doc = ?", (doc,))
+        self._drop_doc_vectors(conn, doc)
+
     def put(self, record: Record, terms: Mapping[str, int], *, replace: bool = False) -> bool:
         """Insert `record` and its terms; an existing id is kept unless `replace`. True when written."""
         return self.put_many([(record, terms)], replace=replace) == 1
@@ -419,18 +428,11 @@ class SQLiteStore:
         clean = {
             term: int(tf) for term, tf in terms.items() if term and tf > 0 and "\n" not in term and "\t" not in term
         }
-        old = conn.execute(
-            "SELECT doc, sid, standing, searchable, terms FROM records WHERE id = ?", (record.id,)
-        ).fetchone()
+        old = conn.execute(_HELD, (record.id,)).fetchone()
         if old is not None:
             if not replace:
                 return False
-            old_doc, old_sid, old_standing, old_searchable, old_terms = old
-            if old_searchable and old_standing >= 0:
-                self._index(conn, old_doc, old_sid, decode_terms(old_terms), -1)
-            conn.execute("DELETE FROM records WHERE doc = ?", (old_doc,))
-            conn.execute("DELETE FROM doc_ids WHERE doc = ?", (old_doc,))
-            self._drop_doc_vectors(conn, old_doc)
+            self._remove(conn, *old)
         sid = self._sid(conn, name, create=True)
         assert sid is not None
         doc = conn.execute(
@@ -477,17 +479,10 @@ class SQLiteStore:
         def work(conn: sqlite3.Connection) -> int:
             deleted = 0
             for record_id in wanted:
-                row = conn.execute(
-                    "SELECT doc, sid, standing, searchable, terms FROM records WHERE id = ?", (record_id,)
-                ).fetchone()
+                row = conn.execute(_HELD, (record_id,)).fetchone()
                 if row is None:
                     continue
-                doc, sid, standing, searchable, terms = row
-                if searchable and standing >= 0:
-                    self._index(conn, doc, sid, decode_terms(terms), -1)
-                conn.execute("DELETE FROM records WHERE doc = ?", (doc,))
-                conn.execute("DELETE FROM doc_ids WHERE doc = ?", (doc,))
-                self._drop_doc_vectors(conn, doc)
+                self._remove(conn, *row)
                 conn.execute("DELETE FROM events WHERE record_id = ?", (record_id,))
                 deleted += 1
             return deleted
@@ -502,23 +497,15 @@ class SQLiteStore:
 
     def events(self, record_id: str) -> list[TimelineEvent]:
         """`record_id`'s events, in the order first stored."""
-        with self._lock:
-            conn = self._connect()
-            try:
-                return _events.read_events(conn, record_id)
-            except sqlite3.Error as exc:
-                raise translate(exc, "read") from exc
+        with self._reading() as conn:
+            return _events.read_events(conn, record_id)
 
     def event_usage(self, scope: Scope) -> list[tuple[str, int]]:
         """The records of `scope` with events and their events' bytes, newest first."""
         if not scope.key:
             return []
-        with self._lock:
-            conn = self._connect()
-            try:
-                return _events.event_usage(conn, scope_name(scope))
-            except sqlite3.Error as exc:
-                raise translate(exc, "read") from exc
+        with self._reading() as conn:
+            return _events.event_usage(conn, scope_name(scope))
 
     def drop_events(self, record_ids: Sequence[str]) -> int:
         """Delete these records' events; the records stay."""
@@ -528,9 +515,7 @@ class SQLiteStore:
         """Add `delta` to a record's standing; a record going negative leaves the index, and comes back."""
 
         def work(conn: sqlite3.Connection) -> int | None:
-            row = conn.execute(
-                "SELECT doc, sid, standing, searchable, terms FROM records WHERE id = ?", (record_id,)
-            ).fetchone()
+            row = conn.execute(_HELD, (record_id,)).fetchone()
             if row is None:
                 return None
             doc, sid, standing, searchable, terms = row
@@ -552,23 +537,13 @@ class SQLiteStore:
         before: float | None = None,
     ) -> Iterator[Record]:
         """Every matching record, oldest first then by id, read a page at a time."""
-        names = live_scope_names(scopes)
-        if names is not None and not names:
-            return
-        where: list[str] = []
-        params: list[Any] = []
+        where, params = filter_clauses(RecordFilter(session_id=session_id, author=author, until=before), "?")
+        names = None if scopes is None else live_names(scopes)
         if names is not None:
-            where.append(f"scope IN ({marks(len(names))})")
-            params.extend(names)
-        if session_id is not None:
-            where.append("session_id = ?")
-            params.append(session_id)
-        if author is not None:
-            where.append("author = ?")
-            params.append(author)
-        if before is not None:
-            where.append("created_at < ?")
-            params.append(before)
+            if not names:
+                return
+            where.insert(0, f"scope IN ({marks(len(names))})")
+            params[:0] = names
         # Without statistics SQLite prefers the time index (it saves the sort) and reads the
         # whole scope to find one session: 40 ms a capture at 100,000 records. A session is a
         # few hundred rows at most, so its own index and a sort are always the better plan.
@@ -593,9 +568,9 @@ class SQLiteStore:
 
     def count(self, scopes: Sequence[Scope] | None) -> int:
         """How many records in these scopes (None: in the whole store)."""
-        names = live_scope_names(scopes)
-        if names is None:
+        if scopes is None:
             return int(self._read("SELECT count(*) FROM records")[0][0])
+        names = live_names(scopes)
         if not names:
             return 0
         return int(self._read(f"SELECT count(*) FROM records WHERE scope IN ({marks(len(names))})", names)[0][0])  # noqa: S608
@@ -618,23 +593,9 @@ class SQLiteStore:
         """A page of one scope's records, newest first, read backwards along the scope's time index."""
         if not scope.key or limit <= 0:
             return []
-        clauses: list[str] = ["scope = ?"]
-        params: list[Any] = [scope_name(scope)]
-        for column, value in (
-            ("session_id", where.session_id),
-            ("harness", where.harness),
-            ("author", where.author),
-            ("kind", where.kind),
-        ):
-            if value is not None:
-                clauses.append(f"{column} = ?")
-                params.append(value)
-        if where.since is not None:
-            clauses.append("created_at >= ?")
-            params.append(where.since)
-        if where.until is not None:
-            clauses.append("created_at < ?")
-            params.append(where.until)
+        clauses, params = filter_clauses(where, "?")
+        clauses.insert(0, "scope = ?")
+        params.insert(0, scope_name(scope))
         if after is not None:
             # `created_at <= ?` on its own is what lets SQLite start the index read at the cursor;
             # with only the OR it read every newer entry first (50 ms half-way down 100,000).
@@ -674,7 +635,7 @@ class SQLiteStore:
 
     def index_stats(self, scopes: Sequence[Scope]) -> IndexStats:
         """Indexed documents (searchable, standing >= 0) and their total length across `scopes`."""
-        names = live_scope_names(scopes) or []
+        names = live_names(scopes)
         if not names:
             return IndexStats(0, 0)
         row = self._read(
@@ -716,8 +677,7 @@ class SQLiteStore:
         result = {term: TermPostings(0, ()) for term in distinct}
         if not distinct:
             return result
-        with self._lock:
-            conn = self._connect()
+        with self._reading("postings") as conn:
             try:
                 sids = self._sids_for(conn, scopes)
                 if not sids:
@@ -736,8 +696,6 @@ class SQLiteStore:
                         tid: [Posting(ids[doc], tf, length) for doc, tf, length in rows if doc in ids]
                         for tid, rows in numbered.items()
                     }
-            except sqlite3.Error as exc:
-                raise translate(exc, "postings") from exc
             finally:
                 if pick is not None and conn.in_transaction:
                     with contextlib.suppress(sqlite3.Error):
@@ -801,19 +759,11 @@ class SQLiteStore:
     @staticmethod
     def _doc_ids(conn: sqlite3.Connection, docs: Collection[int]) -> dict[int, str]:
         """The record ids of these document numbers (in number order, so the probes walk the table once)."""
-        ids: dict[int, str] = {}
-        for chunk in chunks(sorted(docs)):
-            rows = conn.execute(f"SELECT doc, id FROM doc_ids WHERE doc IN ({marks(len(chunk))})", list(chunk))  # noqa: S608
-            ids.update(rows.fetchall())
-        return ids
+        return _pairs(conn, "SELECT doc, id FROM doc_ids WHERE doc IN", sorted(docs))
 
     @staticmethod
     def _tids(conn: sqlite3.Connection, terms: Sequence[str]) -> dict[int, str]:
-        tids: dict[int, str] = {}
-        for chunk in chunks(terms):
-            rows = conn.execute(f"SELECT tid, term FROM vocab WHERE term IN ({marks(len(chunk))})", list(chunk))  # noqa: S608
-            tids.update(rows.fetchall())
-        return tids
+        return _pairs(conn, "SELECT tid, term FROM vocab WHERE term IN", terms)
 
     def top_postings(
         self,
@@ -835,19 +785,15 @@ class SQLiteStore:
         result: dict[str, tuple[Posting, ...]] = {term: () for term in weights}
         if not weights or depth <= 0:
             return result
-        with self._lock:
-            conn = self._connect()
-            try:
-                sids = self._sids_for(conn, scopes)
-                tids = self._tids(conn, list(weights)) if sids else {}
-                if not tids:
-                    return result
-                if 2 * len(tids) + 2 * len(sids) + 7 > MAX_PARAMS:
-                    found = self._all_postings(conn, list(tids), sids)
-                else:
-                    found = self._top_postings(conn, tids, weights, sids, depth, (average, k1, b))
-            except sqlite3.Error as exc:
-                raise translate(exc, "postings") from exc
+        with self._reading("postings") as conn:
+            sids = self._sids_for(conn, scopes)
+            tids = self._tids(conn, list(weights)) if sids else {}
+            if not tids:
+                return result
+            if 2 * len(tids) + 2 * len(sids) + 7 > MAX_PARAMS:
+                found = self._all_postings(conn, list(tids), sids)
+            else:
+                found = self._top_postings(conn, tids, weights, sids, depth, (average, k1, b))
         for tid, term in tids.items():
             result[term] = tuple(found.get(tid, ()))
         return result
@@ -892,26 +838,22 @@ class SQLiteStore:
         wanted = list(dict.fromkeys(ids))
         if not distinct or not wanted:
             return result
-        with self._lock:
-            conn = self._connect()
-            try:
-                sids = self._sids_for(conn, scopes)
-                tids = self._tids(conn, distinct) if sids else {}
-                found: dict[int, list[Posting]] = {tid: [] for tid in tids}
-                # Terms and ids share one statement's parameters: half the room each, at most.
-                half = (MAX_PARAMS - len(sids)) // 2
-                for tid_chunk in chunks(list(tids), half):
-                    for id_chunk in chunks(wanted, half):
-                        rows = conn.execute(
-                            f"SELECT p.tid, r.id, p.tf, p.length FROM records r CROSS JOIN postings p"  # noqa: S608
-                            f" ON p.tid IN ({marks(len(tid_chunk))}) AND p.sid IN ({marks(len(sids))})"
-                            f" AND p.doc = r.doc WHERE r.id IN ({marks(len(id_chunk))})",
-                            [*tid_chunk, *sids, *id_chunk],
-                        ).fetchall()
-                        for tid, record_id, tf, length in rows:
-                            found[tid].append(Posting(record_id, tf, length))
-            except sqlite3.Error as exc:
-                raise translate(exc, "postings") from exc
+        with self._reading("postings") as conn:
+            sids = self._sids_for(conn, scopes)
+            tids = self._tids(conn, distinct) if sids else {}
+            found: dict[int, list[Posting]] = {tid: [] for tid in tids}
+            # Terms and ids share one statement's parameters: half the room each, at most.
+            half = (MAX_PARAMS - len(sids)) // 2
+            for tid_chunk in chunks(list(tids), half):
+                for id_chunk in chunks(wanted, half):
+                    rows = conn.execute(
+                        f"SELECT p.tid, r.id, p.tf, p.length FROM records r CROSS JOIN postings p"  # noqa: S608
+                        f" ON p.tid IN ({marks(len(tid_chunk))}) AND p.sid IN ({marks(len(sids))})"
+                        f" AND p.doc = r.doc WHERE r.id IN ({marks(len(id_chunk))})",
+                        [*tid_chunk, *sids, *id_chunk],
+                    ).fetchall()
+                    for tid, record_id, tf, length in rows:
+                        found[tid].append(Posting(record_id, tf, length))
         for tid, term in tids.items():
             result[term] = tuple(found[tid])
         return result
@@ -960,35 +902,16 @@ class SQLiteStore:
 
         return bool(self._write(work))
 
-    def nearest(self, scopes: Sequence[Scope], model: str, query: bytes, *, k: int) -> list[Neighbour]:
-        """Over this store object's cache of the scopes' vectors (`store._vectors`)."""
-        return self.nearest_each(scopes, model, [query], k=k)[0]
+    # `nearest`, `nearest_each` and `closest`: `CachedVectors`, over these two.
 
-    def nearest_each(
-        self, scopes: Sequence[Scope], model: str, queries: Sequence[bytes], *, k: int
-    ) -> list[list[Neighbour]]:
-        """`nearest` for each query, in one pass over this store object's cache (`store._vectors`)."""
-        names = live_scope_names(scopes)
-        if not names or k <= 0:
-            return [[] for _ in queries]
-        with self._lock:
-            conn = self._connect()
-            try:
-                mid = self._mid(conn, model, create=False)
-                found = [(name, self._sid(conn, name, create=False)) for name in names]
-            except sqlite3.Error as exc:
-                raise translate(exc, "read") from exc
-        if mid is None:
-            return [[] for _ in queries]
-        sources = [((name, model), _ScopeVectors(self, sid, mid)) for name, sid in found if sid is not None]
-        return self._vectors.nearest_each(sources, queries, k, self._ranked)
-
-    def closest(
-        self, scopes: Sequence[Scope], model: str, probes: bytes, *, dim: int, key: str, most: int
-    ) -> list[float] | None:
-        """Over the same cache as `nearest` (`store._vectors.VectorCache.closest`)."""
-        keys = [(name, model) for name in live_scope_names(scopes) or ()]
-        return self._vectors.closest(keys, probes, dim, key, most)
+    def _vector_sources(self, names: Sequence[str], model: str) -> list[tuple[str, VectorSource]]:
+        """The scopes this file has vectors of `model` for (none when no record has any)."""
+        with self._reading() as conn:
+            mid = self._mid(conn, model, create=False)
+            if mid is None:
+                return []
+            found = [(name, self._sid(conn, name, create=False)) for name in names]
+        return [(name, _ScopeVectors(self, sid, mid)) for name, sid in found if sid is not None]
 
     def _ranked(self, ids: Sequence[str]) -> set[str]:
         """Which of `ids` are in the index (searchable, standing not negative)."""
@@ -1024,47 +947,38 @@ class SQLiteStore:
         """
         if limit <= 0:
             return []
-        columns = ", ".join(f"r.{c.strip()}" for c in RECORD_COLUMNS.split(","))
         after = "" if before is None else " AND (r.created_at, r.id) < (?, ?)"
         sql = (
-            f"SELECT {columns} FROM records r WHERE r.scope = ? AND r.searchable = 1 AND r.standing >= 0{after}"  # noqa: S608
+            f"SELECT {columns('r')} FROM records r WHERE r.scope = ? AND r.searchable = 1 AND r.standing >= 0{after}"  # noqa: S608
             " AND NOT EXISTS (SELECT 1 FROM vectored x WHERE x.doc = r.doc AND x.mid = ?)"
             " ORDER BY r.created_at DESC, r.id DESC LIMIT ?"
         )
         found: list[Any] = []
-        with self._lock:
-            conn = self._connect()
-            try:
-                if scopes is None:
-                    names = [row[0] for row in conn.execute("SELECT name FROM scopes ORDER BY name")]
-                else:
-                    names = live_scope_names(scopes) or []
-                mid = self._mid(conn, model, create=False)
-                for name in names:
-                    params = (name, *(before or ()), -1 if mid is None else mid, limit)
-                    found += conn.execute(sql, params).fetchall()
-            except sqlite3.Error as exc:
-                raise translate(exc, "read") from exc
+        with self._reading() as conn:
+            if scopes is None:
+                names = [row[0] for row in conn.execute("SELECT name FROM scopes ORDER BY name")]
+            else:
+                names = live_names(scopes)
+            mid = self._mid(conn, model, create=False)
+            for name in names:
+                params = (name, *(before or ()), -1 if mid is None else mid, limit)
+                found += conn.execute(sql, params).fetchall()
         records = sorted((row_to_record(row) for row in found), key=lambda r: (r.created_at, r.id), reverse=True)
         return records[:limit]
 
     def vector_counts(self, scopes: Sequence[Scope] | None, model: str) -> tuple[int, int]:
         """(searchable records done by `model`, searchable records not done)."""
-        with self._lock:
-            conn = self._connect()
-            try:
-                found = self._unvectored_where(conn, scopes)
-                if found is None:
-                    return 0, 0
-                where, params = found
-                mid = self._mid(conn, model, create=False)
-                total, done = conn.execute(
-                    "SELECT count(*), count(x.doc) FROM records r"  # noqa: S608
-                    f" LEFT JOIN vectored x ON x.doc = r.doc AND x.mid = ? WHERE {where}",
-                    (-1 if mid is None else mid, *params),
-                ).fetchone()
-            except sqlite3.Error as exc:
-                raise translate(exc, "read") from exc
+        with self._reading() as conn:
+            found = self._unvectored_where(conn, scopes)
+            if found is None:
+                return 0, 0
+            where, params = found
+            mid = self._mid(conn, model, create=False)
+            total, done = conn.execute(
+                "SELECT count(*), count(x.doc) FROM records r"  # noqa: S608
+                f" LEFT JOIN vectored x ON x.doc = r.doc AND x.mid = ? WHERE {where}",
+                (-1 if mid is None else mid, *params),
+            ).fetchone()
         return int(done), int(total) - int(done)
 
     def drop_vectors(self, *, keep_model: str) -> int:
@@ -1130,15 +1044,9 @@ class SQLiteStore:
 
     def load_session(self, session_key: str) -> SessionState:
         """The session's injected set and live-context start (empty state for a new session)."""
-        with self._lock:
-            conn = self._connect()
-            try:
-                injected = conn.execute(
-                    "SELECT record_id FROM injected WHERE session_key = ?", (session_key,)
-                ).fetchall()
-                row = conn.execute("SELECT live_since FROM sessions WHERE session_key = ?", (session_key,)).fetchone()
-            except sqlite3.Error as exc:
-                raise translate(exc, "read") from exc
+        with self._reading() as conn:
+            injected = conn.execute("SELECT record_id FROM injected WHERE session_key = ?", (session_key,)).fetchall()
+            row = conn.execute("SELECT live_since FROM sessions WHERE session_key = ?", (session_key,)).fetchone()
         return SessionState(frozenset(r[0] for r in injected), float(row[0]) if row else 0.0)
 
     def add_injected(self, session_key: str, ids: Sequence[str]) -> None:
@@ -1177,10 +1085,7 @@ class SQLiteStore:
                 " (SELECT slot FROM recalls WHERE username = ? ORDER BY slot DESC LIMIT ?)",
                 (user, user, max(keep, 1)),
             )
-            conn.executemany(
-                "INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-                list(meta.items()),
-            )
+            conn.executemany(_SET_META, list(meta.items()))
 
         self._write(work)
 
@@ -1223,16 +1128,21 @@ class SQLiteStore:
         """Set small named values."""
         if not values:
             return
-        self._write(
-            lambda conn: conn.executemany(
-                "INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value",
-                list(values.items()),
-            )
-        )
+        self._write(lambda conn: conn.executemany(_SET_META, list(values.items())))
 
     def meta(self) -> dict[str, str]:
         """Every named value."""
         return {name: str(value) for name, value in self._read("SELECT name, value FROM meta ORDER BY name")}
+
+
+def _pairs(conn: sqlite3.Connection, head: str, values: Sequence[Any]) -> dict[Any, Any]:
+    """The (key, value) rows of `head` (a constant `SELECT key, value ... WHERE x IN`) over `values`,
+    in statements that fit the parameter limit.
+    """
+    found: dict[Any, Any] = {}
+    for chunk in chunks(values):
+        found.update(conn.execute(f"{head} ({marks(len(chunk))})", list(chunk)).fetchall())
+    return found
 
 
 class _ScopeVectors:
