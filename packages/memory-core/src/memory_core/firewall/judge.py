@@ -60,10 +60,12 @@ from memory_core.firewall.entropy import looks_random
 from memory_core.firewall.values import (
     is_ordinary,
     is_placeholder,
+    is_reference,
     looks_like_secret,
     plain_cookies,
     under_encrypted_heading,
 )
+from memory_core.firewall.walks import keyboard_walk
 from memory_core.lazyre import lazy
 
 __all__ = [
@@ -373,33 +375,13 @@ _KEYED_UUID = lazy(
 _JOINED_WORDS = lazy(
     r"(?:[a-z]{3,8}([.\-]))(?:[a-z]{3,8}\1){2,6}[a-z]{3,8}|(?:[a-z]{3,8}-){3,6}\d{1,4}"
     r"|[a-z]{4,8}\.[a-z]{4,8}\.[a-z]{4,8}"
+    r"|[A-Za-z]{2,12}([.\-_])(?:[A-Za-z]{2,12}\2){1,5}[A-Za-z]{2,12}\2?\d{1,4}"
 )
-"""Four to eight short words joined by one `.` or `-`, three or more words and a number, or three
-words of four letters or more joined by `.` (`kucing.oren.tidur`); a three-word identifier joined by
-`-` (`my-db-secret`, an object's name) is not one."""
-_KEYBOARD_ROWS = ("`1234567890-=", "qwertyuiop[]\\", "asdfghjkl;'", "zxcvbnm,./")
-_KEYBOARD_NEXT = (
-    frozenset(pair for row in _KEYBOARD_ROWS for a, b in itertools.pairwise(row) for pair in (a + b, b + a))
-    | frozenset(
-        pair  # the columns: `1qaz`, `2wsx`
-        for upper, lower in itertools.pairwise(_KEYBOARD_ROWS)
-        for a, b in zip(upper[1:], lower, strict=False)
-        for pair in (a + b, b + a)
-    )
-)
-_MIN_WALK = 6
-_WALK_SHARE = 0.8
-
-
-def _keyboard_walk(value: str) -> bool:
-    """Whether most neighbours in `value` are neighbours on a keyboard (`zxcvbnm,./`, `1qaz2wsx`)."""
-    lowered = value.lower()
-    if len(lowered) < _MIN_WALK or not any(c.isalpha() for c in lowered):
-        return False
-    pairs = [a + b for a, b in itertools.pairwise(lowered)]
-    return sum(p in _KEYBOARD_NEXT for p in pairs) >= _WALK_SHARE * len(pairs)
-
-
+"""Four to eight short words joined by one `.` or `-`, three or more words and a number, three
+words of four letters or more joined by `.` (`kucing.oren.tidur`), or three or more words of any
+length joined by one `.`, `-` or `_` and a number (`knedlik-se-zelim-5`, `saigon.mua.mua99`: rules
+v13); a three-word identifier joined by `-` (`my-db-secret`, an object's name) and two words and a
+number (`web-app-3`, `redis-master-0`: hosts and pods) are not one."""
 _RARE_VOWELS = 0.2
 """Letters of one case whose vowels (`aeiou`) are fewer than this share: random letters have 5 in 26
 (0.19; 53% of 10,000 drawn, 12 to 24 long, fall below 0.2), English about 0.38; of the 5,579 one-case
@@ -412,6 +394,125 @@ _CONSONANTS = lazy(r"[^aeiouAEIOU]+")
 the 10,000 random runs and 4.0% of the 10,089 one-case identifiers of 12 letters or more in CPython's
 standard library (`getelementsbytagname`) pass; asked only of a value a strong name assigns or an
 account labels, where an identifier seldom stands."""
+
+
+_FIELD_WORDS = frozenset(
+    {
+        # a type, a state or a source: what a field is or where its value comes from, not its value
+        *("str", "string", "bytes", "text", "bool", "boolean", "int", "integer", "number", "char", "varchar", "any"),
+        *("true", "false", "yes", "no", "on", "off", "null", "nil", "none", "undefined", "empty", "blank", "unset"),
+        *("required", "optional", "mandatory", "enabled", "disabled", "hidden", "masked", "redacted", "omitted"),
+        *("default", "auto", "automatic", "prompt", "ask", "stdin", "env", "environment", "file", "files", "keyring"),
+        *("keychain", "vault", "plain", "plaintext", "hash", "hashed", "encrypted", "random", "generated", "inherit"),
+        *("bcrypt", "argon2", "argon2id", "scrypt", "pbkdf2", "md5", "sha1", "sha256", "sha512", "crypt", "scram"),
+        *("basic", "bearer", "digest", "oauth", "oauth2", "jwt", "saml", "sso", "otp", "totp", "ldap", "pam", "trust"),
+        # a variable holding it, in code (`{ password: pwd }`, `password=creds`)
+        *("value", "val", "input", "pw", "pwd", "passwd", "pass", "password", "passphrase", "secret", "token"),
+        *("creds", "credentials", "credential", "args", "opts", "options", "config", "conf", "settings", "params"),
+        *("data", "form", "body", "req", "request", "user", "self", "this", "props", "state", "ctx", "context"),
+        # a role in a test (`json={"password": "wrong"}`) or a placeholder's word
+        *("wrong", "invalid", "incorrect", "bad", "correct", "right", "good", "valid", "foo", "bar", "baz", "qux"),
+        # the documented defaults every tutorial shows: public, not a secret (`POSTGRES_PASSWORD: example`)
+        *("admin", "root", "postgres", "mysql", "guest", "test", "demo", "example", "changeme", "secret123"),
+    }
+)
+"""Values a credential's name is given that say what the field is, where its value comes from, which
+variable holds it, or a documented default (rules v13)."""
+_ASSIGNED_PLAIN = lazy(r"[^\s'\"`()\[\]{}<>,;|]{4,64}")
+"""A value assigned whole: no blank, no quote, no bracket, no list separator."""
+_IDENTIFIER_ONLY = lazy(r"[A-Za-z_]+|[a-z]+(?:[A-Z][a-z]+)+|(?:[A-Z][a-z]+){2,}|[A-Z][A-Za-z]*(?:\.[A-Za-z_]+)+")
+"""What code names a variable or a type with (`redis_pass`, `dbPassword`, `SecretStr`, `Config.PASS`)."""
+_PAIR_BEFORE = lazy(r"(?:^|[ \t])[A-Za-z_][\w.]*=[^\s,;()]+[ \t]+$")
+"""A `key=value` pair, then a blank, right before a key: a list of pairs (a DSN, an environment dump)."""
+_CLAUSE_GOES_ON = lazy(r"[ \t]+[^\s=:#]+(?:[ \t]|$)(?![^\n]*=)", re.MULTILINE)
+"""After a bare value, another word that is not a `key=` of a list: the value is a sentence's word."""
+_PASSWORD_WORDS = lexicon.PASSWORD
+
+
+def _assigned(text: str, name_start: int, name_end: int, token_start: int, token_end: int) -> bool:
+    """Whether the value a password's name is assigned (`name=`, `name:`) is its secret whatever its
+    look: a quoted literal, a value with a digit or a symbol, or a bare word where configs write one
+    (an UPPER_CASE key, a YAML or INI line's own key, a `key=value key=value` list), never a variable,
+    a reference or a type in code. Rules v13: people choose words (`RABBITMQ_DEFAULT_PASS: gulasch`,
+    `password: 'sunflower-Taco-2'`), and what names a value this plainly names nothing else. Only the
+    words for password (`lexicon.PASSWORD`): a word for secret names where secrets are kept as often.
+    """
+    if text[name_start:name_end].lower() not in _PASSWORD_WORDS:
+        return False
+    value = text[token_start:token_end]
+    if (
+        _ASSIGNED_PLAIN.fullmatch(value) is None
+        or value.lower() in _FIELD_WORDS
+        or is_placeholder(value)
+        or (is_reference(value) and not value.replace("_", "").isalnum())  # `var.ssh_password`, `op://...`
+        or names_a_credential(value)  # `"password": "Пароль"`: a label's translation
+    ):
+        return False
+    if value[0] in "$%&*!@#/.~-+=:" or (value.isdigit() and len(value) < _SHORTEST_VALUE):
+        return False  # a variable, a path, a flag; a short number is a count more often than a PIN
+    if text[token_end : token_end + 1] in ("(", "[", "."):
+        return False  # `password: getPassword()`, `password: cfg.pw`: code
+    opener = text[token_start - 1 : token_start]
+    if opener in ("'", '"', "`") and text[token_end : token_end + 1] == opener:
+        return True  # a literal, quoted: its writer says where it starts and ends
+    if _CLAUSE_GOES_ON.match(text, token_end):
+        return False  # `set /p DB_PASS=Enter DB password:`: a bare word the line's prose goes on from
+    if _IDENTIFIER_ONLY.fullmatch(value) is None:
+        return True  # `kiwi_Fjord_81`, `lagerhaus2`: a digit or a symbol, no name of code
+    if value.isupper():
+        return False  # `WS-PASS = SPACES`, `PASSWORD = DEFAULT`: a constant's name
+    key_start = name_start
+    while key_start > 0 and (text[key_start - 1].isalnum() or text[key_start - 1] in "_.-"):
+        key_start -= 1
+    if text[key_start:name_start].isupper() or text[name_start : name_start + 1].isupper():
+        return "_" not in value  # `PGPASSWORD=lagerhaus`: an environment's key (`DB_PASS=db_pass` names one)
+    if not value.isalpha() or not value.islower():
+        return False  # `password: redisPassword`, `password: Secret`: a variable or a type
+    line_start = text.rfind("\n", 0, key_start) + 1
+    before = text[line_start:key_start]
+    link = text[name_end:token_start]
+    if not before.strip(" \t-#;") and (":" in link or " " not in link):
+        return True  # `password: gulasch` (YAML), `password=gulasch` (INI): a line's own key
+    return _PAIR_BEFORE.search(before) is not None  # `user=ledger password=lagerhaus`: a DSN's pairs
+
+
+_LOOSE_WORDS = 4
+"""Words a password's name and its value may have between them in a clause of any language (`mật khẩu
+VPN mới là X`: "password VPN new is"), where no list of copulas and prepositions reaches."""
+
+
+_CLAUSE_END = lazy(r"[ \t]*(?:[,;!?)»」\]]|\.(?!\w)|\r?\n|$)")
+_PLACES = frozenset(
+    {"for", "of", "on", "to", "at", "in", "into", "onto", "with", "from", "by", "via", "per", "about", "behind"}
+    | {"de", "du", "für", "del", "da", "di", "van", "для", "от", "auf", "an", "zu", "von", "pour", "sur", "para"}
+)
+"""Words after which a name stands, not a value: what the password is for (`the password for web-app-3`)."""
+
+
+def _loose_link(text: str, link: str, end: int) -> bool:
+    """Whether `link` is a few words of one clause (no sentence's end, no line's, no list's comma)
+    that do not end in a preposition, and the value at `end` ends the clause: a value the sentence
+    goes on from is its subject or object (`the password for redis-master-0 is in the vault`,
+    `rotated web-app-3 keys`), not what the password is.
+    """
+    words = link.split()
+    if len(words) > _LOOSE_WORDS or any(c in link for c in ".!?;,\n()[]{}<>=\"'`"):
+        return False
+    if words and words[-1].lower() in _PLACES:
+        return False
+    return _CLAUSE_END.match(text, end) is not None
+
+
+def _chosen(text: str, start: int, end: int) -> bool:
+    """Whether `text[start:end]` has the look of a password a person chose, strongly enough to be read
+    after a name in any language: words and a number joined (`knedlik-se-zelim-5`), capitalised words and
+    a number (`Pagoto_Fraoula7`), a keyboard walk, or case switching like a random run's."""
+    value = text[start:end]
+    if names_a_credential(value) or is_placeholder(value):
+        return False
+    if _JOINED_WORDS.fullmatch(value) or _TITLED_WORDS.fullmatch(value):
+        return True
+    return len(value) >= _MIN_STATED and keyboard_walk(value) and not value.isalpha()
 
 
 def _short_password(value: str) -> bool:
@@ -897,10 +998,20 @@ def _after_name(
         # a word of letters alone is worth nothing stated either: ask the link of the others only
         if not score and strength > 1 and not value.isalpha() and (flagged or _stated(text, end, token_start, link)):
             score = _stated_score(text, token_start, token_end)
+        if not score and strength > 1 and index > 0 and _loose_link(text, link, token_end) and _chosen(text, token_start, token_end):
+            score = 1  # rules v13: `heslo do adminu je X`, `κωδικός για το Grafana είναι X`: any language's clause
         if not score and strength > 1 and direct and _short_password(value):
             score = 1  # `MYSQL_ROOT_PASSWORD=r00t`: short, but what the name assigns, a letter with a digit or a symbol
         if not score and strength > 1 and direct and _random_letters(value):
             score = 1  # `SESSION_SECRET=hqpdouldfzydaftdkhdrdi`: one case, letters only, but not a word
+        if (
+            not score
+            and strength > 1
+            and index == 0
+            and link in ("=", ":", ":=", "：")
+            and _assigned(text, start, end, token_start, token_end)
+        ):
+            score = 1  # rules v13: what a password's name is assigned is its value, a word too (`_assigned`)
         if text.startswith("[REDACTED:", token_end) or (
             text[token_end : token_end + 1] in (".", ":", "-", "_", "/")
             and text.startswith("[REDACTED:", token_end + 1)
@@ -955,7 +1066,7 @@ def _stated_score(text: str, start: int, end: int) -> int:
         and "example" not in value.lower()
     ):
         return 1  # "the secret is BBLvXhgcFqEe_Bv": its case switches more often than an identifier's words
-    if _keyboard_walk(value):
+    if keyboard_walk(value):
         return 1  # `zxcvbnm,./`, `1qaz2wsx`: keys in a row, the commonest password after a word and a number
     if _JOINED_WORDS.fullmatch(value) and not names_a_credential(value) and not is_placeholder(value):
         return 1  # `gravel.mantis.oboe.frisk`, `wagon-velvet-sprout-74`: a passphrase as diceware writes it

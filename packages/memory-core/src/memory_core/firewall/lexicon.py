@@ -24,7 +24,7 @@ Failure: none; it is data. Adding a word costs one `str.find` pass over a text i
 
 from __future__ import annotations
 
-__all__ = ["GLUABLE", "MODERATE", "STRONG"]
+__all__ = ["GLUABLE", "MODERATE", "PASSWORD", "STRONG"]
 
 _PASSWORD: dict[str, tuple[str, ...]] = {
     # English and its informal spellings
@@ -308,6 +308,11 @@ STRONG: tuple[str, ...] = tuple(
     )
 )
 """Strong names: the value after one needs only to look like it could be a credential."""
+PASSWORD: frozenset[str] = frozenset(
+    form for words in _PASSWORD.values() for word in words for form in _spellings(word)
+)
+"""The words for password alone (not secret, PIN or code): a word for secret also names where secrets are
+kept (a Kubernetes `Secret`, `existingSecret: api-db`), a word for password only the value."""
 MODERATE: tuple[str, ...] = tuple(
     form
     for form in dict.fromkeys(

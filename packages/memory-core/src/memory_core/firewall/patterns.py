@@ -52,6 +52,7 @@ from memory_core.firewall.values import (
     plain_cookies,
     under_encrypted_heading,
 )
+from memory_core.firewall.walks import find_keyboard_walks
 from memory_core.lazyre import lazy
 from memory_core.urls import MAX_URL, URL_END, find_userinfo
 
@@ -1020,6 +1021,7 @@ _ENTROPY_RULES = [
     Rule("high-entropy", ("",), find=_find_high_entropy),
     # last: what no name marked and no other rule took, judged by its look alone (firewall/shaped.py)
     Rule("credential", SHAPED_TRIGGERS, find=find_password_shaped),
+    Rule("credential", ("",), find=find_keyboard_walks),  # a walk down the keyboard's columns (firewall/walks.py)
 ]
 
 RULES: tuple[Rule, ...] = (

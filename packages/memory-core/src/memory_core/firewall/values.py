@@ -27,6 +27,7 @@ __all__ = [
     "is_ordinary",
     "trim_value",
     "is_placeholder",
+    "is_reference",
     "looks_like_code",
     "line_prefix",
     "under_encrypted_heading",
@@ -87,7 +88,8 @@ def _placeholder(value: str) -> bool:
     return len(set(lowered) - set("-_. ")) <= 1
 
 
-def _reference(value: str) -> bool:
+def is_reference(value: str) -> bool:
+    """A path, a URL, a YAML anchor, a call or a dotted name of code: where a value is, not the value."""
     if value[:1] in "&*!" and re.fullmatch(r"[A-Za-z_][\w.\-]*", value[1:]):
         return True  # a YAML anchor, alias or tag: `&db_password`, `*defaults`, `!vault`
     if _CODE.fullmatch(value) and (value.endswith((")", "]")) or not any(c.isdigit() for c in value)):
@@ -101,7 +103,7 @@ def looks_like_secret(value: str, *, strict: bool = False) -> bool:
     """Whether `value` looks like a credential rather than a word, a number or a reference."""
     if len(value) < (_STRICT_MIN_LENGTH if strict else _MIN_LENGTH) or len(value) > 4096:
         return False
-    if _placeholder(value) or _reference(value) or is_ordinary(value) or _COLOR.fullmatch(value):
+    if _placeholder(value) or is_reference(value) or is_ordinary(value) or _COLOR.fullmatch(value):
         return False
     if any(c.isspace() for c in value):
         return False
