@@ -259,6 +259,10 @@ _STRING = lazy(r"(?:b|r|f|u|N)?(?:\"((?:[^\"\\\n]|\\.){1,400})\"|'((?:[^'\\\n]|\
 _HEX = frozenset("0123456789abcdefABCDEF")
 _HEX_KEY = 32
 _OTP_DIGITS = (6, 10)
+_CODE_GROUPS = lazy(r"\d{3,4}(?:[ -]\d{3,4}){1,2}(?![\w-])")
+"""A one-time code printed in groups of three or four digits (`905-341`, `284 617`), 6 to 10 digits in all."""
+_SHORT_CODE = lazy(r"(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,8}")
+"""A code of capitals and digits after a code's name (`R7K2D`): Steam Guard's, a voucher's, a recovery code's."""
 _SHORTEST_VALUE = 6
 _PIN_DIGITS = (4, 8)
 _PIN_WORDS = frozenset(w for w in lexicon.STRONG if "pin" in w or "пін" in w or "핀" in w)
@@ -506,7 +510,8 @@ def _loose_link(text: str, link: str, end: int) -> bool:
 def _chosen(text: str, start: int, end: int) -> bool:
     """Whether `text[start:end]` has the look of a password a person chose, strongly enough to be read
     after a name in any language: words and a number joined (`knedlik-se-zelim-5`), capitalised words and
-    a number (`Pagoto_Fraoula7`), a keyboard walk, or case switching like a random run's."""
+    a number (`Pagoto_Fraoula7`), a keyboard walk, or case switching like a random run's.
+    """
     value = text[start:end]
     if names_a_credential(value) or is_placeholder(value):
         return False
@@ -684,7 +689,7 @@ def value_score(value: str, *, direct: bool = False) -> int:
         return 0
     if ":=" in value:
         return 0  # VBA's named argument (`Type:=2`), Go's and Pascal's assignment: code
-    if ("|" in value or "/" in value) and all(_WORDLIKE.fullmatch(part) for part in re.split(r"[|/]", value)):
+    if ("|" in value or "/" in value) and all(_WORDLIKE.fullmatch(part) for part in re.split(r"[|/]", value) if part):
         return 0  # words joined by `|` or `/`: a pattern's alternatives (`BSS|SSID|RSN`), a relative path (`src/Api`)
     if _INTERPOLATED.search(value) or _REGEX.search(value):
         return 0  # a template (`user:{user_id}:profile`, `%(name)s`) or a regular expression (`^[A-Z]{2}\d{6}$`)
@@ -981,6 +986,12 @@ def _after_name(
             and ((pin > 1 and index == 0) or (link and _stated(text, end, token_start, link)))
         ):
             score = 2  # `disarm PIN 4831`: a PIN is four digits or more, and the word for PIN says what they are
+        if strength > 1 and (direct or (link and _stated(text, end, token_start, link))):
+            grouped = _CODE_GROUPS.match(text, token_start)
+            if grouped is not None and _OTP_DIGITS[0] <= sum(c.isdigit() for c in grouped.group()) <= _OTP_DIGITS[1]:
+                return [grouped.span()]  # `verification code is: 905-341`, `284 617`: a code printed in groups
+            if _SHORT_CODE.fullmatch(value) and any(stem in text[start:end].lower() for stem in _CODE_STEMS):
+                score = 2  # `Steam Guard code: R7K2D`: a code of letters and digits, shorter than a password
         # a phrase is stated by `:` or `=` (`is:` too), not by `is` alone: "the password is in the vault" is prose
         stated = link.endswith((":", "=", "：")) and (
             direct or (not score and strength > 1 and _stated(text, end, token_start, link))
@@ -998,7 +1009,13 @@ def _after_name(
         # a word of letters alone is worth nothing stated either: ask the link of the others only
         if not score and strength > 1 and not value.isalpha() and (flagged or _stated(text, end, token_start, link)):
             score = _stated_score(text, token_start, token_end)
-        if not score and strength > 1 and index > 0 and _loose_link(text, link, token_end) and _chosen(text, token_start, token_end):
+        if (
+            not score
+            and strength > 1
+            and index > 0
+            and _loose_link(text, link, token_end)
+            and _chosen(text, token_start, token_end)
+        ):
             score = 1  # rules v13: `heslo do adminu je X`, `κωδικός για το Grafana είναι X`: any language's clause
         if not score and strength > 1 and direct and _short_password(value):
             score = 1  # `MYSQL_ROOT_PASSWORD=r00t`: short, but what the name assigns, a letter with a digit or a symbol
@@ -1334,7 +1351,7 @@ def _column(text: str, at: int, end: int, strength: int) -> list[tuple[int, int]
     if line_end < 0 or ("|" not in head and "elect" not in head.lower()):
         return []  # a header is a short line with rows below it
     if "|" in head and "|" in text[end:line_end]:
-        if _BODY_ROW.search(text, max(0, line_start - _WINDOW), line_start):
+        if _BODY_ROW.search(text, max(0, line_start - _TABLE_ROWS * _WINDOW), line_start):
             return []  # below a Markdown table's `|---|`: a body row, whose cells head nothing
         index = head.count("|")
     else:

@@ -192,6 +192,16 @@ _PIN_AND_CODES: dict[str, tuple[str, ...]] = {
     "en-sim": ("puk",),  # a SIM's PIN unlock key, printed beside its PIN (rules v11)
     "en-codes": ("verification code", "confirmation code", "security code", "recovery code", "backup code"),
     "en-codes2": ("setup key", "auth code", "login code", "private key", "api key", "apikey", "api_key", "api-key"),
+    # where a one-time code comes from (rules v13): "SMS code", "Steam Guard code", "sign-in code"
+    "en-codes3": (
+        "sms code",
+        "text code",
+        "guard code",
+        "authenticator code",
+        "sign-in code",
+        "signin code",
+        "2fa code",
+    ),
     "en-vault": ("unseal key", "root token"),  # HashiCorp Vault's: an unseal key share opens the vault
     "fr": ("code de vérification", "code pin", "code de confirmation", "code de récupération"),
     "de": ("bestätigungscode", "verifizierungscode", "wiederherstellungscode", "einmalcode", "pin-code"),

@@ -330,6 +330,14 @@ _VENDOR_RULES = [
     _vendor("mailgun-key", ("key-",), r"key-[0-9a-f]{32}"),
     _vendor("mailchimp-key", ("-us",), r"[0-9a-f]{32}-us\d{1,2}"),
     _vendor("telegram-token", (":AA",), r"\d{8,10}:AA[A-Za-z0-9_\-]{32,33}"),
+    # A YubiKey's one-time password: its public id and the OTP in modhex (16 letters, no vowel but e
+    # and i, so no word of any language), 44 characters from a factory key (`cccc...`) (rules v13).
+    Rule(
+        "credential",
+        ("cc", "vv"),
+        r"(?<![A-Za-z0-9_\-])(?:cc|vv)[cbdefghijklnrtuv]{30,46}(?![A-Za-z0-9])",
+        anchored=True,
+    ),
     # A URL whose path holds its credential by the vendor's layout: whatever stands there is it.
     Rule(
         "telegram-token",
@@ -688,6 +696,8 @@ def _judge_entropy(match: re.Match[str], context: _Context | None = None) -> Edi
     context = context or _Context(match.string, match.string.lower())
     if context.holds("$") and _MODULAR_CRYPT.search(_token_before(match.string, match.start())):
         return None  # a password hash (`$2y$10$...`, `$argon2id$v=19$...$salt$hash`, `$6$salt$hash`): one-way
+    if context.holds("scram-sha-") and _SCRAM.search(_token_before(match.string, match.start())):
+        return None  # a SCRAM verifier's salt and keys: a password hash, one-way
     hex_value = token.startswith("0x") or set(token) <= _HEX_CHARS
     if hex_value and context.holds(*_DIGEST_NAMES) and _under_digest_heading(match.string, match.start()):
         return None  # `sha256:` above `0 : 0x<hex>`: a PCR bank, a checksum list; digests, measured not kept
@@ -696,6 +706,8 @@ def _judge_entropy(match: re.Match[str], context: _Context | None = None) -> Edi
     label = _LABEL.search(before) or (_ELEMENT.search(before) if before.endswith(">") else None)
     if label is not None and _public_label(label.group("label")):
         return None  # `PublicKey = ...`, `"kid": ...`, `X-Request-Id: ...`, `ETag: ...`
+    if context.holds("pub") and (_PUBLIC_CLAUSE.search(before) or _public_member(match.string, match.start(), label)):
+        return None  # `signify public key for releases: ...`; `{"type": ".../PubKeyEd25519", "value": ...}`
     if label is not None and label.group("label").lower() in _CIPHER_LABELS:
         return None  # `- secure: "..."` in `.travis.yml`: encrypted to the repository's public key, ciphertext
     if _labelled_above(match.string, match.start(), match.end()):
@@ -875,6 +887,16 @@ def _under_digest_heading(text: str, start: int) -> bool:
 
 
 _PUBLIC_WORDS = frozenset({"public", "pub", "publickey", "recipient", "recipients", "peer", "cert", "certificate"})
+_CURSOR_HEADS = frozenset(
+    {"page", "next", "prev", "previous", "continuation", "cursor", "resume", "sync", "pagination"}
+)
+"""What a token is when these words head its name: a position in a listing (rules v13)."""
+_PUBLIC_CLAUSE = lazy(r"\bpub(?:lic)?[ _\-]?key\b[^\n:=]{0,40}[:=][ \t]*[\"'`]?$", re.IGNORECASE)
+"""A label's clause that says public key before its `:` (`signify public key for releases: ...`) (rules v13)."""
+_PUBLIC_TYPE = lazy(r"[\"']type[\"'][ \t]*:[ \t]*[\"'][^\"'\n]{0,60}(?:pubkey|public)", re.IGNORECASE)
+"""A JSON object whose `type` says public key (`"type": "tendermint/PubKeyEd25519"`): its `value` is that key."""
+_SCRAM = lazy(r"SCRAM-SHA-(?:1|256)\$\d+:")
+"""PostgreSQL's stored SCRAM verifier (`SCRAM-SHA-256$4096:<salt>$<stored>:<server>`): a password hash, one-way."""
 _ID_TAILS = frozenset(
     {
         # What a header, a JSON member or a listing column labels as an identifier or a digest.
@@ -933,11 +955,23 @@ _CIPHER_LABELS = frozenset({"secure", "encrypted", "ciphertext", "sealed", "enc"
 """A label that is only a word for encrypted: what it labels is ciphertext (Travis's `secure:`)."""
 
 
+def _public_member(text: str, start: int, label: re.Match[str] | None) -> bool:
+    """Whether the value is the `value` member of a JSON object whose `type` says public key (the object
+    opens at the nearest `{` before it: `"pub_key": {"type": ".../PubKeyEd25519", "value": ...}`).
+    """
+    if label is None or label.group("label").lower() != "value":
+        return False
+    opening = text.rfind("{", max(0, start - 300), start)
+    return opening >= 0 and _PUBLIC_TYPE.search(text, opening, start) is not None
+
+
 def _public_label(label: str) -> bool:
     """Whether a label names a public value: its words say public, or its last word says id."""
     words = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+", label)]
     while words and words[-1].isdigit():
         words.pop()  # `x-amz-id-2`
+    if words and words[0] in _CURSOR_HEADS and words[-1] == "token":
+        return True  # `page_token`, `NextToken`, `continuation-token`: where a listing goes on, sent in the clear
     if not words or any(w in ("secret", "private", "password", "token") for w in words):
         return False
     return bool(_PUBLIC_WORDS.intersection(words)) or words[-1] in _ID_TAILS
