@@ -7,7 +7,7 @@ command-line program as a flag value, with kind `password-flag`:
   `-p`; `sshpass -p`; `-p` of `login` in container registry tools (`docker`, `podman`,
   `helm`, `oras`, ...) and cloud CLIs (`az`, `oc`, `cf`); MongoDB's `-p`; `redis-cli -a`;
   the OpenLDAP tools' `-w`; `sqlcmd`/`bcp`/`ipmitool` `-P`; `zip`/`unzip -P`; `7z -p`;
-  `rdesktop -p`; FreeRDP's `/p:`; Samba's `-U user%password`; Java's `keytool -storepass`
+  `rdesktop -p`; FreeRDP's `/p:`; Mosquitto's `-P`; `schtasks /RP`; Samba's `-U user%password`; Java's `keytool -storepass`
   and kin; OpenSSL's `-pass pass:...`, `-passin`, `-passout` and `-k`; `htpasswd -b`'s
   password argument; `ssh-keygen -N`/`-P` (a key's passphrase);
   `sqlplus user/password@db`; `rabbitmqctl add_user NAME PASSWORD` (and
@@ -67,6 +67,8 @@ _SPACED: dict[str, tuple[str, ...]] = {
     "openssl": ("-k", "-K", "-pass", "-passin", "-passout"),  # `-K`: `enc`'s raw key, in hex
     "ssh-keygen": ("-N", "-P"),
     "security": ("-p", "-P"),  # macOS keychains: `security unlock-keychain -p X`, `import x.p12 -P X`
+    **{name: ("-P", "--pw") for name in ("mosquitto_sub", "mosquitto_pub", "mosquitto_rr")},  # `-p` is the port
+    "schtasks": ("/RP", "/rp"),  # the account a scheduled task runs as, and its password (rules v13)
 }
 """Program -> flags whose next argument is a password."""
 _ATTACHED: dict[str, tuple[str, ...]] = {
@@ -84,7 +86,7 @@ _OPERAND: dict[str, int] = {"isql": 2, "iusql": 2}
 """Program -> which operand (0 = the first) is the password when no flag names it: unixODBC's
 `isql DSN USER PASSWORD` (rules v11)."""
 _PROGRAMS = tuple(dict.fromkeys((*_SPACED, *_ATTACHED, *_SAMBA, *_OPERAND, "htpasswd", "sqlplus", "rabbitmqctl")))
-FLAG_TRIGGERS = ("-", "/p:", "sqlplus", "rabbitmqctl", "net use", " using ", " USING ")
+FLAG_TRIGGERS = ("-", "/p:", "sqlplus", "rabbitmqctl", "net use", " using ", " USING ", "schtasks")
 """Every password flag has a dash but FreeRDP's `/p:`, `sqlplus user/password@db` and `net use`'s password."""
 _PROGRAM = lazy(
     r"(?:(?<![\w.\-])|(?<=\\n))(?P<p>"

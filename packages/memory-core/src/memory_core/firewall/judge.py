@@ -433,10 +433,46 @@ _CLAUSE_GOES_ON = lazy(r"[ \t]+[^\s=:#]+(?:[ \t]|$)(?![^\n]*=)", re.MULTILINE)
 _PASSWORD_WORDS = lexicon.PASSWORD
 
 
-def _assigned(text: str, name_start: int, name_end: int, token_start: int, token_end: int) -> bool:
+_PLUGIN_BY = lazy(r"[ \t]+['\"`]?\w+['\"`]?[ \t]+by[ \t]+", re.IGNORECASE)
+"""SQL's `IDENTIFIED WITH <plugin> BY` (MySQL, ClickHouse): what follows `BY` is the password; `AS` gives
+its hash, one-way, kept."""
+_ACCOUNT_PAIR = lazy(
+    r"(?:^|[\s(\[,;])(?:user(?:name)?|login|u)(?:[ \t]*[:=][ \t]*|[ \t]+)[^\s/,;|]{1,64}[ \t]*[/,;|][ \t]*$",
+    re.IGNORECASE,
+)
+"""An account's name given just before a password's (`user esp / pass ...`, `login: ops, pw ...`)."""
+_ARGUMENT_QUOTES = ("'", '"')
+
+
+def _quoted_argument(text: str, name_start: int, value_start: int) -> tuple[int, int] | None:
+    """The value of a quoted `'name=value'` argument, up to its closing quote on the line, when the quote
+    opens right before the name (`-d 'password=Morgen Rot 44'`) and the value has a letter and a digit
+    or symbol, six words at most.
+    """
+    key_start = name_start
+    while key_start > 0 and (text[key_start - 1].isalnum() or text[key_start - 1] in "_.-"):
+        key_start -= 1
+    quote = text[key_start - 1 : key_start]
+    if quote not in _ARGUMENT_QUOTES or text[key_start - 2 : key_start - 1] not in (" ", "\t", "="):
+        return None
+    close = text.find(quote, value_start, value_start + _MAX_VALUE)
+    if close < 0 or "\n" in text[value_start:close]:
+        return None
+    value = text[value_start:close]
+    if not value.strip() or len(value.split()) > _MAX_PHRASE_WORDS or "=" in value or "&" in value:
+        return None  # `'user=a&password=b'` is a query the judgement reads by its `&`
+    if not any(c.isalpha() for c in value) or value.isalpha() or is_placeholder(value) or value.startswith("$"):
+        return None
+    return value_start, close
+
+
+def _assigned(
+    text: str, name_start: int, name_end: int, token_start: int, token_end: int, *, paired: bool = False
+) -> bool:
     """Whether the value a password's name is assigned (`name=`, `name:`) is its secret whatever its
     look: a quoted literal, a value with a digit or a symbol, or a bare word where configs write one
-    (an UPPER_CASE key, a YAML or INI line's own key, a `key=value key=value` list), never a variable,
+    (an UPPER_CASE key, a YAML or INI line's own key, a `key=value key=value` list, the second half of
+    an account's pair: `user esp / pass tomato`, `paired`), never a variable,
     a reference or a type in code. Rules v13: people choose words (`RABBITMQ_DEFAULT_PASS: gulasch`,
     `password: 'sunflower-Taco-2'`), and what names a value this plainly names nothing else. Only the
     words for password (`lexicon.PASSWORD`): a word for secret names where secrets are kept as often.
@@ -459,6 +495,8 @@ def _assigned(text: str, name_start: int, name_end: int, token_start: int, token
     opener = text[token_start - 1 : token_start]
     if opener in ("'", '"', "`") and text[token_end : token_end + 1] == opener:
         return True  # a literal, quoted: its writer says where it starts and ends
+    if paired:
+        return value.isalnum()  # `user esp / pass tomato`: the second half of an account's pair
     if _CLAUSE_GOES_ON.match(text, token_end):
         return False  # `set /p DB_PASS=Enter DB password:`: a bare word the line's prose goes on from
     if _IDENTIFIER_ONLY.fullmatch(value) is None:
@@ -1021,12 +1059,20 @@ def _after_name(
             score = 1  # `MYSQL_ROOT_PASSWORD=r00t`: short, but what the name assigns, a letter with a digit or a symbol
         if not score and strength > 1 and direct and _random_letters(value):
             score = 1  # `SESSION_SECRET=hqpdouldfzydaftdkhdrdi`: one case, letters only, but not a word
+        if not score and strength > 1 and index == 0 and link in ("=", "="):
+            argument = _quoted_argument(text, start, token_start)
+            if argument is not None:
+                return [argument]  # `curl -d 'password=Morgen Rot 44'`: a quoted argument's value runs to its quote
+        account_pair = index == 0 and not link and _ACCOUNT_PAIR.search(text, max(0, start - 80), start) is not None
         if (
             not score
             and strength > 1
             and index == 0
-            and link in ("=", ":", ":=", "：")
-            and _assigned(text, start, end, token_start, token_end)
+            and (
+                link in ("=", ":", ":=", "：")
+                or (not link and (account_pair or (text[token_start - 1] in "'\"`" and end - start > len("pass"))))
+            )
+            and _assigned(text, start, end, token_start, token_end, paired=account_pair)
         ):
             score = 1  # rules v13: what a password's name is assigned is its value, a word too (`_assigned`)
         if text.startswith("[REDACTED:", token_end) or (
@@ -1862,15 +1908,44 @@ def _spans(
         end = typed.end()  # `smtp_pass: []const u8 = "..."`: a type between a name and its `=`
     elif text[end : end + 1] in (" ", "\t") and (declared := _DECLARED.match(text, end, limit)) is not None:
         end = declared.end()  # `WS-DB-PASSWORD PIC X(20) VALUE 'X'`: a declared type before its value's keyword
+    if word == "identified with":
+        plugin = _PLUGIN_BY.match(text, end, limit)
+        literal = _STRING.match(text, plugin.end()) if plugin is not None else None
+        if literal is None:
+            return []  # `IDENTIFIED WITH caching_sha2_password;`: a plugin's name, no password
+        group = 1 if literal.group(1) is not None else 2  # `... BY '...'`: the plugin, then the password
+        value = literal.group(group)
+        return [literal.span(group)] if value and not is_placeholder(value) and not value.startswith("$") else []
     if word == "puk" and text[at:end] != "PUK":
         return []  # a SIM's PUK is written as the acronym; `puk1` is an identifier
     # the acronym or a compound is a PIN's; lower-case `pin` is also a verb (`pin 2024 of the docs`): it needs a link
     pin = 0 if strength < 2 or word not in _PIN_WORDS else 2 if word != "pin" or text[at : at + 3] == "PIN" else 1
-    return _after_name(text, at, end, strength, limit, steps, query=query, pin=pin) or (
-        (_next_line(text, end, strength, steps) or _before_name(text, at, strength))
-        if strength > 1
-        else (_printed_below(text, end, strength, steps) if printed else [])
+    return (
+        _after_name(text, at, end, strength, limit, steps, query=query, pin=pin)
+        or (
+            (_next_line(text, end, strength, steps) or _before_name(text, at, strength))
+            if strength > 1
+            else (_printed_below(text, end, strength, steps) if printed else [])
+        )
+        or (_code_after_clause(text, folded, end, word) if any(stem in word for stem in _CODE_STEMS) else [])
     )
+
+
+_CODE_AFTER_CLAUSE = lazy(r"[^\n:：.!?]{0,120}[:：][ \t]*(\d{3,4}(?:[ -]\d{3,4}){1,2}|\d{6,10})(?![\w-])")
+_ONE_TIME = ("sms", "text message", "authenticator", "verif", "2fa", "mfa", "one-time", "otp")
+"""What says a code is a one-time one: where it came from or what it is for (rules v13)."""
+
+
+def _code_after_clause(text: str, folded: str, end: int, word: str) -> list[tuple[int, int]]:
+    """A one-time code ending its label's clause (`the code from the SMS so you can finish the login:
+    731904`, `Login code from the authenticator for svc-admin right now: 284 617`): six to ten digits,
+    maybe in groups, after the `:` that ends the name's clause, where the name or the clause says one-time.
+    """
+    found = _CODE_AFTER_CLAUSE.match(text, end)
+    if found is None or not _OTP_DIGITS[0] <= sum(c.isdigit() for c in found.group(1)) <= _OTP_DIGITS[1]:
+        return []
+    clause = folded[max(0, end - len(word) - 40) : found.start(1)]
+    return [found.span(1)] if any(source in clause for source in _ONE_TIME) else []
 
 
 def _next_line(text: str, end: int, strength: int, steps: dict[int, _Step]) -> list[tuple[int, int]]:

@@ -32,6 +32,9 @@ _PASSWORD: dict[str, tuple[str, ...]] = {
     "en-informal": ("pswd", "pword", "pass", "u/p", "login details", "access code", "unlock code"),
     # where one types a password: "try X at the sudo prompt"
     "en-prompts": ("sudo prompt", "login prompt"),
+    # what takes a password as its argument: SQL's `IDENTIFIED BY '...'` (and `IDENTIFIED WITH plugin BY`),
+    # PowerShell's `ConvertTo-SecureString '...' -AsPlainText` (rules v13: here, a quoted literal is the value)
+    "commands": ("identified by", "identified with", "convertto-securestring"),
     "en-wifi": ("psk", "pre-shared key", "preshared key", "wpa key", "network key"),
     # Chinese (Mandarin, Cantonese, Wu, Min: one written language), Japanese, Korean
     "zh": ("密码", "密碼", "口令", "通行码", "登录密码", "凭据", "憑證", "凭证"),
@@ -223,8 +226,7 @@ _PIN_AND_CODES: dict[str, tuple[str, ...]] = {
     "ar": ("رمز التحقق",),
     "hi": ("सत्यापन कोड",),
     "th": ("รหัสยืนยัน",),
-    "sql": ("identified by",),
-    "ops": ("client-key-data", "client-certificate-data", "convertto-securestring"),
+    "ops": ("client-key-data", "client-certificate-data"),
 }
 
 _TOKEN: dict[str, tuple[str, ...]] = {
