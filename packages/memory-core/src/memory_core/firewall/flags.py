@@ -7,8 +7,8 @@ command-line program as a flag value, with kind `password-flag`:
   `-p`; `sshpass -p`; `-p` of `login` in container registry tools (`docker`, `podman`,
   `helm`, `oras`, ...) and cloud CLIs (`az`, `oc`, `cf`); MongoDB's `-p`; `redis-cli -a`;
   the OpenLDAP tools' `-w`; `sqlcmd`/`bcp`/`ipmitool` `-P`; `zip`/`unzip -P`; `7z -p`;
-  `rdesktop -p`; FreeRDP's `/p:`; Mosquitto's `-P`; `schtasks /RP`; Samba's `-U user%password`; Java's `keytool -storepass`
-  and kin; OpenSSL's `-pass pass:...`, `-passin`, `-passout` and `-k`; `htpasswd -b`'s
+  `rdesktop -p`; FreeRDP's `/p:`; Mosquitto's `-P`; `schtasks /RP`; Samba's `-U user%password`;
+  Java's `keytool -storepass` and kin; OpenSSL's `-pass pass:...`, `-passin`, `-passout` and `-k`; `htpasswd -b`'s
   password argument; `ssh-keygen -N`/`-P` (a key's passphrase);
   `sqlplus user/password@db`; `rabbitmqctl add_user NAME PASSWORD` (and
   `change_password`); and what `echo` or `printf` pipes into a `--password-stdin`;
