@@ -495,18 +495,20 @@ def _assigned(
     opener = text[token_start - 1 : token_start]
     if opener in ("'", '"', "`") and text[token_end : token_end + 1] == opener:
         return True  # a literal, quoted: its writer says where it starts and ends
+    key_start = name_start
+    while key_start > 0 and (text[key_start - 1].isalnum() or text[key_start - 1] in "_.-"):
+        key_start -= 1
+    upper = text[key_start:name_start].isupper() or text[name_start : name_start + 1].isupper()
+    if _CLAUSE_GOES_ON.match(text, token_end) and not (upper and value.islower()):
+        return False  # `set /p DB_PASS=Enter DB password:`: a word the line's prose goes on from (not a
+        # command after its environment: `PGPASSWORD=lagerhaus psql -h db`)
     if paired:
         return value.isalnum()  # `user esp / pass tomato`: the second half of an account's pair
-    if _CLAUSE_GOES_ON.match(text, token_end):
-        return False  # `set /p DB_PASS=Enter DB password:`: a bare word the line's prose goes on from
     if _IDENTIFIER_ONLY.fullmatch(value) is None:
         return True  # `kiwi_Fjord_81`, `lagerhaus2`: a digit or a symbol, no name of code
     if value.isupper():
         return False  # `WS-PASS = SPACES`, `PASSWORD = DEFAULT`: a constant's name
-    key_start = name_start
-    while key_start > 0 and (text[key_start - 1].isalnum() or text[key_start - 1] in "_.-"):
-        key_start -= 1
-    if text[key_start:name_start].isupper() or text[name_start : name_start + 1].isupper():
+    if upper:
         return "_" not in value  # `PGPASSWORD=lagerhaus`: an environment's key (`DB_PASS=db_pass` names one)
     if not value.isalpha() or not value.islower():
         return False  # `password: redisPassword`, `password: Secret`: a variable or a type

@@ -48,8 +48,9 @@ _LONGEST = 64
 _ROW_CHANGES = 3
 """A walk down the columns changes rows at every key or two (`1qaz2wsx`: 7 changes in 8 keys); words
 and identifiers that happen to touch keys stay on a row or two for most of their length."""
-_CANDIDATE = lazy(r"[1-9!@#$%^&*(][qwertyuiopQWERTYUIOP]|[qwertyuiopQWERTYUIOP][1-9!@#$%^&*(]")
-"""A digit next to a letter of the row below it, where every column walk through the digits passes."""
+_CANDIDATE = lazy(r"[1-9][qwertyuiopQWERTYUIOP]|[qwertyuiopQWERTYUIOP][1-9]")
+"""A digit next to a letter of the row below it, where every column walk through the digits passes
+(`!QAZ2wsx` too: its `2w`); shifted digits are not looked for, `p@p@...` would make each one a candidate."""
 _DELIMITERS = frozenset(" \t\r\n\"'`<>()[]{},|=:")
 
 
