@@ -254,7 +254,9 @@ _USER_AT = lazy(r"[A-Za-z._\-]+@[A-Za-z._\-]+")
 _B32_GROUPS = lazy(r"[A-Z2-7]{4}(?:[ \-][A-Z2-7]{4}){3,7}(?:[ \-][A-Z2-7]{1,3})?(?![A-Z0-9])")
 """A TOTP setup key as apps print it: groups of four base32 characters, the last group maybe shorter
 (a 26-character key: `4LEA PE2F ... AJW4 SZ`)."""
-_CODE_LINE = lazy(r"[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*([A-Za-z0-9]{3,6}(?:[- ][A-Za-z0-9]{3,6}){0,2})[ \t]*(?:\r?\n|$)")
+_CODE_LINE = lazy(
+    r"[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*([A-Za-z0-9]{3,16}(?:(?:[- ]| {2})[A-Za-z0-9]{3,16}){0,3})[ \t]*(?:\r?\n|$)"
+)
 _STRING = lazy(r"(?:b|r|f|u|N)?(?:\"((?:[^\"\\\n]|\\.){1,400})\"|'((?:[^'\\\n]|\\.|''){1,400})')")
 _HEX = frozenset("0123456789abcdefABCDEF")
 _HEX_KEY = 32
@@ -380,11 +382,13 @@ _JOINED_WORDS = lazy(
     r"(?:[a-z]{3,8}([.\-]))(?:[a-z]{3,8}\1){2,6}[a-z]{3,8}|(?:[a-z]{3,8}-){3,6}\d{1,4}"
     r"|[a-z]{4,8}\.[a-z]{4,8}\.[a-z]{4,8}"
     r"|[A-Za-z]{2,12}([.\-_])(?:[A-Za-z]{2,12}\2){1,5}[A-Za-z]{2,12}\2?\d{1,4}"
+    r"|[^\W\d_]{2,12}([.\-_])(?:[^\W\d_]{2,12}\3){2,7}[^\W\d_]{2,12}(?:\3?\d{1,4})?"
 )
 """Four to eight short words joined by one `.` or `-`, three or more words and a number, three
 words of four letters or more joined by `.` (`kucing.oren.tidur`), or three or more words of any
-length joined by one `.`, `-` or `_` and a number (`knedlik-se-zelim-5`, `saigon.mua.mua99`: rules
-v13); a three-word identifier joined by `-` (`my-db-secret`, an object's name) and two words and a
+length joined by one `.`, `-` or `_` and a number (`knedlik-se-zelim-5`, `saigon.mua.mua99`), or four
+or more words of any script so joined (`mamaliga_cu_branza_si_smantana`, `pogácsa-lángos-dunakanyar-7`)
+(rules v13); a three-word identifier joined by `-` (`my-db-secret`, an object's name) and two words and a
 number (`web-app-3`, `redis-master-0`: hosts and pods) are not one."""
 _RARE_VOWELS = 0.2
 """Letters of one case whose vowels (`aeiou`) are fewer than this share: random letters have 5 in 26
@@ -424,6 +428,8 @@ _FIELD_WORDS = frozenset(
 variable holds it, or a documented default (rules v13)."""
 _ASSIGNED_PLAIN = lazy(r"[^\s'\"`()\[\]{}<>,;|]{4,64}")
 """A value assigned whole: no blank, no quote, no bracket, no list separator."""
+_ASSIGNED_QUOTED = lazy(r"[^\s'\"`]{4,128}")
+"""A quoted value assigned whole: no blank (a message, "This field is required."), any symbol (`Preis$9,99`)."""
 _IDENTIFIER_ONLY = lazy(r"[A-Za-z_]+|[a-z]+(?:[A-Z][a-z]+)+|(?:[A-Z][a-z]+){2,}|[A-Z][A-Za-z]*(?:\.[A-Za-z_]+)+")
 """What code names a variable or a type with (`redis_pass`, `dbPassword`, `SecretStr`, `Config.PASS`)."""
 _PAIR_BEFORE = lazy(r"(?:^|[ \t])[A-Za-z_][\w.]*=[^\s,;()]+[ \t]+$")
@@ -433,9 +439,13 @@ _CLAUSE_GOES_ON = lazy(r"[ \t]+[^\s=:#]+(?:[ \t]|$)(?![^\n]*=)", re.MULTILINE)
 _PASSWORD_WORDS = lexicon.PASSWORD
 
 
+_GROUPED_CODE = lazy(r"(?<![\w-])(?=[A-Z0-9 \-]*\d)[A-Z0-9]{4,6}(?:[ \-][A-Z0-9]{4,6}){3,9}(?![\w-])")
+"""A code printed in four or more groups of capitals and digits (a recovery key, a backup code)."""
 _PLUGIN_BY = lazy(r"[ \t]+['\"`]?\w+['\"`]?[ \t]+by[ \t]+", re.IGNORECASE)
 """SQL's `IDENTIFIED WITH <plugin> BY` (MySQL, ClickHouse): what follows `BY` is the password; `AS` gives
 its hash, one-way, kept."""
+_SET_COMMAND = lazy(r"(?:^|[\s;(])(?:set|setenv)(?:[ \t]+-[A-Za-z]+)*[ \t]+[A-Z][A-Z0-9_]*$")
+"""A shell command that assigns the variable it names the value after it (fish's `set -x`, tcsh's `setenv`)."""
 _ACCOUNT_PAIR = lazy(
     r"(?:^|[\s(\[,;])(?:user(?:name)?|login|u)(?:[ \t]*[:=][ \t]*|[ \t]+)[^\s/,;|]{1,64}[ \t]*[/,;|][ \t]*$",
     re.IGNORECASE,
@@ -480,8 +490,10 @@ def _assigned(
     if text[name_start:name_end].lower() not in _PASSWORD_WORDS:
         return False
     value = text[token_start:token_end]
+    opener = text[token_start - 1 : token_start]
+    quoted = opener in ("'", '"', "`") and text[token_end : token_end + 1] == opener
     if (
-        _ASSIGNED_PLAIN.fullmatch(value) is None
+        (_ASSIGNED_QUOTED if quoted else _ASSIGNED_PLAIN).fullmatch(value) is None
         or value.lower() in _FIELD_WORDS
         or is_placeholder(value)
         or (is_reference(value) and not value.replace("_", "").isalnum())  # `var.ssh_password`, `op://...`
@@ -492,8 +504,7 @@ def _assigned(
         return False  # a variable, a path, a flag; a short number is a count more often than a PIN
     if text[token_end : token_end + 1] in ("(", "[", "."):
         return False  # `password: getPassword()`, `password: cfg.pw`: code
-    opener = text[token_start - 1 : token_start]
-    if opener in ("'", '"', "`") and text[token_end : token_end + 1] == opener:
+    if quoted:
         return True  # a literal, quoted: its writer says where it starts and ends
     key_start = name_start
     while key_start > 0 and (text[key_start - 1].isalnum() or text[key_start - 1] in "_.-"):
@@ -1066,6 +1077,8 @@ def _after_name(
             if argument is not None:
                 return [argument]  # `curl -d 'password=Morgen Rot 44'`: a quoted argument's value runs to its quote
         account_pair = index == 0 and not link and _ACCOUNT_PAIR.search(text, max(0, start - 80), start) is not None
+        if index == 0 and not link and not account_pair and _SET_COMMAND.search(text, max(0, start - 40), start):
+            link = "="  # fish's and tcsh's `set -x PGPASSWORD kirschbaum`, `setenv DB_PASS x`: an assignment
         if (
             not score
             and strength > 1
@@ -1378,9 +1391,9 @@ def _sent(text: str, at: int, end: int) -> list[tuple[int, int]]:
         found = _SEND.match(text, semicolon + 1)
     else:
         found = _SEND.match(text, newline + 1) if newline >= 0 else None
-    if found is None or not value_score(found.group(1)):
-        return []
-    return [found.span(1)]
+    if found is None or is_placeholder(found.group(1)) or found.group(1).startswith(("$", "[")):
+        return []  # a variable (`send "$pw\r"`), an expression: the script's source holds no password
+    return [found.span(1)]  # what answers a password's prompt is the password, whatever it looks like (rules v13)
 
 
 def _column(text: str, at: int, end: int, strength: int) -> list[tuple[int, int]]:
@@ -1918,6 +1931,11 @@ def _spans(
         group = 1 if literal.group(1) is not None else 2  # `... BY '...'`: the plugin, then the password
         value = literal.group(group)
         return [literal.span(group)] if value and not is_placeholder(value) and not value.startswith("$") else []
+    if any(stem in word for stem in _CODE_STEMS):
+        groups = _GROUPED_CODE.search(text, end, min(limit, end + _WINDOW))
+        between = text[end : groups.start()] if groups is not None else ""
+        if groups is not None and ("\n" not in between or between.rstrip().endswith(":")):
+            return [groups.span()]  # `recovery code (...): X7KQ2-M9RTL-4WNBY-C8H3J-DVF6A`: a code in groups
     if word == "puk" and text[at:end] != "PUK":
         return []  # a SIM's PUK is written as the acronym; `puk1` is an identifier
     # the acronym or a compound is a PIN's; lower-case `pin` is also a verb (`pin 2024 of the docs`): it needs a link

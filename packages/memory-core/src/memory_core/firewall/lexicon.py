@@ -35,6 +35,8 @@ _PASSWORD: dict[str, tuple[str, ...]] = {
     # what takes a password as its argument: SQL's `IDENTIFIED BY '...'` (and `IDENTIFIED WITH plugin BY`),
     # PowerShell's `ConvertTo-SecureString '...' -AsPlainText` (rules v13: here, a quoted literal is the value)
     "commands": ("identified by", "identified with", "convertto-securestring"),
+    # SMTP's AUTH LOGIN asks for the password in base64 (`334 UGFzc3dvcmQ6`, "Password:"): the line after it
+    "smtp": ("ugfzc3dvcmq6",),
     "en-wifi": ("psk", "pre-shared key", "preshared key", "wpa key", "network key"),
     # Chinese (Mandarin, Cantonese, Wu, Min: one written language), Japanese, Korean
     "zh": ("密码", "密碼", "口令", "通行码", "登录密码", "凭据", "憑證", "凭证"),

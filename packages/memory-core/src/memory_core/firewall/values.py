@@ -151,6 +151,8 @@ _PLACEHOLDER_PARTS = (
     "replace_",
     "replace-",
     "changeme",
+    "change-me",  # Django's `django-insecure-change-me`, `change_me`
+    "change_me",
     "xxxxx",
     "omitted",  # what tools print instead of the value: kubectl's `DATA+OMITTED`
     "masked",
