@@ -441,6 +441,8 @@ _PASSWORD_WORDS = lexicon.PASSWORD
 
 _GROUPED_CODE = lazy(r"(?<![\w-])(?=[A-Z0-9 \-]*\d)[A-Z0-9]{4,6}(?:[ \-][A-Z0-9]{4,6}){3,9}(?![\w-])")
 """A code printed in four or more groups of capitals and digits (a recovery key, a backup code)."""
+_OBJECT_NAME = lazy(r"[a-z]{3,}(?:-[a-z]{2,})*-[a-z0-9]{5,10}")
+"""A Kubernetes object's name: words, then the suffix a generator adds (`api-keys-7g2m9tb4kc`, `web-5d8f7`)."""
 _PLUGIN_BY = lazy(r"[ \t]+['\"`]?\w+['\"`]?[ \t]+by[ \t]+", re.IGNORECASE)
 """SQL's `IDENTIFIED WITH <plugin> BY` (MySQL, ClickHouse): what follows `BY` is the password; `AS` gives
 its hash, one-way, kept."""
@@ -515,6 +517,8 @@ def _assigned(
         # command after its environment: `PGPASSWORD=lagerhaus psql -h db`)
     if paired:
         return value.isalnum()  # `user esp / pass tomato`: the second half of an account's pair
+    if "/" in value:
+        return False  # `--- PASS: TestLedger/fixture_1`, `password: secrets/db`: a path or a test's name
     if _IDENTIFIER_ONLY.fullmatch(value) is None:
         return True  # `kiwi_Fjord_81`, `lagerhaus2`: a digit or a symbol, no name of code
     if value.isupper():
@@ -1013,6 +1017,8 @@ def _after_name(
         if option is not None:
             token_end = option.start()  # `-o username=ops,password=X,vers=3.0`: an option list, one value each
         value = text[token_start:token_end]
+        if value in ("ID", "Id", "id", "IDs", "ids"):
+            return []  # `Recovery key ID 6E54...`: the value after it is the key's id, not the key (rules v13)
         link = text[end:token_start].strip(" \t\"'`")
         if "<" in link and _CERT_TAG.search(link):
             return []  # `<KeyInfo><X509Certificate>...`: the nearest container holds a certificate, which is public
@@ -1021,6 +1027,8 @@ def _after_name(
             or (strength > 1 and bool(link) and _STATED.fullmatch(text, end, token_start) is not None)
         )  # `暗証番号は a=b`: what a strong name states is its value whole
         score = value_score(value, direct=direct)
+        if score and _OBJECT_NAME.fullmatch(value) and text[start:end].lower() == "secret":
+            score = 0  # `in secret 'api-keys-7g2m9tb4kc'`: a Kubernetes Secret's name, words and a generated suffix
         if score and "t:nopass" in value.lower() and text[start:end].lower() == "wifi":
             return []  # a Wi-Fi QR payload of an open network (`WIFI:T:nopass;S:...`): no password in it
         if (
@@ -1099,7 +1107,7 @@ def _after_name(
         if call and value.rsplit(".", 1)[-1].replace("_", "").lower() in _TYPED_INTO:
             typed = _literals(text, token_end, limit)[:1]  # `find_element(By.ID, "pass").send_keys("X")`
             return [s for s in typed if (sc := value_score(text[s[0] : s[1]])) and sc + strength >= _BAR]
-        if call and _CALLEE.fullmatch(value) and _wordy(value):
+        if call and _CALLEE.fullmatch(value.rstrip("!?")) and _wordy(value.rstrip("!?")):
             score = 0  # `applicationServerKey: urlBase64ToUint8Array(...)`: a function's name, not a literal
         quoted_soup = score and text[token_start - 1 : token_start] in ("'", '"') and _symbol_soup(value)
         if (

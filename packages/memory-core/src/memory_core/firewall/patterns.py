@@ -689,8 +689,10 @@ def _judge_entropy(match: re.Match[str], context: _Context | None = None) -> Edi
         return None  # a signature or a MAC under the field that says so: `DKIM-Signature: ... b=...`
     if token.startswith(_PUBLIC_PREFIXES) or _HOST_LABEL.match(match.string, match.end()):
         return None  # an age recipient; `<id>.apps.googleusercontent.com`, a host's first label
-    if _ADDRESS.fullmatch(token):
-        return None  # a blockchain address (`0x` and 20 bytes, bech32's `bc1...`): where to pay, not a key
+    if _ADDRESS.fullmatch(token) or _EXPLORER_PATH.search(match.string, max(0, match.start() - 12), match.start()):
+        return None  # a blockchain address (`0x` and 20 bytes, bech32's `bc1...`, an explorer's path): where to pay
+    if _OBJECT_ID.fullmatch(token):
+        return None  # `ord_test_Qe9gZEjaPqRwyH`: a payment API's object id
     if _published_in_dns(match.string, match.start()):
         return None  # a DNS record is public by design: DKIM's `p=`, an ACME challenge, a site verification
     context = context or _Context(match.string, match.string.lower())
@@ -866,8 +868,15 @@ sigil an id may start with (Matrix's `room_id: !...`, `event_id: $...`)."""
 _ELEMENT = lazy(r"<(?:[\w.\-]{1,20}:)?(?P<label>[A-Za-z][\w.\-]{0,40})(?:[ \t][^<>\n]{0,80})?>[ \t]*$")
 """The XML or HTML element a value stands in (`<ds:X509Certificate>`): its name is its label."""
 _HOST_LABEL = lazy(r"\.[a-z0-9\-]+\.[a-z]{2,}")
-_PUBLIC_PREFIXES = ("age1", "npub1", "pk_live_", "pk_test_")
-"""Public by design: age and Nostr recipients, publishable keys (Stripe's `pk_live_`) made to ship in web pages."""
+_PUBLIC_PREFIXES = ("age1", "npub1", "pk_live_", "pk_test_", "tz1", "tz2", "tz3", "KT1")
+"""Public by design: age and Nostr recipients, publishable keys (Stripe's `pk_live_`) made to ship in web pages,
+Tezos addresses (`tz1...`, contracts `KT1...`)."""
+_EXPLORER_PATH = lazy(r"/(?:address|addr|account|tx|txs|transaction|block|token)/$")
+"""A block explorer's path before an address or a transaction: public by design (rules v13)."""
+_OBJECT_ID = lazy(
+    r"(?:cus|ord|pi|ch|in|sub|price|prod|evt|acct|txn|re|pm|seti|src|py|po|cs|ii|il)_(?:test_|live_)?[A-Za-z0-9]{8,}"
+)
+"""A payment API's object id (Stripe's `cus_`, `ord_`, `pi_`...): an id sent in every response, not a key."""
 _MODULAR_CRYPT = lazy(r"\$[a-z0-9][a-z0-9\-]{0,15}\$(?:[\w=,.+/\-]*\$){0,4}[\w.+/]*$")
 """The modular crypt format up to a value: `$id$`, its parameters and salt (`$2y$10$`, `$argon2id$v=19$m=...$`).
 A password hash is one-way: kept, like a digest (decided for round 11; docs/firewall.md)."""
