@@ -984,6 +984,8 @@ def _after_name(
     query parameter, `query`, runs to the next `&`; `pin`: the name is a PIN's, whose value may
     be as short as four digits: 2 right after it, 1 only after a link such as `:` or `is`).
     """
+    if text[start:end] == "PASS" and text[end : end + 1] == ":" and text[start - 4 : start] == "--- ":
+        return []  # `--- PASS: TestLedger/x`: Go's verdict on a test, not a password's name (IRC's `PASS x` is one)
     paired = text[start - 1 : start] == "/" or "/" in text[start:end]  # `login/pass`, `u/p`: the value is a pair too
     owned = False  # the token before was an option that says what else its value is: this is that value
     previous_end = -1
@@ -1027,8 +1029,6 @@ def _after_name(
             or (strength > 1 and bool(link) and _STATED.fullmatch(text, end, token_start) is not None)
         )  # `暗証番号は a=b`: what a strong name states is its value whole
         score = value_score(value, direct=direct)
-        if score and _OBJECT_NAME.fullmatch(value) and text[start:end].lower() == "secret":
-            score = 0  # `in secret 'api-keys-7g2m9tb4kc'`: a Kubernetes Secret's name, words and a generated suffix
         if score and "t:nopass" in value.lower() and text[start:end].lower() == "wifi":
             return []  # a Wi-Fi QR payload of an open network (`WIFI:T:nopass;S:...`): no password in it
         if (
@@ -1123,6 +1123,8 @@ def _after_name(
         second = _SECOND_HALF.match(text, token_end) if slash else None
         if second is not None and value_score(second.group(1)):
             return [second.span(1)]  # `admin / S3cret`, `CorpGuest / ...`: a user, then the password
+        if score and _OBJECT_NAME.fullmatch(value) and text[start:end].lower() == "secret":
+            return []  # `in secret 'api-keys-7g2m9tb4kc'`: a Kubernetes Secret's name, words and a generated suffix
         if score and score + strength >= _BAR:
             return [(token_start, token_end)]
         if score:

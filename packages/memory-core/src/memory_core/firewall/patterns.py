@@ -689,7 +689,7 @@ def _judge_entropy(match: re.Match[str], context: _Context | None = None) -> Edi
         return None  # a signature or a MAC under the field that says so: `DKIM-Signature: ... b=...`
     if token.startswith(_PUBLIC_PREFIXES) or _HOST_LABEL.match(match.string, match.end()):
         return None  # an age recipient; `<id>.apps.googleusercontent.com`, a host's first label
-    if _ADDRESS.fullmatch(token) or _EXPLORER_PATH.search(match.string, max(0, match.start() - 12), match.start()):
+    if _ADDRESS.fullmatch(token) or _EXPLORER_PATH.search(match.string, max(0, match.start() - 12), match.end()):
         return None  # a blockchain address (`0x` and 20 bytes, bech32's `bc1...`, an explorer's path): where to pay
     if _OBJECT_ID.fullmatch(token):
         return None  # `ord_test_Qe9gZEjaPqRwyH`: a payment API's object id
@@ -871,7 +871,7 @@ _HOST_LABEL = lazy(r"\.[a-z0-9\-]+\.[a-z]{2,}")
 _PUBLIC_PREFIXES = ("age1", "npub1", "pk_live_", "pk_test_", "tz1", "tz2", "tz3", "KT1")
 """Public by design: age and Nostr recipients, publishable keys (Stripe's `pk_live_`) made to ship in web pages,
 Tezos addresses (`tz1...`, contracts `KT1...`)."""
-_EXPLORER_PATH = lazy(r"/(?:address|addr|account|tx|txs|transaction|block|token)/$")
+_EXPLORER_PATH = lazy(r"/(?:address|addr|account|tx|txs|transaction|block)/")
 """A block explorer's path before an address or a transaction: public by design (rules v13)."""
 _OBJECT_ID = lazy(
     r"(?:cus|ord|pi|ch|in|sub|price|prod|evt|acct|txn|re|pm|seti|src|py|po|cs|ii|il)_(?:test_|live_)?[A-Za-z0-9]{8,}"
