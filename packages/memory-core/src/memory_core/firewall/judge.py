@@ -1123,7 +1123,7 @@ def _after_name(
         second = _SECOND_HALF.match(text, token_end) if slash else None
         if second is not None and value_score(second.group(1)):
             return [second.span(1)]  # `admin / S3cret`, `CorpGuest / ...`: a user, then the password
-        if score and _OBJECT_NAME.fullmatch(value) and text[start:end].lower() == "secret":
+        if score and _OBJECT_NAME.fullmatch(value) and (text[start:end].lower() == "secret" or link.endswith("secret")):
             return []  # `in secret 'api-keys-7g2m9tb4kc'`: a Kubernetes Secret's name, words and a generated suffix
         if score and score + strength >= _BAR:
             return [(token_start, token_end)]
