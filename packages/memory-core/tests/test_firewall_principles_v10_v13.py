@@ -1,3 +1,4 @@
+# ruff: noqa: E501, RUF001 - a case is a turn's line (kept on one line), in the script it is written in
 """The principles rules v10 to v13 read, each on text no generated round holds: what each round's
 study added, by version.
 

@@ -10,9 +10,10 @@ cost more than the scrub itself. Failure: a bad pattern raises `re.error` at fir
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
-__all__ = ["lazy", "LazyPattern"]
+__all__ = ["lazy", "LazyPattern", "alternation"]
 
 
 class LazyPattern:
@@ -42,3 +43,25 @@ class LazyPattern:
 def lazy(source: str, flags: int = 0) -> re.Pattern[str]:
     """`re.compile(source, flags)`, deferred to the first use (typed as the pattern it becomes)."""
     return LazyPattern(source, flags)  # type: ignore[return-value]
+
+
+def alternation(words: Iterable[str]) -> str:
+    """A regular expression matching any of `words` (literals) as a tree of shared prefixes
+    (`m(?:ysql(?:dump)?|ongo)`, the longer word tried first): `re` tries a flat alternation's words
+    one by one at every position of a text, the tree's branches once per character.
+    """
+    tree: dict[str, Any] = {}
+    for word in words:
+        node = tree
+        for char in word:
+            node = node.setdefault(char, {})
+        node[""] = {}  # a word ends here
+
+    def branch(node: dict[str, Any]) -> str:
+        arms = [re.escape(char) + branch(child) for char, child in sorted(node.items()) if char]
+        if not arms:
+            return ""
+        body = arms[0] if len(arms) == 1 else "(?:" + "|".join(arms) + ")"
+        return f"(?:{body})?" if "" in node else body
+
+    return branch(tree)

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from memory_core.firewall.patterns import RULES, Edit, marker
-from memory_core.firewall.values import DOCUMENTED_EXAMPLES
+from memory_core.firewall.values import DOCUMENTED_EXAMPLES, occurrences
 from memory_core.lazyre import lazy
 
 __all__ = ["Firewall", "Scrubbed", "TurnVerdict", "KINDS", "marker"]
@@ -160,10 +160,8 @@ def _not_examples(text: str, edits: list[Edit], examples: list[str]) -> list[Edi
     """`edits` less those that touch a vendor's published example credential (`DOCUMENTED_EXAMPLES`)."""
     covered = bytearray(len(text))  # a mark per character, so each edit costs its own length
     for example in examples:
-        at = text.find(example)
-        while at >= 0:
+        for at in occurrences(text, example):
             covered[at : at + len(example)] = b"\x01" * len(example)
-            at = text.find(example, at + len(example))
     return [edit for edit in edits if covered.find(1, edit[0], edit[1]) < 0]
 
 

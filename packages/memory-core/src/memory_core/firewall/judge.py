@@ -62,11 +62,13 @@ from memory_core.firewall.values import (
     is_placeholder,
     is_reference,
     looks_like_secret,
+    occurrences,
+    password_hash,
     plain_cookies,
     under_encrypted_heading,
 )
 from memory_core.firewall.walks import keyboard_walk
-from memory_core.lazyre import lazy
+from memory_core.lazyre import alternation, lazy
 
 __all__ = [
     *("find_judged", "find_pairs", "find_printed", "find_told"),
@@ -126,20 +128,51 @@ _NAMES: tuple[tuple[str, int, str], ...] = tuple(
 """Longest first, so `verification code` is read before `code` and `password` before `pass`."""
 _ASCII_NAMES = tuple(n for n in _NAMES if n[0].isascii())
 _ANCHOR = 4
-"""Names are looked for by their first four characters, one pass for all that share them: a pass
-over a long text costs more than checking the few names at each place it finds (233 ASCII names
-take 159 passes; 25 ms to 17 ms over the bench's 200 KB turn)."""
 
 
-def _anchored(names: tuple[tuple[str, int, str], ...]) -> tuple[tuple[str, tuple[int, ...]], ...]:
-    groups: dict[str, list[int]] = {}
-    for index, (word, _, _) in enumerate(names):
-        groups.setdefault(word[:_ANCHOR], []).append(index)
-    return tuple((anchor, tuple(indices)) for anchor, indices in groups.items())
+class _Anchors:
+    """Where the names of a table stand in a text: one scan finds where any name's first four characters
+    stand, and only the names sharing them are compared there (a `find` per anchor cost 209 passes over
+    the text: 0.27 ms of the bench's typical 2 KB turn and 28 ms of its 200 KB turn; the scan 0.09 and 10 ms).
+    """
+
+    def __init__(self, names: tuple[tuple[str, int, str], ...]) -> None:
+        self.names = names
+        groups: dict[str, list[int]] = {}
+        for index, (word, _, _) in enumerate(names):
+            groups.setdefault(word[:_ANCHOR], []).append(index)
+        # an anchor -> the names of every anchor it starts with (`key ` holds `key`: a name shorter than
+        # four characters is its own anchor), so the longest anchor found at a place gives all names there
+        self.prefixed = {
+            anchor: tuple(i for other, indices in groups.items() if anchor.startswith(other) for i in indices)
+            for anchor in groups
+        }
+        self.lengths = sorted({len(anchor) for anchor in groups}, reverse=True)
+        by_first: dict[str, list[str]] = {}
+        for anchor in groups:
+            by_first.setdefault(anchor[0], []).append(anchor[1:])
+        # Each match is one character, the rest looked ahead for: anchors may overlap (`u/p/w`).
+        self.pattern = lazy(
+            "|".join(re.escape(first) + f"(?={alternation(rest)})" for first, rest in sorted(by_first.items()))
+        )
+
+    def hits(self, folded: str) -> list[tuple[int, int]]:
+        """(a name's place in the table, where it stands in `folded`) for every name, in that order."""
+        hits: list[tuple[int, int]] = []
+        names, prefixed = self.names, self.prefixed
+        for found in self.pattern.finditer(folded):
+            at = found.start()
+            for length in self.lengths:  # the longest anchor standing here (one always does)
+                indices = prefixed.get(folded[at : at + length])
+                if indices is not None:
+                    hits.extend((index, at) for index in indices if folded.startswith(names[index][0], at))
+                    break
+        hits.sort()  # the longest names first, each left to right, as if each were looked for alone
+        return hits
 
 
-_ASCII_ANCHORS = _anchored(_ASCII_NAMES)
-_ALL_ANCHORS = _anchored(_NAMES)
+_ASCII_ANCHORS = _Anchors(_ASCII_NAMES)
+_ALL_ANCHORS = _Anchors(_NAMES)
 JUDGED_TRIGGERS = ("",)
 """The finder looks for its own names; it runs on every text."""
 _PUBLIC_WORDS = ("public", "pub", "publickey", "recipient", "fingerprint", "kid", "client_id", "clientid")
@@ -428,6 +461,7 @@ _FIELD_WORDS = frozenset(
 variable holds it, or a documented default (rules v13)."""
 _ASSIGNED_PLAIN = lazy(r"[^\s'\"`()\[\]{}<>,;|]{4,64}")
 """A value assigned whole: no blank, no quote, no bracket, no list separator."""
+_VERSION_LIKE = lazy(r"[\d.\-+_:]+")
 _ASSIGNED_QUOTED = lazy(r"[^\s'\"`]{4,128}")
 """A quoted value assigned whole: no blank (a message, "This field is required."), any symbol (`Preis$9,99`)."""
 _IDENTIFIER_ONLY = lazy(r"[A-Za-z_]+|[a-z]+(?:[A-Z][a-z]+)+|(?:[A-Z][a-z]+){2,}|[A-Z][A-Za-z]*(?:\.[A-Za-z_]+)+")
@@ -504,6 +538,8 @@ def _assigned(
         return False
     if value[0] in "$%&*!@#/.~-+=:" or (value.isdigit() and len(value) < _SHORTEST_VALUE):
         return False  # a variable, a path, a flag; a short number is a count more often than a PIN
+    if _VERSION_LIKE.fullmatch(value):
+        return False  # `pwd: 3.0-` in a list of modules: a version, a date, a number
     if text[token_end : token_end + 1] in ("(", "[", "."):
         return False  # `password: getPassword()`, `password: cfg.pw`: code
     if quoted:
@@ -723,7 +759,7 @@ def value_score(value: str, *, direct: bool = False) -> int:
         return 1 if _OTP_DIGITS[0] <= len(value) <= _OTP_DIGITS[1] else 0
     if len(value) < _SHORTEST_VALUE:
         return 0  # what every test below asks is longer: `x`, `is`, `on`
-    if "$" in value and _PASSWORD_HASH.fullmatch(value):
+    if "$" in value and password_hash(value):
         return 0  # `ops:$apr1$salt$hash`: a password hash, one-way
     if _B32_GROUPS.fullmatch(value):
         return 2
@@ -1325,18 +1361,11 @@ def _cat_output(text: str, start: int, end: int) -> list[tuple[int, int]]:
         or "[REDACTED:" in line
         or line.startswith(("$", ">", "#", "PS"))
         or value_score(line.split(":")[-1]) == 0
-        or _PASSWORD_HASH.fullmatch(line.split(":")[-1]) is not None
     ):
-        return []  # an `.htpasswd`'s `user:$apr1$salt$hash`: a password hash is one-way, kept like a digest
+        return []  # `value_score` keeps an `.htpasswd`'s `user:$apr1$salt$hash` (`password_hash`): one-way
     return [(newline + 1, newline + 1 + len(line))]
 
 
-_PASSWORD_HASH = lazy(
-    r"(?:[\w.\-]{1,64}:)?\$(?:1|2[abxy]?|5|6|7|y|gy|apr1|md5|sha1|argon2(?:id|i|d)|scrypt|pbkdf2(?:-sha\d+)?)"
-    r"\$[\w=,.+/\-$]{8,}"
-)
-"""The modular crypt format by its known ids (`$apr1$salt$hash`, `$2y$05$...`, `$6$salt$hash`), maybe after its
-account (`ops:` in an `.htpasswd`): a password hash is one-way, kept like a digest (`patterns` keeps it alike)."""
 _CAPTION = lazy(r"[ \t>]*#[ \t]*[~/.][^\s]{1,200}(?:[ \t][^\n]{0,120})?")
 """A comment whose first word is a file's path: the caption of the file's lines shown below it."""
 _CAPTIONED_LINES = 4
@@ -1620,18 +1649,25 @@ def _bounded(text: str, folded: str, at: int, word: str) -> bool:
     return text[at].isupper() and text[at - 1].islower()
 
 
+_IDENTIFIER = 80
+_IDENTIFIER_BEFORE = lazy(rf"(?:[\w.+/\-](?!\\)){{0,{_IDENTIFIER}}}")
+"""An identifier's characters before a name, read on the reversed text: a character an escape's backslash
+precedes is not one (`\\nIdempotency-Key`: the `n` belongs to an escaped newline)."""
+_IDENTIFIER_AFTER = lazy(rf"[\w+/\-]{{0,{_IDENTIFIER}}}")
+
+
 def _public(text: str, folded: str, start: int, end: int, *, encrypted: bool = False) -> bool:
     """Whether the identifier around the name says it is public (`PublicKey`, `client_id`), or
     the "name" is letters inside a random run (`...xPw9...` in a key) and names nothing.
     """
-    left = start
-    while left > 0 and (folded[left - 1].isalnum() or folded[left - 1] in "_-.+/") and start - left < 80:
-        if left >= 2 and folded[left - 2] == "\\":
-            break  # `\nIdempotency-Key`: the `n` belongs to an escaped newline
-        left -= 1
-    right = end
-    while right < len(folded) and (folded[right].isalnum() or folded[right] in "_-+/") and right - end < 80:
-        right += 1
+    # the identifier the name stands in, each side one match (read back on the reversed text) where it goes on
+    left, right = start, end
+    if start and (folded[start - 1].isalnum() or folded[start - 1] in "_-.+/"):
+        back = _IDENTIFIER_BEFORE.match(folded[max(0, start - _IDENTIFIER - 1) : start][::-1])
+        left -= back.end() if back is not None else 0  # it always matches, if only nothing
+    if folded[end : end + 1].isalnum() or folded[end : end + 1] in ("_", "-", "+", "/"):
+        ahead = _IDENTIFIER_AFTER.match(folded, end)
+        right = ahead.end() if ahead is not None else end
     identifier = folded[left:right]
     words = re.findall(r"[a-z]+", identifier)
     if any(w in _NOT_SECRET_WORDS for w in words):
@@ -1676,7 +1712,7 @@ def _public(text: str, folded: str, start: int, end: int, *, encrypted: bool = F
     return any(word in identifier for word in _PUBLIC_WORDS) or identifier.endswith(("_id", "-id", 'id"', "ids"))
 
 
-_PRINTER = lazy(
+_PRINTERS = (
     # a command line whose output is a secret, as data: a password manager's `show`, a CLI's token
     # printer, a decode; at the start of its line (after a prompt), its output the next line
     r"^[ \t]*(?:[$#>%][ \t]*|PS[^>\n]{0,40}>[ \t]*)?"
@@ -1685,11 +1721,14 @@ _PRINTER = lazy(
     r"|security[ \t]+find-(?:generic|internet)-password\b[^\n]{0,200}?[ \t]-w"
     r"|gcloud[ \t]+auth[ \t]+print-(?:access|identity)-token|az[ \t]+account[ \t]+get-access-token\b[^\n]{0,200}?tsv"
     r"|vault[ \t]+(?:kv[ \t]+get|read)[ \t][^\n]{0,200}?-field[ =]"
-    r"|aws[ \t]+secretsmanager[ \t]+get-secret-value\b[^\n]{0,300}?text)"
-    r"|[^\n]{0,300}?\|[ \t]*base64[ \t]+(?:-d|--decode|-D)\b)"
-    r"(?:[ \t][^\n|;&]{0,300})?\r?\n(?P<v>[^\n]{6,200})",
-    re.MULTILINE,
+    r"|aws[ \t]+secretsmanager[ \t]+get-secret-value\b[^\n]{0,300}?text)",
+    r"|[^\n]{0,300}?\|[ \t]*base64[ \t]+(?:-d|--decode|-D)\b",
+    r")(?:[ \t][^\n|;&]{0,300})?\r?\n(?P<v>[^\n]{6,200})",
 )
+_PRINTER = lazy("".join(_PRINTERS), re.MULTILINE)
+_NAMED_PRINTER = lazy(_PRINTERS[0] + _PRINTERS[2], re.MULTILINE)
+"""`_PRINTER` less the decode, for a text without `base64` (where it cannot match): its walk along each line
+to a `|` cost 0.05 ms of the bench's typical 2 KB turn."""
 PRINTED_TRIGGERS: tuple[str, ...] = (
     *("pass", "op read", "bw get", "find-generic", "find-internet", "auth token", "print-", "get-access-token"),
     *("-field", "get-secret-value", "base64 -d", "base64 --decode", "base64 -D"),
@@ -1702,7 +1741,7 @@ def find_printed(text: str, folded: str) -> list[tuple[int, int, str]]:
     `vault kv get -field=password`, `... | base64 -d`): a credential when it looks like one.
     """
     edits: list[tuple[int, int, str]] = []
-    for found in _PRINTER.finditer(text):
+    for found in (_PRINTER if "base64" in text else _NAMED_PRINTER).finditer(text):
         value = found.group("v").strip()
         if value and not value.startswith(("$", ">", "#", "[REDACTED:")) and "(" not in value and value_score(value):
             start = found.start("v") + len(found.group("v")) - len(found.group("v").lstrip())
@@ -1728,17 +1767,14 @@ def find_pairs(text: str, folded: str) -> list[tuple[int, int, str]]:
     `p` alone names nothing, after a user it names the password.
     """
     edits: list[tuple[int, int, str]] = []
-    for trigger in PAIR_TRIGGERS[3:]:
-        at = folded.find(trigger)
-        while at >= 0:
+    for trigger in PAIR_TRIGGERS[3:]:  # no trigger overlaps itself: each `find` may go on past the last
+        for at in occurrences(folded, trigger):
             found = _QUERY_KEY.match(text, at + 1)
             if found is not None and (score := value_score(found.group("v"))) and score + 1 >= _BAR:
                 edits.append((*found.span("v"), KIND))
-            at = folded.find(trigger, at + 1)
     for trigger in PAIR_TRIGGERS[:3]:
-        at = folded.find(trigger)
-        while at >= 0:
-            at += 1  # the label, past the blank its trigger starts with
+        for blank in occurrences(folded, trigger):
+            at = blank + 1  # the label, past the blank its trigger starts with
             line_start = max(text.rfind("\n", max(0, at - _WINDOW), at) + 1, at - _WINDOW, 0)
             if (at == 0 or text[at - 1] in " \t") and _PAIR_USER.search(folded, line_start, at):
                 found = _PAIR_VALUE.match(text, at, min(len(text), at + _MAX_VALUE))
@@ -1746,7 +1782,6 @@ def find_pairs(text: str, folded: str) -> list[tuple[int, int, str]]:
                     start, end = _trim(text, *found.span("v"))
                     if value_score(text[start:end], direct=True):
                         edits.append((start, end, KIND))
-            at = folded.find(trigger, at + 1)
     return edits
 
 
@@ -1770,9 +1805,7 @@ def find_told(text: str, folded: str) -> list[tuple[int, int, str]]:
     change it after", "my usual one with the year bumped, so X now". The value is set off (between
     commas, or "so X now") and must hold letters and digits and look like a credential.
     """
-    places = sorted(
-        (at, trigger in _LOCK_TRIGGERS) for trigger in TOLD_TRIGGERS for at in _occurrences(folded, trigger)
-    )
+    places = sorted((at, trigger in _LOCK_TRIGGERS) for trigger in TOLD_TRIGGERS for at in occurrences(folded, trigger))
     edits: list[tuple[int, int, str]] = []
     scanned = {False: 0, True: 0}  # each sentence is read once per reading, however many triggers it holds
     for at, lock in places:
@@ -1797,28 +1830,13 @@ def find_told(text: str, folded: str) -> list[tuple[int, int, str]]:
     return edits
 
 
-def _occurrences(folded: str, word: str) -> list[int]:
-    places = []
-    at = folded.find(word)
-    while at >= 0:
-        places.append(at)
-        at = folded.find(word, at + len(word))
-    return places
-
-
 def find_judged(text: str, folded: str) -> list[tuple[int, int, str]]:
     """Every value a name and its look together mark as a credential, as `(start, end, kind)`."""
     names = _ASCII_NAMES if text.isascii() else _NAMES
     if not text.isascii():
         lowered = text.lower()  # Cyrillic and Greek names fold too; the engine folds only ASCII
         folded = lowered if len(lowered) == len(text) else folded
-    hits: list[tuple[int, int]] = []  # (the name's place in `names`, where it stands)
-    for anchor, indices in _ASCII_ANCHORS if names is _ASCII_NAMES else _ALL_ANCHORS:
-        at = folded.find(anchor)  # one pass per anchor: `pass` finds `password`, `passwd`, `passcode` ...
-        while at >= 0:
-            hits.extend((index, at) for index in indices if folded.startswith(names[index][0], at))
-            at = folded.find(anchor, at + 1)
-    hits.sort()  # the longest names first, each left to right, as if each were looked for alone
+    hits = (_ASCII_ANCHORS if names is _ASCII_NAMES else _ALL_ANCHORS).hits(folded)
     encrypted = "encrypted" in folded  # asked once: a heading above is looked for only in a text that has one
     taken = bytearray(len(text) + 1)  # where a longer name was already read: `password` holds `pass`
     edits: list[tuple[int, int, str]] = []

@@ -49,6 +49,7 @@ from memory_core.firewall.values import (
     is_placeholder,
     line_prefix,
     looks_like_code,
+    password_hash,
     plain_cookies,
     under_encrypted_heading,
 )
@@ -58,7 +59,7 @@ from memory_core.urls import MAX_URL, URL_END, find_userinfo
 
 __all__ = ["Rule", "RULES", "RULES_VERSION", "MARKER_PREFIX", "marker", "Edit"]
 
-RULES_VERSION = 12
+RULES_VERSION = 13
 """The rule set's version: raise it whenever a change makes the rules catch something they
 did not (1: vendor prefixes, assignments and entropy; 2: the RFC 3986 userinfo parser,
 password flags, named keys, stated passwords, `.pgpass`; 3: the judgement of a name and a
@@ -91,7 +92,14 @@ digits among drawn letters of one case, ODBC's braced value, a quoted value of s
 a password's line, `password_stdin`, emoji as symbols, titled words and one digit, seven more languages;
 kept: password hashes wherever a value is read, cookies of plain values, an id's sigil, a certificate cut
 short, a listing's ID column, an account at an upper-case host and its prompt, `nopass`, `hashed_secret`,
-a later JSON key's own value, a folded header's signature, VBA's `:=`, ids named by their format).
+a later JSON key's own value, a folded header's signature, VBA's `:=`, ids named by their format; 13:
+round 15 read by principle: what a password's name is assigned is the password whatever its look (a quoted
+literal, a value with a digit or symbol, a config's bare word) but never a variable, type or reference;
+keyboard walks by the keys' geometry and down the columns by look alone; a password in any language's
+clause of a few words before a chosen-looking value; one-time codes in groups, after a clause, a YubiKey
+OTP; `IDENTIFIED WITH ... BY`, `ConvertTo-SecureString`, `chpasswd`, Mosquitto's `-P`, `schtasks /RP`,
+`expect` answers, SMTP's base64 prompt; kept: cursor tokens, public-key clauses and JSON types, SCRAM
+verifiers, explorers' paths, payment APIs' object ids, Go's `--- PASS:`, a Secret's generated name).
 `memory scrub` records the version
 it ran with, captures record the version that scrubbed them, and `doctor` says when stored
 records were last scrubbed by an older rule set."""
@@ -207,20 +215,13 @@ _FILLER_RUN = lazy(
 or says so: AWS documents `AKIAIOSFODNN7EXAMPLE`, and no issued key spells EXAMPLE."""
 
 
-def _judge_vendor(match: re.Match[str]) -> Edit | None:
-    if _FILLER_RUN.search(match.group(0)):
-        return None
-    return match.start(), match.end(), ""
-
-
 def _vendor(kind: str, triggers: tuple[str, ...], body: str) -> Rule:
     """A token recognised by its own prefix: nothing may glue onto either end of it; filler
     (`xxxx`, eight of one character) marks a documentation example, kept.
     """
 
     def judge(match: re.Match[str]) -> Edit | None:
-        decided = _judge_vendor(match)
-        return None if decided is None else (decided[0], decided[1], kind)
+        return None if _FILLER_RUN.search(match.group(0)) else (match.start(), match.end(), kind)
 
     return Rule(kind, triggers, rf"(?<![A-Za-z0-9_\-]){body}(?![A-Za-z0-9])", judge=judge)
 
@@ -334,8 +335,8 @@ _VENDOR_RULES = [
     # and i, so no word of any language), 44 characters from a factory key (`cccc...`) (rules v13).
     Rule(
         "credential",
-        ("cc", "vv"),
-        r"(?<![A-Za-z0-9_\-])(?:cc|vv)[cbdefghijklnrtuv]{30,46}(?![A-Za-z0-9])",
+        ("ccc", "vv"),  # a factory key's public id starts `ccc`, a newer one's `vv`: rare in any text
+        r"(?<![A-Za-z0-9_\-])(?:ccc|vv)[cbdefghijklnrtuv]{29,46}(?![A-Za-z0-9])",
         anchored=True,
     ),
     # A URL whose path holds its credential by the vendor's layout: whatever stands there is it.
@@ -667,6 +668,8 @@ def _judge_entropy(match: re.Match[str], context: _Context | None = None) -> Edi
     from memory_core.firewall.entropy import looks_random
 
     token = match.group(0)
+    if not looks_random(token):
+        return None  # first: most runs are paths, ids and digests, and every test below only keeps more
     if token.startswith(_SRI_PREFIXES) or _LABELLED_HEX.fullmatch(token):
         return None  # a digest; `rsa4096/<key id>` in a gpg listing: hex alone is never flagged either
     segments = token.split("/")
@@ -676,9 +679,10 @@ def _judge_entropy(match: re.Match[str], context: _Context | None = None) -> Edi
         token.startswith("/") or "://" in _token_before(match.string, match.start())
     ):
         return None  # a file in a URL's or a site's path (`/_next/static/<build id>/x.js`): a resource, not a key
-    if _ENCRYPTED.search(match.string, max(0, match.start() - _MAX_ENCRYPTED), match.start()):
+    window = max(0, match.start() - _MAX_ENCRYPTED)  # a `find` spares the pattern its 2 KB walk per run
+    if match.string.find("ENC[", window, match.start()) >= 0 and _ENCRYPTED.search(match.string, window, match.start()):
         return None  # SOPS's `ENC[AES256_GCM,data:...,iv:...]`: ciphertext, useless without its key
-    if not looks_random(token) or is_placeholder(token) or _encodes_plain_text(token):
+    if is_placeholder(token) or _encodes_plain_text(token):
         return None
     before = match.string[max(0, match.start() - 100) : match.start()]  # a `|1|salt|` fits
     if re.search(_HARMLESS_LABEL, before, re.IGNORECASE):
@@ -696,10 +700,8 @@ def _judge_entropy(match: re.Match[str], context: _Context | None = None) -> Edi
     if _published_in_dns(match.string, match.start()):
         return None  # a DNS record is public by design: DKIM's `p=`, an ACME challenge, a site verification
     context = context or _Context(match.string, match.string.lower())
-    if context.holds("$") and _MODULAR_CRYPT.search(_token_before(match.string, match.start())):
+    if context.holds("$") and password_hash(_token_before(match.string, match.start())):
         return None  # a password hash (`$2y$10$...`, `$argon2id$v=19$...$salt$hash`, `$6$salt$hash`): one-way
-    if context.holds("scram-sha-") and _SCRAM.search(_token_before(match.string, match.start())):
-        return None  # a SCRAM verifier's salt and keys: a password hash, one-way
     hex_value = token.startswith("0x") or set(token) <= _HEX_CHARS
     if hex_value and context.holds(*_DIGEST_NAMES) and _under_digest_heading(match.string, match.start()):
         return None  # `sha256:` above `0 : 0x<hex>`: a PCR bank, a checksum list; digests, measured not kept
@@ -877,9 +879,6 @@ _OBJECT_ID = lazy(
     r"(?:cus|ord|pi|ch|in|sub|price|prod|evt|acct|txn|re|pm|seti|src|py|po|cs|ii|il)_(?:test_|live_)?[A-Za-z0-9]{8,}"
 )
 """A payment API's object id (Stripe's `cus_`, `ord_`, `pi_`...): an id sent in every response, not a key."""
-_MODULAR_CRYPT = lazy(r"\$[a-z0-9][a-z0-9\-]{0,15}\$(?:[\w=,.+/\-]*\$){0,4}[\w.+/]*$")
-"""The modular crypt format up to a value: `$id$`, its parameters and salt (`$2y$10$`, `$argon2id$v=19$m=...$`).
-A password hash is one-way: kept, like a digest (decided for round 11; docs/firewall.md)."""
 _HEX_CHARS = frozenset("0123456789abcdefABCDEF")
 _DIGEST_HEADING = lazy(r"[ \t]*(?:sha(?:1|224|256|384|512)|sha3[-_]?\d{3}|sm3[-_]?256|md5|blake2[bs]?)[ \t]*:[ \t]*")
 """A heading that names a digest algorithm alone on its line (`tpm2_pcrread`'s `sha256:` bank)."""
@@ -904,8 +903,6 @@ _PUBLIC_CLAUSE = lazy(r"\bpub(?:lic)?[ _\-]?key\b[^\n:=]{0,40}[:=][ \t]*[\"'`]?$
 """A label's clause that says public key before its `:` (`signify public key for releases: ...`) (rules v13)."""
 _PUBLIC_TYPE = lazy(r"[\"']type[\"'][ \t]*:[ \t]*[\"'][^\"'\n]{0,60}(?:pubkey|public)", re.IGNORECASE)
 """A JSON object whose `type` says public key (`"type": "tendermint/PubKeyEd25519"`): its `value` is that key."""
-_SCRAM = lazy(r"SCRAM-SHA-(?:1|256)\$\d+:")
-"""PostgreSQL's stored SCRAM verifier (`SCRAM-SHA-256$4096:<salt>$<stored>:<server>`): a password hash, one-way."""
 _ID_TAILS = frozenset(
     {
         # What a header, a JSON member or a listing column labels as an identifier or a digest.

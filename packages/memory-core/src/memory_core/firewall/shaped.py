@@ -47,7 +47,7 @@ proportion to its length (200 KB of `u@h ` costs 1.35 times what the rules befor
 
 from __future__ import annotations
 
-from memory_core.firewall.values import is_placeholder
+from memory_core.firewall.values import is_placeholder, password_hash
 from memory_core.lazyre import lazy
 
 __all__ = ["find_password_shaped", "password_shaped", "SHAPED_TRIGGERS", "KIND"]
@@ -141,7 +141,7 @@ def _in_url_or_hash(text: str, start: int) -> bool:
     """
     chunk = text[max(0, start - _URL_LOOKBACK) : start]
     chunk = chunk[max(chunk.rfind(" "), chunk.rfind("\n"), chunk.rfind("\t")) + 1 :]
-    return "://" in chunk or chunk.startswith("$") or ":$" in chunk
+    return "://" in chunk or password_hash(chunk)
 
 
 def find_password_shaped(text: str, folded: str) -> list[tuple[int, int, str]]:

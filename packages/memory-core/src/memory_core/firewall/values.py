@@ -9,8 +9,9 @@ placeholders (`is_placeholder`). `strict=True` asks more of the value, for names
 secret only weakly (a bare `key`, a word glued to `pass`): a long random or hex run.
 
 It is used by the judgement (`judge.value_score`) and by the password-flag rule. It also holds
-what every rule asks of a value: `is_placeholder`, `looks_like_code`, and `line_prefix`
-(what precedes a position on its line, a real or an escaped one).
+what every rule asks of a value: `is_placeholder`, `looks_like_code`, `password_hash` (a password
+hash in modular crypt format, which every rule keeps), and `line_prefix` (what precedes a position
+on its line, a real or an escaped one).
 
 Pure functions of their arguments; never raise for any `str`.
 """
@@ -18,6 +19,7 @@ Pure functions of their arguments; never raise for any `str`.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from memory_core.lazyre import lazy
 
@@ -32,6 +34,8 @@ __all__ = [
     "line_prefix",
     "under_encrypted_heading",
     "plain_cookies",
+    "password_hash",
+    "occurrences",
 ]
 
 _TRAILING = ")]},.:;!?"
@@ -295,3 +299,30 @@ def plain_cookies(header: str, *, set_cookie: bool) -> bool:
         if not equals or not name or _PLAIN_COOKIE.fullmatch(unquote(value.strip().strip('"'))) is None:
             return False
     return True
+
+
+_PASSWORD_HASH = lazy(
+    r"(?:[^\s:=$]{0,64}[:=])?(?:\$[a-z0-9][a-z0-9\-]{0,15}\$[\w=,.+/\-$]*|SCRAM-SHA-(?:1|256)\$\d+:[\w=+/$:]*)"
+)
+
+
+def password_hash(token: str) -> bool:
+    r"""Whether `token`, read from its start, is a password hash in modular crypt format or the first
+    part of one: maybe an account or a label (`ops:` in an `.htpasswd`, `hash=`), then `$<id>$` (lower-case
+    letters, digits and `-`: `$2y$`, `$apr1$`, `$argon2id$`, `$pbkdf2-sha512$`), then `$`-separated fields
+    of parameters, salt and hash (`v=19$m=65536,t=3,p=4$<salt>$<hash>`); or PostgreSQL's SCRAM verifier
+    (`SCRAM-SHA-256$4096:<salt>$<stored key>:<server key>`, rules v13). A token starts after an escaped
+    line break too (`\n` in JSON or a repr). A password hash is one-way: every rule keeps it, like a
+    digest. The judgement asks this of a whole value; the entropy and look-alone rules of a token up to
+    the run they are reading (a hash's salt and digest are random runs, and mix case with `$`).
+    """
+    escaped = token.rfind("\\n")
+    return _PASSWORD_HASH.fullmatch(token, escaped + 2 if escaped >= 0 else 0) is not None
+
+
+def occurrences(text: str, word: str) -> Iterator[int]:
+    """Where `word` stands in `text`, left to right, each past the last (a `find` each: a pattern costs more)."""
+    at = text.find(word)
+    while at >= 0:
+        yield at
+        at = text.find(word, at + len(word))
