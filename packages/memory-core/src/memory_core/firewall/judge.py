@@ -1023,6 +1023,16 @@ def _after_name(
     if text[start:end] == "PASS" and text[end : end + 1] == ":" and text[start - 4 : start] == "--- ":
         return []  # `--- PASS: TestLedger/x`: Go's verdict on a test, not a password's name (IRC's `PASS x` is one)
     paired = text[start - 1 : start] == "/" or "/" in text[start:end]  # `login/pass`, `u/p`: the value is a pair too
+    # an account's name just before (`user esp / pass X`), a shell's `set -x NAME` (rules v13): each asked
+    # first of the character or the word it must end in, once a name (a pattern per token costs prose dearly)
+    pair_before = text[max(0, start - 3) : start].rstrip(" \t")[-1:] in ("/", ",", ";", "|") and (
+        _ACCOUNT_PAIR.search(text, max(0, start - 80), start) is not None
+    )
+    set_before = (
+        text[start:end].isupper()
+        and "set" in text[max(0, start - 40) : start]
+        and _SET_COMMAND.search(text, max(0, start - 40), start) is not None
+    )
     owned = False  # the token before was an option that says what else its value is: this is that value
     previous_end = -1
     for index, (token_start, token_end) in enumerate(_tokens(text, end, limit, steps)):
@@ -1081,7 +1091,11 @@ def _after_name(
             and ((pin > 1 and index == 0) or (link and _stated(text, end, token_start, link)))
         ):
             score = 2  # `disarm PIN 4831`: a PIN is four digits or more, and the word for PIN says what they are
-        if strength > 1 and (direct or (link and _stated(text, end, token_start, link))):
+        if (
+            strength > 1
+            and not value.isalpha()  # asked first: a code has digits, and prose's words spare the pattern
+            and (direct or (link and _stated(text, end, token_start, link)))
+        ):
             grouped = _CODE_GROUPS.match(text, token_start)
             if grouped is not None and _OTP_DIGITS[0] <= sum(c.isdigit() for c in grouped.group()) <= _OTP_DIGITS[1]:
                 return [grouped.span()]  # `verification code is: 905-341`, `284 617`: a code printed in groups
@@ -1108,6 +1122,7 @@ def _after_name(
             not score
             and strength > 1
             and index > 0
+            and not value.isalpha()  # asked first: prose's words are letters alone, and spare the rest
             and _loose_link(text, link, token_end)
             and _chosen(text, token_start, token_end)
         ):
@@ -1120,8 +1135,8 @@ def _after_name(
             argument = _quoted_argument(text, start, token_start)
             if argument is not None:
                 return [argument]  # `curl -d 'password=Morgen Rot 44'`: a quoted argument's value runs to its quote
-        account_pair = index == 0 and not link and _ACCOUNT_PAIR.search(text, max(0, start - 80), start) is not None
-        if index == 0 and not link and not account_pair and _SET_COMMAND.search(text, max(0, start - 40), start):
+        account_pair = index == 0 and not link and pair_before
+        if index == 0 and not link and not account_pair and set_before:
             link = "="  # fish's and tcsh's `set -x PGPASSWORD kirschbaum`, `setenv DB_PASS x`: an assignment
         if (
             not score
