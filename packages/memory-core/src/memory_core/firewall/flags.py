@@ -7,10 +7,10 @@ command-line program as a flag value, with kind `password-flag`:
   `-p`; `sshpass -p`; `-p` of `login` in container registry tools (`docker`, `podman`,
   `helm`, `oras`, ...) and cloud CLIs (`az`, `oc`, `cf`); MongoDB's `-p`; `redis-cli -a`;
   the OpenLDAP tools' `-w`; `sqlcmd`/`bcp`/`ipmitool` `-P`; `zip`/`unzip -P`; `7z -p`;
-  `rdesktop -p`; FreeRDP's `/p:`; Samba's `-U user%password`; Java's `keytool -storepass`
-  and kin; OpenSSL's `-pass pass:...`, `-passin`, `-passout` and `-k`; `htpasswd -b`'s
+  `rdesktop -p`; FreeRDP's `/p:`; Mosquitto's `-P`; `schtasks /RP`; Samba's `-U user%password`;
+  Java's `keytool -storepass` and kin; OpenSSL's `-pass pass:...`, `-passin`, `-passout` and `-k`; `htpasswd -b`'s
   password argument; `ssh-keygen -N`/`-P` (a key's passphrase);
-  `sqlplus user/password@db`; `rabbitmqctl add_user NAME PASSWORD` (and
+  `sqlplus user/password@db`; `echo 'user:password' | chpasswd`; `rabbitmqctl add_user NAME PASSWORD` (and
   `change_password`); and what `echo` or `printf` pipes into a `--password-stdin`;
 - anywhere else, the `-p<password>` convention when what is glued to `-p` looks like a
   password rather than an option cluster or a port (`-pv`, `-p8080:80` stay).
@@ -67,6 +67,8 @@ _SPACED: dict[str, tuple[str, ...]] = {
     "openssl": ("-k", "-K", "-pass", "-passin", "-passout"),  # `-K`: `enc`'s raw key, in hex
     "ssh-keygen": ("-N", "-P"),
     "security": ("-p", "-P"),  # macOS keychains: `security unlock-keychain -p X`, `import x.p12 -P X`
+    **{name: ("-P", "--pw") for name in ("mosquitto_sub", "mosquitto_pub", "mosquitto_rr")},  # `-p` is the port
+    "schtasks": ("/RP", "/rp"),  # the account a scheduled task runs as, and its password (rules v13)
 }
 """Program -> flags whose next argument is a password."""
 _ATTACHED: dict[str, tuple[str, ...]] = {
@@ -84,7 +86,7 @@ _OPERAND: dict[str, int] = {"isql": 2, "iusql": 2}
 """Program -> which operand (0 = the first) is the password when no flag names it: unixODBC's
 `isql DSN USER PASSWORD` (rules v11)."""
 _PROGRAMS = tuple(dict.fromkeys((*_SPACED, *_ATTACHED, *_SAMBA, *_OPERAND, "htpasswd", "sqlplus", "rabbitmqctl")))
-FLAG_TRIGGERS = ("-", "/p:", "sqlplus", "rabbitmqctl", "net use", " using ", " USING ")
+FLAG_TRIGGERS = ("-", "/p:", "sqlplus", "rabbitmqctl", "net use", " using ", " USING ", "schtasks", "chpasswd")
 """Every password flag has a dash but FreeRDP's `/p:`, `sqlplus user/password@db` and `net use`'s password."""
 _NAME_SOURCE = rf"(?P<p>{alternation(_PROGRAMS)})(?![\w\-])"
 _PROGRAM_NAME = lazy(_NAME_SOURCE)
@@ -116,6 +118,11 @@ _PROMPTED = lazy(
     re.IGNORECASE,
 )
 """`echo 'X' | keepassxc-cli show db.kdbx` and the tool's prompt below it: the piped value answered it."""
+_CHPASSWD = lazy(
+    r"(?:echo|printf)[ \t]+(?:-[ne]+[ \t]+)?(?P<q>['\"]?)[\w.\-]{1,64}:(?P<s>[^\s'\"|:]{1,128})(?P=q)"
+    r"[ \t]*\|[ \t]*(?:sudo[ \t]+)?chpasswd\b"
+)
+"""`echo 'root:X' | chpasswd`: `chpasswd` reads `user:password` lines, so what follows the `:` is the password."""
 _POSITIONAL: dict[tuple[str, str], int] = {
     ("rabbitmqctl", "add_user"): 2,
     ("rabbitmqctl", "change_password"): 2,
@@ -262,6 +269,10 @@ def find_flag_passwords(text: str, folded: str) -> list[tuple[int, int, str]]:
             group = next(g for g in ("e", "q", "r", "b") if found.group(g) is not None)
             if _password(found.group(group)):
                 edits.append((found.start(group), found.end(group), KIND))
+    if "chpasswd" in text:
+        for found in _CHPASSWD.finditer(text):
+            if _password(found.group("s")) and not found.group("s").startswith("$"):
+                edits.append((found.start("s"), found.end("s"), KIND))
     if ("echo" in folded or "printf" in folded) and ("password" in folded or "passphrase" in folded):
         for verb in ("echo", "printf"):
             for at in occurrences(folded, verb):  # each `echo` read where it stands

@@ -60,12 +60,14 @@ from memory_core.firewall.entropy import looks_random
 from memory_core.firewall.values import (
     is_ordinary,
     is_placeholder,
+    is_reference,
     looks_like_secret,
     occurrences,
     password_hash,
     plain_cookies,
     under_encrypted_heading,
 )
+from memory_core.firewall.walks import keyboard_walk
 from memory_core.lazyre import alternation, lazy
 
 __all__ = [
@@ -285,11 +287,17 @@ _USER_AT = lazy(r"[A-Za-z._\-]+@[A-Za-z._\-]+")
 _B32_GROUPS = lazy(r"[A-Z2-7]{4}(?:[ \-][A-Z2-7]{4}){3,7}(?:[ \-][A-Z2-7]{1,3})?(?![A-Z0-9])")
 """A TOTP setup key as apps print it: groups of four base32 characters, the last group maybe shorter
 (a 26-character key: `4LEA PE2F ... AJW4 SZ`)."""
-_CODE_LINE = lazy(r"[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*([A-Za-z0-9]{3,6}(?:[- ][A-Za-z0-9]{3,6}){0,2})[ \t]*(?:\r?\n|$)")
+_CODE_LINE = lazy(
+    r"[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*([A-Za-z0-9]{3,16}(?:(?:[- ]| {2})[A-Za-z0-9]{3,16}){0,3})[ \t]*(?:\r?\n|$)"
+)
 _STRING = lazy(r"(?:b|r|f|u|N)?(?:\"((?:[^\"\\\n]|\\.){1,400})\"|'((?:[^'\\\n]|\\.|''){1,400})')")
 _HEX = frozenset("0123456789abcdefABCDEF")
 _HEX_KEY = 32
 _OTP_DIGITS = (6, 10)
+_CODE_GROUPS = lazy(r"\d{3,4}(?:[ -]\d{3,4}){1,2}(?![\w-])")
+"""A one-time code printed in groups of three or four digits (`905-341`, `284 617`), 6 to 10 digits in all."""
+_SHORT_CODE = lazy(r"(?=[A-Z0-9]*\d)(?=[A-Z0-9]*[A-Z])[A-Z0-9]{5,8}")
+"""A code of capitals and digits after a code's name (`R7K2D`): Steam Guard's, a voucher's, a recovery code's."""
 _SHORTEST_VALUE = 6
 _PIN_DIGITS = (4, 8)
 _PIN_WORDS = frozenset(w for w in lexicon.STRONG if "pin" in w or "пін" in w or "핀" in w)
@@ -406,33 +414,15 @@ _KEYED_UUID = lazy(
 _JOINED_WORDS = lazy(
     r"(?:[a-z]{3,8}([.\-]))(?:[a-z]{3,8}\1){2,6}[a-z]{3,8}|(?:[a-z]{3,8}-){3,6}\d{1,4}"
     r"|[a-z]{4,8}\.[a-z]{4,8}\.[a-z]{4,8}"
+    r"|[A-Za-z]{2,12}([.\-_])(?:[A-Za-z]{2,12}\2){1,5}[A-Za-z]{2,12}\2?\d{1,4}"
+    r"|[^\W\d_]{2,12}([.\-_])(?:[^\W\d_]{2,12}\3){2,7}[^\W\d_]{2,12}(?:\3?\d{1,4})?"
 )
-"""Four to eight short words joined by one `.` or `-`, three or more words and a number, or three
-words of four letters or more joined by `.` (`kucing.oren.tidur`); a three-word identifier joined by
-`-` (`my-db-secret`, an object's name) is not one."""
-_KEYBOARD_ROWS = ("`1234567890-=", "qwertyuiop[]\\", "asdfghjkl;'", "zxcvbnm,./")
-_KEYBOARD_NEXT = (
-    frozenset(pair for row in _KEYBOARD_ROWS for a, b in itertools.pairwise(row) for pair in (a + b, b + a))
-    | frozenset(
-        pair  # the columns: `1qaz`, `2wsx`
-        for upper, lower in itertools.pairwise(_KEYBOARD_ROWS)
-        for a, b in zip(upper[1:], lower, strict=False)
-        for pair in (a + b, b + a)
-    )
-)
-_MIN_WALK = 6
-_WALK_SHARE = 0.8
-
-
-def _keyboard_walk(value: str) -> bool:
-    """Whether most neighbours in `value` are neighbours on a keyboard (`zxcvbnm,./`, `1qaz2wsx`)."""
-    lowered = value.lower()
-    if len(lowered) < _MIN_WALK or not any(c.isalpha() for c in lowered):
-        return False
-    pairs = [a + b for a, b in itertools.pairwise(lowered)]
-    return sum(p in _KEYBOARD_NEXT for p in pairs) >= _WALK_SHARE * len(pairs)
-
-
+"""Four to eight short words joined by one `.` or `-`, three or more words and a number, three
+words of four letters or more joined by `.` (`kucing.oren.tidur`), or three or more words of any
+length joined by one `.`, `-` or `_` and a number (`knedlik-se-zelim-5`, `saigon.mua.mua99`), or four
+or more words of any script so joined (`mamaliga_cu_branza_si_smantana`, `pogácsa-lángos-dunakanyar-7`)
+(rules v13); a three-word identifier joined by `-` (`my-db-secret`, an object's name) and two words and a
+number (`web-app-3`, `redis-master-0`: hosts and pods) are not one."""
 _RARE_VOWELS = 0.2
 """Letters of one case whose vowels (`aeiou`) are fewer than this share: random letters have 5 in 26
 (0.19; 53% of 10,000 drawn, 12 to 24 long, fall below 0.2), English about 0.38; of the 5,579 one-case
@@ -445,6 +435,180 @@ _CONSONANTS = lazy(r"[^aeiouAEIOU]+")
 the 10,000 random runs and 4.0% of the 10,089 one-case identifiers of 12 letters or more in CPython's
 standard library (`getelementsbytagname`) pass; asked only of a value a strong name assigns or an
 account labels, where an identifier seldom stands."""
+
+
+_FIELD_WORDS = frozenset(
+    {
+        # a type, a state or a source: what a field is or where its value comes from, not its value
+        *("str", "string", "bytes", "text", "bool", "boolean", "int", "integer", "number", "char", "varchar", "any"),
+        *("true", "false", "yes", "no", "on", "off", "null", "nil", "none", "undefined", "empty", "blank", "unset"),
+        *("required", "optional", "mandatory", "enabled", "disabled", "hidden", "masked", "redacted", "omitted"),
+        *("default", "auto", "automatic", "prompt", "ask", "stdin", "env", "environment", "file", "files", "keyring"),
+        *("keychain", "vault", "plain", "plaintext", "hash", "hashed", "encrypted", "random", "generated", "inherit"),
+        *("bcrypt", "argon2", "argon2id", "scrypt", "pbkdf2", "md5", "sha1", "sha256", "sha512", "crypt", "scram"),
+        *("basic", "bearer", "digest", "oauth", "oauth2", "jwt", "saml", "sso", "otp", "totp", "ldap", "pam", "trust"),
+        # a variable holding it, in code (`{ password: pwd }`, `password=creds`)
+        *("value", "val", "input", "pw", "pwd", "passwd", "pass", "password", "passphrase", "secret", "token"),
+        *("creds", "credentials", "credential", "args", "opts", "options", "config", "conf", "settings", "params"),
+        *("data", "form", "body", "req", "request", "user", "self", "this", "props", "state", "ctx", "context"),
+        # a role in a test (`json={"password": "wrong"}`) or a placeholder's word
+        *("wrong", "invalid", "incorrect", "bad", "correct", "right", "good", "valid", "foo", "bar", "baz", "qux"),
+        # the documented defaults every tutorial shows: public, not a secret (`POSTGRES_PASSWORD: example`)
+        *("admin", "root", "postgres", "mysql", "guest", "test", "demo", "example", "changeme", "secret123"),
+    }
+)
+"""Values a credential's name is given that say what the field is, where its value comes from, which
+variable holds it, or a documented default (rules v13)."""
+_ASSIGNED_PLAIN = lazy(r"[^\s'\"`()\[\]{}<>,;|]{4,64}")
+"""A value assigned whole: no blank, no quote, no bracket, no list separator."""
+_VERSION_LIKE = lazy(r"[\d.\-+_:]+")
+_ASSIGNED_QUOTED = lazy(r"[^\s'\"`]{4,128}")
+"""A quoted value assigned whole: no blank (a message, "This field is required."), any symbol (`Preis$9,99`)."""
+_IDENTIFIER_ONLY = lazy(r"[A-Za-z_]+|[a-z]+(?:[A-Z][a-z]+)+|(?:[A-Z][a-z]+){2,}|[A-Z][A-Za-z]*(?:\.[A-Za-z_]+)+")
+"""What code names a variable or a type with (`redis_pass`, `dbPassword`, `SecretStr`, `Config.PASS`)."""
+_PAIR_BEFORE = lazy(r"(?:^|[ \t])[A-Za-z_][\w.]*=[^\s,;()]+[ \t]+$")
+"""A `key=value` pair, then a blank, right before a key: a list of pairs (a DSN, an environment dump)."""
+_CLAUSE_GOES_ON = lazy(r"[ \t]+[^\s=:#]+(?:[ \t]|$)(?![^\n]*=)", re.MULTILINE)
+"""After a bare value, another word that is not a `key=` of a list: the value is a sentence's word."""
+_PASSWORD_WORDS = lexicon.PASSWORD
+
+
+_GROUPED_CODE = lazy(r"(?<![\w-])(?=[A-Z0-9 \-]*\d)[A-Z0-9]{4,6}(?:[ \-][A-Z0-9]{4,6}){3,9}(?![\w-])")
+"""A code printed in four or more groups of capitals and digits (a recovery key, a backup code)."""
+_OBJECT_NAME = lazy(r"[a-z]{3,}(?:-[a-z]{2,})*-[a-z0-9]{5,10}")
+"""A Kubernetes object's name: words, then the suffix a generator adds (`api-keys-7g2m9tb4kc`, `web-5d8f7`)."""
+_PLUGIN_BY = lazy(r"[ \t]+['\"`]?\w+['\"`]?[ \t]+by[ \t]+", re.IGNORECASE)
+"""SQL's `IDENTIFIED WITH <plugin> BY` (MySQL, ClickHouse): what follows `BY` is the password; `AS` gives
+its hash, one-way, kept."""
+_SET_COMMAND = lazy(r"(?:^|[\s;(])(?:set|setenv)(?:[ \t]+-[A-Za-z]+)*[ \t]+[A-Z][A-Z0-9_]*$")
+"""A shell command that assigns the variable it names the value after it (fish's `set -x`, tcsh's `setenv`)."""
+_ACCOUNT_PAIR = lazy(
+    r"(?:^|[\s(\[,;])(?:user(?:name)?|login|u)(?:[ \t]*[:=][ \t]*|[ \t]+)[^\s/,;|]{1,64}[ \t]*[/,;|][ \t]*$",
+    re.IGNORECASE,
+)
+"""An account's name given just before a password's (`user esp / pass ...`, `login: ops, pw ...`)."""
+_ARGUMENT_QUOTES = ("'", '"')
+
+
+def _quoted_argument(text: str, name_start: int, value_start: int) -> tuple[int, int] | None:
+    """The value of a quoted `'name=value'` argument, up to its closing quote on the line, when the quote
+    opens right before the name (`-d 'password=Morgen Rot 44'`) and the value has a letter and a digit
+    or symbol, six words at most.
+    """
+    key_start = name_start
+    while key_start > 0 and (text[key_start - 1].isalnum() or text[key_start - 1] in "_.-"):
+        key_start -= 1
+    quote = text[key_start - 1 : key_start]
+    if quote not in _ARGUMENT_QUOTES or text[key_start - 2 : key_start - 1] not in (" ", "\t", "="):
+        return None
+    close = text.find(quote, value_start, value_start + _MAX_VALUE)
+    if close < 0 or "\n" in text[value_start:close]:
+        return None
+    value = text[value_start:close]
+    if not value.strip() or len(value.split()) > _MAX_PHRASE_WORDS or "=" in value or "&" in value:
+        return None  # `'user=a&password=b'` is a query the judgement reads by its `&`
+    if not any(c.isalpha() for c in value) or value.isalpha() or is_placeholder(value) or value.startswith("$"):
+        return None
+    return value_start, close
+
+
+def _assigned(
+    text: str, name_start: int, name_end: int, token_start: int, token_end: int, *, paired: bool = False
+) -> bool:
+    """Whether the value a password's name is assigned (`name=`, `name:`) is its secret whatever its
+    look: a quoted literal, a value with a digit or a symbol, or a bare word where configs write one
+    (an UPPER_CASE key, a YAML or INI line's own key, a `key=value key=value` list, the second half of
+    an account's pair: `user esp / pass tomato`, `paired`), never a variable,
+    a reference or a type in code. Rules v13: people choose words (`RABBITMQ_DEFAULT_PASS: gulasch`,
+    `password: 'sunflower-Taco-2'`), and what names a value this plainly names nothing else. Only the
+    words for password (`lexicon.PASSWORD`): a word for secret names where secrets are kept as often.
+    """
+    if text[name_start:name_end].lower() not in _PASSWORD_WORDS:
+        return False
+    value = text[token_start:token_end]
+    opener = text[token_start - 1 : token_start]
+    quoted = opener in ("'", '"', "`") and text[token_end : token_end + 1] == opener
+    if (
+        (_ASSIGNED_QUOTED if quoted else _ASSIGNED_PLAIN).fullmatch(value) is None
+        or value.lower() in _FIELD_WORDS
+        or is_placeholder(value)
+        or (is_reference(value) and not value.replace("_", "").isalnum())  # `var.ssh_password`, `op://...`
+        or names_a_credential(value)  # `"password": "Пароль"`: a label's translation
+    ):
+        return False
+    if value[0] in "$%&*!@#/.~-+=:" or (value.isdigit() and len(value) < _SHORTEST_VALUE):
+        return False  # a variable, a path, a flag; a short number is a count more often than a PIN
+    if _VERSION_LIKE.fullmatch(value):
+        return False  # `pwd: 3.0-` in a list of modules: a version, a date, a number
+    if text[token_end : token_end + 1] in ("(", "[", "."):
+        return False  # `password: getPassword()`, `password: cfg.pw`: code
+    if quoted:
+        return True  # a literal, quoted: its writer says where it starts and ends
+    key_start = name_start
+    while key_start > 0 and (text[key_start - 1].isalnum() or text[key_start - 1] in "_.-"):
+        key_start -= 1
+    upper = text[key_start:name_start].isupper() or text[name_start : name_start + 1].isupper()
+    if _CLAUSE_GOES_ON.match(text, token_end) and not (upper and value.islower()):
+        return False  # `set /p DB_PASS=Enter DB password:`: a word the line's prose goes on from (not a
+        # command after its environment: `PGPASSWORD=lagerhaus psql -h db`)
+    if paired:
+        return value.isalnum()  # `user esp / pass tomato`: the second half of an account's pair
+    if "/" in value:
+        return False  # `--- PASS: TestLedger/fixture_1`, `password: secrets/db`: a path or a test's name
+    if _IDENTIFIER_ONLY.fullmatch(value) is None:
+        return True  # `kiwi_Fjord_81`, `lagerhaus2`: a digit or a symbol, no name of code
+    if value.isupper():
+        return False  # `WS-PASS = SPACES`, `PASSWORD = DEFAULT`: a constant's name
+    if upper:
+        return "_" not in value  # `PGPASSWORD=lagerhaus`: an environment's key (`DB_PASS=db_pass` names one)
+    if not value.isalpha() or not value.islower():
+        return False  # `password: redisPassword`, `password: Secret`: a variable or a type
+    line_start = text.rfind("\n", 0, key_start) + 1
+    before = text[line_start:key_start]
+    link = text[name_end:token_start]
+    if not before.strip(" \t-#;") and (":" in link or " " not in link):
+        return True  # `password: gulasch` (YAML), `password=gulasch` (INI): a line's own key
+    return _PAIR_BEFORE.search(before) is not None  # `user=ledger password=lagerhaus`: a DSN's pairs
+
+
+_LOOSE_WORDS = 4
+"""Words a password's name and its value may have between them in a clause of any language (`mật khẩu
+VPN mới là X`: "password VPN new is"), where no list of copulas and prepositions reaches."""
+
+
+_CLAUSE_END = lazy(r"[ \t]*(?:[,;!?)»」\]]|\.(?!\w)|\r?\n|$)")
+_PLACES = frozenset(
+    {"for", "of", "on", "to", "at", "in", "into", "onto", "with", "from", "by", "via", "per", "about", "behind"}
+    | {"de", "du", "für", "del", "da", "di", "van", "для", "от", "auf", "an", "zu", "von", "pour", "sur", "para"}
+)
+"""Words after which a name stands, not a value: what the password is for (`the password for web-app-3`)."""
+
+
+def _loose_link(text: str, link: str, end: int) -> bool:
+    """Whether `link` is a few words of one clause (no sentence's end, no line's, no list's comma)
+    that do not end in a preposition, and the value at `end` ends the clause: a value the sentence
+    goes on from is its subject or object (`the password for redis-master-0 is in the vault`,
+    `rotated web-app-3 keys`), not what the password is.
+    """
+    words = link.split()
+    if len(words) > _LOOSE_WORDS or any(c in link for c in ".!?;,\n()[]{}<>=\"'`"):
+        return False
+    if words and words[-1].lower() in _PLACES:
+        return False
+    return _CLAUSE_END.match(text, end) is not None
+
+
+def _chosen(text: str, start: int, end: int) -> bool:
+    """Whether `text[start:end]` has the look of a password a person chose, strongly enough to be read
+    after a name in any language: words and a number joined (`knedlik-se-zelim-5`), capitalised words and
+    a number (`Pagoto_Fraoula7`), a keyboard walk, or case switching like a random run's.
+    """
+    value = text[start:end]
+    if names_a_credential(value) or is_placeholder(value):
+        return False
+    if _JOINED_WORDS.fullmatch(value) or _TITLED_WORDS.fullmatch(value):
+        return True
+    return len(value) >= _MIN_STATED and keyboard_walk(value) and not value.isalpha()
 
 
 def _short_password(value: str) -> bool:
@@ -616,7 +780,7 @@ def value_score(value: str, *, direct: bool = False) -> int:
         return 0
     if ":=" in value:
         return 0  # VBA's named argument (`Type:=2`), Go's and Pascal's assignment: code
-    if ("|" in value or "/" in value) and all(_WORDLIKE.fullmatch(part) for part in re.split(r"[|/]", value)):
+    if ("|" in value or "/" in value) and all(_WORDLIKE.fullmatch(part) for part in re.split(r"[|/]", value) if part):
         return 0  # words joined by `|` or `/`: a pattern's alternatives (`BSS|SSID|RSN`), a relative path (`src/Api`)
     if _INTERPOLATED.search(value) or _REGEX.search(value):
         return 0  # a template (`user:{user_id}:profile`, `%(name)s`) or a regular expression (`^[A-Z]{2}\d{6}$`)
@@ -856,7 +1020,19 @@ def _after_name(
     query parameter, `query`, runs to the next `&`; `pin`: the name is a PIN's, whose value may
     be as short as four digits: 2 right after it, 1 only after a link such as `:` or `is`).
     """
+    if text[start:end] == "PASS" and text[end : end + 1] == ":" and text[start - 4 : start] == "--- ":
+        return []  # `--- PASS: TestLedger/x`: Go's verdict on a test, not a password's name (IRC's `PASS x` is one)
     paired = text[start - 1 : start] == "/" or "/" in text[start:end]  # `login/pass`, `u/p`: the value is a pair too
+    # an account's name just before (`user esp / pass X`), a shell's `set -x NAME` (rules v13): each asked
+    # first of the character or the word it must end in, once a name (a pattern per token costs prose dearly)
+    pair_before = text[max(0, start - 3) : start].rstrip(" \t")[-1:] in ("/", ",", ";", "|") and (
+        _ACCOUNT_PAIR.search(text, max(0, start - 80), start) is not None
+    )
+    set_before = (
+        text[start:end].isupper()
+        and "set" in text[max(0, start - 40) : start]
+        and _SET_COMMAND.search(text, max(0, start - 40), start) is not None
+    )
     owned = False  # the token before was an option that says what else its value is: this is that value
     previous_end = -1
     for index, (token_start, token_end) in enumerate(_tokens(text, end, limit, steps)):
@@ -889,6 +1065,8 @@ def _after_name(
         if option is not None:
             token_end = option.start()  # `-o username=ops,password=X,vers=3.0`: an option list, one value each
         value = text[token_start:token_end]
+        if value in ("ID", "Id", "id", "IDs", "ids"):
+            return []  # `Recovery key ID 6E54...`: the value after it is the key's id, not the key (rules v13)
         link = text[end:token_start].strip(" \t\"'`")
         if "<" in link and _CERT_TAG.search(link):
             return []  # `<KeyInfo><X509Certificate>...`: the nearest container holds a certificate, which is public
@@ -913,6 +1091,16 @@ def _after_name(
             and ((pin > 1 and index == 0) or (link and _stated(text, end, token_start, link)))
         ):
             score = 2  # `disarm PIN 4831`: a PIN is four digits or more, and the word for PIN says what they are
+        if (
+            strength > 1
+            and not value.isalpha()  # asked first: a code has digits, and prose's words spare the pattern
+            and (direct or (link and _stated(text, end, token_start, link)))
+        ):
+            grouped = _CODE_GROUPS.match(text, token_start)
+            if grouped is not None and _OTP_DIGITS[0] <= sum(c.isdigit() for c in grouped.group()) <= _OTP_DIGITS[1]:
+                return [grouped.span()]  # `verification code is: 905-341`, `284 617`: a code printed in groups
+            if _SHORT_CODE.fullmatch(value) and any(stem in text[start:end].lower() for stem in _CODE_STEMS):
+                score = 2  # `Steam Guard code: R7K2D`: a code of letters and digits, shorter than a password
         # a phrase is stated by `:` or `=` (`is:` too), not by `is` alone: "the password is in the vault" is prose
         stated = link.endswith((":", "=", "：")) and (
             direct or (not score and strength > 1 and _stated(text, end, token_start, link))
@@ -930,10 +1118,37 @@ def _after_name(
         # a word of letters alone is worth nothing stated either: ask the link of the others only
         if not score and strength > 1 and not value.isalpha() and (flagged or _stated(text, end, token_start, link)):
             score = _stated_score(text, token_start, token_end)
+        if (
+            not score
+            and strength > 1
+            and index > 0
+            and not value.isalpha()  # asked first: prose's words are letters alone, and spare the rest
+            and _loose_link(text, link, token_end)
+            and _chosen(text, token_start, token_end)
+        ):
+            score = 1  # rules v13: `heslo do adminu je X`, `κωδικός για το Grafana είναι X`: any language's clause
         if not score and strength > 1 and direct and _short_password(value):
             score = 1  # `MYSQL_ROOT_PASSWORD=r00t`: short, but what the name assigns, a letter with a digit or a symbol
         if not score and strength > 1 and direct and _random_letters(value):
             score = 1  # `SESSION_SECRET=hqpdouldfzydaftdkhdrdi`: one case, letters only, but not a word
+        if not score and strength > 1 and index == 0 and link in ("=", "="):
+            argument = _quoted_argument(text, start, token_start)
+            if argument is not None:
+                return [argument]  # `curl -d 'password=Morgen Rot 44'`: a quoted argument's value runs to its quote
+        account_pair = index == 0 and not link and pair_before
+        if index == 0 and not link and not account_pair and set_before:
+            link = "="  # fish's and tcsh's `set -x PGPASSWORD kirschbaum`, `setenv DB_PASS x`: an assignment
+        if (
+            not score
+            and strength > 1
+            and index == 0
+            and (
+                link in ("=", ":", ":=", "：")
+                or (not link and (account_pair or (text[token_start - 1] in "'\"`" and end - start > len("pass"))))
+            )
+            and _assigned(text, start, end, token_start, token_end, paired=account_pair)
+        ):
+            score = 1  # rules v13: what a password's name is assigned is its value, a word too (`_assigned`)
         if text.startswith("[REDACTED:", token_end) or (
             text[token_end : token_end + 1] in (".", ":", "-", "_", "/")
             and text.startswith("[REDACTED:", token_end + 1)
@@ -943,7 +1158,7 @@ def _after_name(
         if call and value.rsplit(".", 1)[-1].replace("_", "").lower() in _TYPED_INTO:
             typed = _literals(text, token_end, limit)[:1]  # `find_element(By.ID, "pass").send_keys("X")`
             return [s for s in typed if (sc := value_score(text[s[0] : s[1]])) and sc + strength >= _BAR]
-        if call and _CALLEE.fullmatch(value) and _wordy(value):
+        if call and _CALLEE.fullmatch(value.rstrip("!?")) and _wordy(value.rstrip("!?")):
             score = 0  # `applicationServerKey: urlBase64ToUint8Array(...)`: a function's name, not a literal
         quoted_soup = score and text[token_start - 1 : token_start] in ("'", '"') and _symbol_soup(value)
         if (
@@ -959,6 +1174,8 @@ def _after_name(
         second = _SECOND_HALF.match(text, token_end) if slash else None
         if second is not None and value_score(second.group(1)):
             return [second.span(1)]  # `admin / S3cret`, `CorpGuest / ...`: a user, then the password
+        if score and _OBJECT_NAME.fullmatch(value) and (text[start:end].lower() == "secret" or link.endswith("secret")):
+            return []  # `in secret 'api-keys-7g2m9tb4kc'`: a Kubernetes Secret's name, words and a generated suffix
         if score and score + strength >= _BAR:
             return [(token_start, token_end)]
         if score:
@@ -988,7 +1205,7 @@ def _stated_score(text: str, start: int, end: int) -> int:
         and "example" not in value.lower()
     ):
         return 1  # "the secret is BBLvXhgcFqEe_Bv": its case switches more often than an identifier's words
-    if _keyboard_walk(value):
+    if keyboard_walk(value):
         return 1  # `zxcvbnm,./`, `1qaz2wsx`: keys in a row, the commonest password after a word and a number
     if _JOINED_WORDS.fullmatch(value) and not names_a_credential(value) and not is_placeholder(value):
         return 1  # `gravel.mantis.oboe.frisk`, `wagon-velvet-sprout-74`: a passphrase as diceware writes it
@@ -1228,9 +1445,9 @@ def _sent(text: str, at: int, end: int) -> list[tuple[int, int]]:
         found = _SEND.match(text, semicolon + 1)
     else:
         found = _SEND.match(text, newline + 1) if newline >= 0 else None
-    if found is None or not value_score(found.group(1)):
-        return []
-    return [found.span(1)]
+    if found is None or is_placeholder(found.group(1)) or found.group(1).startswith(("$", "[")):
+        return []  # a variable (`send "$pw\r"`), an expression: the script's source holds no password
+    return [found.span(1)]  # what answers a password's prompt is the password, whatever it looks like (rules v13)
 
 
 def _column(text: str, at: int, end: int, strength: int) -> list[tuple[int, int]]:
@@ -1249,7 +1466,7 @@ def _column(text: str, at: int, end: int, strength: int) -> list[tuple[int, int]
     if line_end < 0 or ("|" not in head and "elect" not in head.lower()):
         return []  # a header is a short line with rows below it
     if "|" in head and "|" in text[end:line_end]:
-        if _BODY_ROW.search(text, max(0, line_start - _WINDOW), line_start):
+        if _BODY_ROW.search(text, max(0, line_start - _TABLE_ROWS * _WINDOW), line_start):
             return []  # below a Markdown table's `|---|`: a body row, whose cells head nothing
         index = head.count("|")
     else:
@@ -1749,15 +1966,49 @@ def _spans(
         end = typed.end()  # `smtp_pass: []const u8 = "..."`: a type between a name and its `=`
     elif text[end : end + 1] in (" ", "\t") and (declared := _DECLARED.match(text, end, limit)) is not None:
         end = declared.end()  # `WS-DB-PASSWORD PIC X(20) VALUE 'X'`: a declared type before its value's keyword
+    if word == "identified with":
+        plugin = _PLUGIN_BY.match(text, end, limit)
+        literal = _STRING.match(text, plugin.end()) if plugin is not None else None
+        if literal is None:
+            return []  # `IDENTIFIED WITH caching_sha2_password;`: a plugin's name, no password
+        group = 1 if literal.group(1) is not None else 2  # `... BY '...'`: the plugin, then the password
+        value = literal.group(group)
+        return [literal.span(group)] if value and not is_placeholder(value) and not value.startswith("$") else []
+    if any(stem in word for stem in _CODE_STEMS):
+        groups = _GROUPED_CODE.search(text, end, min(limit, end + _WINDOW))
+        between = text[end : groups.start()] if groups is not None else ""
+        if groups is not None and ("\n" not in between or between.rstrip().endswith(":")):
+            return [groups.span()]  # `recovery code (...): X7KQ2-M9RTL-4WNBY-C8H3J-DVF6A`: a code in groups
     if word == "puk" and text[at:end] != "PUK":
         return []  # a SIM's PUK is written as the acronym; `puk1` is an identifier
     # the acronym or a compound is a PIN's; lower-case `pin` is also a verb (`pin 2024 of the docs`): it needs a link
     pin = 0 if strength < 2 or word not in _PIN_WORDS else 2 if word != "pin" or text[at : at + 3] == "PIN" else 1
-    return _after_name(text, at, end, strength, limit, steps, query=query, pin=pin) or (
-        (_next_line(text, end, strength, steps) or _before_name(text, at, strength))
-        if strength > 1
-        else (_printed_below(text, end, strength, steps) if printed else [])
+    return (
+        _after_name(text, at, end, strength, limit, steps, query=query, pin=pin)
+        or (
+            (_next_line(text, end, strength, steps) or _before_name(text, at, strength))
+            if strength > 1
+            else (_printed_below(text, end, strength, steps) if printed else [])
+        )
+        or (_code_after_clause(text, folded, end, word) if any(stem in word for stem in _CODE_STEMS) else [])
     )
+
+
+_CODE_AFTER_CLAUSE = lazy(r"[^\n:：.!?]{0,120}[:：][ \t]*(\d{3,4}(?:[ -]\d{3,4}){1,2}|\d{6,10})(?![\w-])")
+_ONE_TIME = ("sms", "text message", "authenticator", "verif", "2fa", "mfa", "one-time", "otp")
+"""What says a code is a one-time one: where it came from or what it is for (rules v13)."""
+
+
+def _code_after_clause(text: str, folded: str, end: int, word: str) -> list[tuple[int, int]]:
+    """A one-time code ending its label's clause (`the code from the SMS so you can finish the login:
+    731904`, `Login code from the authenticator for svc-admin right now: 284 617`): six to ten digits,
+    maybe in groups, after the `:` that ends the name's clause, where the name or the clause says one-time.
+    """
+    found = _CODE_AFTER_CLAUSE.match(text, end)
+    if found is None or not _OTP_DIGITS[0] <= sum(c.isdigit() for c in found.group(1)) <= _OTP_DIGITS[1]:
+        return []
+    clause = folded[max(0, end - len(word) - 40) : found.start(1)]
+    return [found.span(1)] if any(source in clause for source in _ONE_TIME) else []
 
 
 def _next_line(text: str, end: int, strength: int, steps: dict[int, _Step]) -> list[tuple[int, int]]:

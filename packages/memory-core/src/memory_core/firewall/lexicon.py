@@ -24,7 +24,7 @@ Failure: none; it is data. Adding a word costs one `str.find` pass over a text i
 
 from __future__ import annotations
 
-__all__ = ["GLUABLE", "MODERATE", "STRONG"]
+__all__ = ["GLUABLE", "MODERATE", "PASSWORD", "STRONG"]
 
 _PASSWORD: dict[str, tuple[str, ...]] = {
     # English and its informal spellings
@@ -32,6 +32,11 @@ _PASSWORD: dict[str, tuple[str, ...]] = {
     "en-informal": ("pswd", "pword", "pass", "u/p", "login details", "access code", "unlock code"),
     # where one types a password: "try X at the sudo prompt"
     "en-prompts": ("sudo prompt", "login prompt"),
+    # what takes a password as its argument: SQL's `IDENTIFIED BY '...'` (and `IDENTIFIED WITH plugin BY`),
+    # PowerShell's `ConvertTo-SecureString '...' -AsPlainText` (rules v13: here, a quoted literal is the value)
+    "commands": ("identified by", "identified with", "convertto-securestring"),
+    # SMTP's AUTH LOGIN asks for the password in base64 (`334 UGFzc3dvcmQ6`, "Password:"): the line after it
+    "smtp": ("ugfzc3dvcmq6",),
     "en-wifi": ("psk", "pre-shared key", "preshared key", "wpa key", "network key"),
     # Chinese (Mandarin, Cantonese, Wu, Min: one written language), Japanese, Korean
     "zh": ("密码", "密碼", "口令", "通行码", "登录密码", "凭据", "憑證", "凭证"),
@@ -192,6 +197,16 @@ _PIN_AND_CODES: dict[str, tuple[str, ...]] = {
     "en-sim": ("puk",),  # a SIM's PIN unlock key, printed beside its PIN (rules v11)
     "en-codes": ("verification code", "confirmation code", "security code", "recovery code", "backup code"),
     "en-codes2": ("setup key", "auth code", "login code", "private key", "api key", "apikey", "api_key", "api-key"),
+    # where a one-time code comes from (rules v13): "SMS code", "Steam Guard code", "sign-in code"
+    "en-codes3": (
+        "sms code",
+        "text code",
+        "guard code",
+        "authenticator code",
+        "sign-in code",
+        "signin code",
+        "2fa code",
+    ),
     "en-vault": ("unseal key", "root token"),  # HashiCorp Vault's: an unseal key share opens the vault
     "fr": ("code de vérification", "code pin", "code de confirmation", "code de récupération"),
     "de": ("bestätigungscode", "verifizierungscode", "wiederherstellungscode", "einmalcode", "pin-code"),
@@ -213,8 +228,7 @@ _PIN_AND_CODES: dict[str, tuple[str, ...]] = {
     "ar": ("رمز التحقق",),
     "hi": ("सत्यापन कोड",),
     "th": ("รหัสยืนยัน",),
-    "sql": ("identified by",),
-    "ops": ("client-key-data", "client-certificate-data", "convertto-securestring"),
+    "ops": ("client-key-data", "client-certificate-data"),
 }
 
 _TOKEN: dict[str, tuple[str, ...]] = {
@@ -308,6 +322,11 @@ STRONG: tuple[str, ...] = tuple(
     )
 )
 """Strong names: the value after one needs only to look like it could be a credential."""
+PASSWORD: frozenset[str] = frozenset(
+    form for words in _PASSWORD.values() for word in words for form in _spellings(word)
+)
+"""The words for password alone (not secret, PIN or code): a word for secret also names where secrets are
+kept (a Kubernetes `Secret`, `existingSecret: api-db`), a word for password only the value."""
 MODERATE: tuple[str, ...] = tuple(
     form
     for form in dict.fromkeys(

@@ -53,12 +53,13 @@ from memory_core.firewall.values import (
     plain_cookies,
     under_encrypted_heading,
 )
+from memory_core.firewall.walks import find_keyboard_walks
 from memory_core.lazyre import lazy
 from memory_core.urls import MAX_URL, URL_END, find_userinfo
 
 __all__ = ["Rule", "RULES", "RULES_VERSION", "MARKER_PREFIX", "marker", "Edit"]
 
-RULES_VERSION = 12
+RULES_VERSION = 13
 """The rule set's version: raise it whenever a change makes the rules catch something they
 did not (1: vendor prefixes, assignments and entropy; 2: the RFC 3986 userinfo parser,
 password flags, named keys, stated passwords, `.pgpass`; 3: the judgement of a name and a
@@ -91,7 +92,14 @@ digits among drawn letters of one case, ODBC's braced value, a quoted value of s
 a password's line, `password_stdin`, emoji as symbols, titled words and one digit, seven more languages;
 kept: password hashes wherever a value is read, cookies of plain values, an id's sigil, a certificate cut
 short, a listing's ID column, an account at an upper-case host and its prompt, `nopass`, `hashed_secret`,
-a later JSON key's own value, a folded header's signature, VBA's `:=`, ids named by their format).
+a later JSON key's own value, a folded header's signature, VBA's `:=`, ids named by their format; 13:
+round 15 read by principle: what a password's name is assigned is the password whatever its look (a quoted
+literal, a value with a digit or symbol, a config's bare word) but never a variable, type or reference;
+keyboard walks by the keys' geometry and down the columns by look alone; a password in any language's
+clause of a few words before a chosen-looking value; one-time codes in groups, after a clause, a YubiKey
+OTP; `IDENTIFIED WITH ... BY`, `ConvertTo-SecureString`, `chpasswd`, Mosquitto's `-P`, `schtasks /RP`,
+`expect` answers, SMTP's base64 prompt; kept: cursor tokens, public-key clauses and JSON types, SCRAM
+verifiers, explorers' paths, payment APIs' object ids, Go's `--- PASS:`, a Secret's generated name).
 `memory scrub` records the version
 it ran with, captures record the version that scrubbed them, and `doctor` says when stored
 records were last scrubbed by an older rule set."""
@@ -323,6 +331,14 @@ _VENDOR_RULES = [
     _vendor("mailgun-key", ("key-",), r"key-[0-9a-f]{32}"),
     _vendor("mailchimp-key", ("-us",), r"[0-9a-f]{32}-us\d{1,2}"),
     _vendor("telegram-token", (":AA",), r"\d{8,10}:AA[A-Za-z0-9_\-]{32,33}"),
+    # A YubiKey's one-time password: its public id and the OTP in modhex (16 letters, no vowel but e
+    # and i, so no word of any language), 44 characters from a factory key (`cccc...`) (rules v13).
+    Rule(
+        "credential",
+        ("ccc", "vv"),  # a factory key's public id starts `ccc`, a newer one's `vv`: rare in any text
+        r"(?<![A-Za-z0-9_\-])(?:ccc|vv)[cbdefghijklnrtuv]{29,46}(?![A-Za-z0-9])",
+        anchored=True,
+    ),
     # A URL whose path holds its credential by the vendor's layout: whatever stands there is it.
     Rule(
         "telegram-token",
@@ -677,8 +693,10 @@ def _judge_entropy(match: re.Match[str], context: _Context | None = None) -> Edi
         return None  # a signature or a MAC under the field that says so: `DKIM-Signature: ... b=...`
     if token.startswith(_PUBLIC_PREFIXES) or _HOST_LABEL.match(match.string, match.end()):
         return None  # an age recipient; `<id>.apps.googleusercontent.com`, a host's first label
-    if _ADDRESS.fullmatch(token):
-        return None  # a blockchain address (`0x` and 20 bytes, bech32's `bc1...`): where to pay, not a key
+    if _ADDRESS.fullmatch(token) or _EXPLORER_PATH.search(match.string, max(0, match.start() - 12), match.end()):
+        return None  # a blockchain address (`0x` and 20 bytes, bech32's `bc1...`, an explorer's path): where to pay
+    if _OBJECT_ID.fullmatch(token):
+        return None  # `ord_test_Qe9gZEjaPqRwyH`: a payment API's object id
     if _published_in_dns(match.string, match.start()):
         return None  # a DNS record is public by design: DKIM's `p=`, an ACME challenge, a site verification
     context = context or _Context(match.string, match.string.lower())
@@ -692,6 +710,8 @@ def _judge_entropy(match: re.Match[str], context: _Context | None = None) -> Edi
     label = _LABEL.search(before) or (_ELEMENT.search(before) if before.endswith(">") else None)
     if label is not None and _public_label(label.group("label")):
         return None  # `PublicKey = ...`, `"kid": ...`, `X-Request-Id: ...`, `ETag: ...`
+    if context.holds("pub") and (_PUBLIC_CLAUSE.search(before) or _public_member(match.string, match.start(), label)):
+        return None  # `signify public key for releases: ...`; `{"type": ".../PubKeyEd25519", "value": ...}`
     if label is not None and label.group("label").lower() in _CIPHER_LABELS:
         return None  # `- secure: "..."` in `.travis.yml`: encrypted to the repository's public key, ciphertext
     if _labelled_above(match.string, match.start(), match.end()):
@@ -850,8 +870,15 @@ sigil an id may start with (Matrix's `room_id: !...`, `event_id: $...`)."""
 _ELEMENT = lazy(r"<(?:[\w.\-]{1,20}:)?(?P<label>[A-Za-z][\w.\-]{0,40})(?:[ \t][^<>\n]{0,80})?>[ \t]*$")
 """The XML or HTML element a value stands in (`<ds:X509Certificate>`): its name is its label."""
 _HOST_LABEL = lazy(r"\.[a-z0-9\-]+\.[a-z]{2,}")
-_PUBLIC_PREFIXES = ("age1", "npub1", "pk_live_", "pk_test_")
-"""Public by design: age and Nostr recipients, publishable keys (Stripe's `pk_live_`) made to ship in web pages."""
+_PUBLIC_PREFIXES = ("age1", "npub1", "pk_live_", "pk_test_", "tz1", "tz2", "tz3", "KT1")
+"""Public by design: age and Nostr recipients, publishable keys (Stripe's `pk_live_`) made to ship in web pages,
+Tezos addresses (`tz1...`, contracts `KT1...`)."""
+_EXPLORER_PATH = lazy(r"/(?:address|addr|account|tx|txs|transaction|block)/")
+"""A block explorer's path before an address or a transaction: public by design (rules v13)."""
+_OBJECT_ID = lazy(
+    r"(?:cus|ord|pi|ch|in|sub|price|prod|evt|acct|txn|re|pm|seti|src|py|po|cs|ii|il)_(?:test_|live_)?[A-Za-z0-9]{8,}"
+)
+"""A payment API's object id (Stripe's `cus_`, `ord_`, `pi_`...): an id sent in every response, not a key."""
 _HEX_CHARS = frozenset("0123456789abcdefABCDEF")
 _DIGEST_HEADING = lazy(r"[ \t]*(?:sha(?:1|224|256|384|512)|sha3[-_]?\d{3}|sm3[-_]?256|md5|blake2[bs]?)[ \t]*:[ \t]*")
 """A heading that names a digest algorithm alone on its line (`tpm2_pcrread`'s `sha256:` bank)."""
@@ -868,6 +895,14 @@ def _under_digest_heading(text: str, start: int) -> bool:
 
 
 _PUBLIC_WORDS = frozenset({"public", "pub", "publickey", "recipient", "recipients", "peer", "cert", "certificate"})
+_CURSOR_HEADS = frozenset(
+    {"page", "next", "prev", "previous", "continuation", "cursor", "resume", "sync", "pagination"}
+)
+"""What a token is when these words head its name: a position in a listing (rules v13)."""
+_PUBLIC_CLAUSE = lazy(r"\bpub(?:lic)?[ _\-]?key\b[^\n:=]{0,40}[:=][ \t]*[\"'`]?$", re.IGNORECASE)
+"""A label's clause that says public key before its `:` (`signify public key for releases: ...`) (rules v13)."""
+_PUBLIC_TYPE = lazy(r"[\"']type[\"'][ \t]*:[ \t]*[\"'][^\"'\n]{0,60}(?:pubkey|public)", re.IGNORECASE)
+"""A JSON object whose `type` says public key (`"type": "tendermint/PubKeyEd25519"`): its `value` is that key."""
 _ID_TAILS = frozenset(
     {
         # What a header, a JSON member or a listing column labels as an identifier or a digest.
@@ -926,11 +961,23 @@ _CIPHER_LABELS = frozenset({"secure", "encrypted", "ciphertext", "sealed", "enc"
 """A label that is only a word for encrypted: what it labels is ciphertext (Travis's `secure:`)."""
 
 
+def _public_member(text: str, start: int, label: re.Match[str] | None) -> bool:
+    """Whether the value is the `value` member of a JSON object whose `type` says public key (the object
+    opens at the nearest `{` before it: `"pub_key": {"type": ".../PubKeyEd25519", "value": ...}`).
+    """
+    if label is None or label.group("label").lower() != "value":
+        return False
+    opening = text.rfind("{", max(0, start - 300), start)
+    return opening >= 0 and _PUBLIC_TYPE.search(text, opening, start) is not None
+
+
 def _public_label(label: str) -> bool:
     """Whether a label names a public value: its words say public, or its last word says id."""
     words = [w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+", label)]
     while words and words[-1].isdigit():
         words.pop()  # `x-amz-id-2`
+    if words and words[0] in _CURSOR_HEADS and words[-1] == "token":
+        return True  # `page_token`, `NextToken`, `continuation-token`: where a listing goes on, sent in the clear
     if not words or any(w in ("secret", "private", "password", "token") for w in words):
         return False
     return bool(_PUBLIC_WORDS.intersection(words)) or words[-1] in _ID_TAILS
@@ -1014,6 +1061,7 @@ _ENTROPY_RULES = [
     Rule("high-entropy", ("",), find=_find_high_entropy),
     # last: what no name marked and no other rule took, judged by its look alone (firewall/shaped.py)
     Rule("credential", SHAPED_TRIGGERS, find=find_password_shaped),
+    Rule("credential", ("",), find=find_keyboard_walks),  # a walk down the keyboard's columns (firewall/walks.py)
 ]
 
 RULES: tuple[Rule, ...] = (

@@ -29,6 +29,7 @@ __all__ = [
     "is_ordinary",
     "trim_value",
     "is_placeholder",
+    "is_reference",
     "looks_like_code",
     "line_prefix",
     "under_encrypted_heading",
@@ -91,7 +92,8 @@ def _placeholder(value: str) -> bool:
     return len(set(lowered) - set("-_. ")) <= 1
 
 
-def _reference(value: str) -> bool:
+def is_reference(value: str) -> bool:
+    """A path, a URL, a YAML anchor, a call or a dotted name of code: where a value is, not the value."""
     if value[:1] in "&*!" and re.fullmatch(r"[A-Za-z_][\w.\-]*", value[1:]):
         return True  # a YAML anchor, alias or tag: `&db_password`, `*defaults`, `!vault`
     if _CODE.fullmatch(value) and (value.endswith((")", "]")) or not any(c.isdigit() for c in value)):
@@ -105,7 +107,7 @@ def looks_like_secret(value: str, *, strict: bool = False) -> bool:
     """Whether `value` looks like a credential rather than a word, a number or a reference."""
     if len(value) < (_STRICT_MIN_LENGTH if strict else _MIN_LENGTH) or len(value) > 4096:
         return False
-    if _placeholder(value) or _reference(value) or is_ordinary(value) or _COLOR.fullmatch(value):
+    if _placeholder(value) or is_reference(value) or is_ordinary(value) or _COLOR.fullmatch(value):
         return False
     if any(c.isspace() for c in value):
         return False
@@ -153,6 +155,8 @@ _PLACEHOLDER_PARTS = (
     "replace_",
     "replace-",
     "changeme",
+    "change-me",  # Django's `django-insecure-change-me`, `change_me`
+    "change_me",
     "xxxxx",
     "omitted",  # what tools print instead of the value: kubectl's `DATA+OMITTED`
     "masked",
@@ -297,14 +301,17 @@ def plain_cookies(header: str, *, set_cookie: bool) -> bool:
     return True
 
 
-_PASSWORD_HASH = lazy(r"(?:[^\s:=$]{0,64}[:=])?\$[a-z0-9][a-z0-9\-]{0,15}\$[\w=,.+/\-$]*")
+_PASSWORD_HASH = lazy(
+    r"(?:[^\s:=$]{0,64}[:=])?(?:\$[a-z0-9][a-z0-9\-]{0,15}\$[\w=,.+/\-$]*|SCRAM-SHA-(?:1|256)\$\d+:[\w=+/$:]*)"
+)
 
 
 def password_hash(token: str) -> bool:
     r"""Whether `token`, read from its start, is a password hash in modular crypt format or the first
     part of one: maybe an account or a label (`ops:` in an `.htpasswd`, `hash=`), then `$<id>$` (lower-case
     letters, digits and `-`: `$2y$`, `$apr1$`, `$argon2id$`, `$pbkdf2-sha512$`), then `$`-separated fields
-    of parameters, salt and hash (`v=19$m=65536,t=3,p=4$<salt>$<hash>`). A token starts after an escaped
+    of parameters, salt and hash (`v=19$m=65536,t=3,p=4$<salt>$<hash>`); or PostgreSQL's SCRAM verifier
+    (`SCRAM-SHA-256$4096:<salt>$<stored key>:<server key>`, rules v13). A token starts after an escaped
     line break too (`\n` in JSON or a repr). A password hash is one-way: every rule keeps it, like a
     digest. The judgement asks this of a whole value; the entropy and look-alone rules of a token up to
     the run they are reading (a hash's salt and digest are random runs, and mix case with `$`).

@@ -1,4 +1,5 @@
-"""The principles rules v10, v11 and v12 read, each on text no generated round holds: what each round's
+# ruff: noqa: E501, RUF001 - a case is a turn's line (kept on one line), in the script it is written in
+"""The principles rules v10 to v13 read, each on text no generated round holds: what each round's
 study added, by version.
 
 v10 (round 12's folds A then B): a credential by where it stands (a CLI's `-u USER -p VALUE` pair, a
@@ -30,6 +31,19 @@ in more languages; and what opens nothing: a password hash wherever a value is r
 plain values, an id's sigil after its label, a certificate cut short, a listing's ID column, an
 account at an upper-case host and its prompt, `nopass`, a `hashed_` name, a later JSON key's own
 value, a folded signature header, VBA's `:=`, ids named by their format.
+
+v13 (round 15, fold A then B): what a password's name is assigned is the password whatever its look
+(a quoted literal, a value with a digit or a symbol, a config's bare word: an environment's key, a YAML
+or INI line's own key, a DSN's pairs, the second half of `user X / pass Y`, fish's `set -x`), and never
+a variable, a type, a reference, a field's kind, a test's role or a documented default; keyboard walks
+by the keys' real geometry and a walk down the columns by its look alone; a password stated in any
+language's clause of a few words before a chosen-looking value that ends it; one-time codes in groups,
+after a clause, from an SMS or an authenticator, a YubiKey's modhex OTP, recovery codes in groups;
+SQL's `IDENTIFIED WITH plugin BY`, `ConvertTo-SecureString`, `chpasswd`, Mosquitto's `-P`, `schtasks
+/RP`, an `expect` answer to a password prompt, SMTP's base64 `Password:` prompt; kept: a cursor token, a
+clause or a JSON type that says public key, a SCRAM verifier, a Markdown body row far below its
+separator, a pattern's alternatives, a bang call, an ID label, Go's `--- PASS:`, a Secret's generated
+name, an explorer's path, a payment API's object id.
 """
 
 from __future__ import annotations
@@ -215,14 +229,92 @@ _KEPT_V12 = {
     "fstring-braces": 'print(f"password={password!r}")',
 }
 
+_CAUGHT_V13 = {
+    "env-key-word": ("PGPASSWORD=lagerhaus psql -h db.internal -U report", "lagerhaus"),
+    "yaml-key-word": ("db:\n  password: gulasch\n  user: shop", "gulasch"),
+    "quoted-words-joined": ("options: { host: 'h', password: 'sunflower-Taco-2', db: 2 }", "sunflower-Taco-2"),
+    "quoted-kwarg-word": ("r = redis.Redis(host='10.0.3.9', password='ohmygod')", "ohmygod"),
+    "quoted-any-symbol": ('val adminPass = "Preis\\$9,99-Rabatt"', "Preis\\$9,99-Rabatt"),
+    "dsn-pairs": ("dsn: host=db user=ledger password=lagerhaus dbname=ledger", "lagerhaus"),
+    "account-pair": ("mqtt for the greenhouse: user esp / pass tomato", "tomato"),
+    "fish-set": ("~> set -x PGPASSWORD kirschbaum\n~> psql -h db.lab", "kirschbaum"),
+    "spaced-quoted": ("nmcli dev wifi connect Lab password 'oscilloscope-42-x'", "oscilloscope-42-x"),
+    "quoted-argument": ("curl -d grant_type=password -d 'password=Morgen Rot 44' https://auth", "Morgen Rot 44"),
+    "walk-columns-look-alone": ("VNC for the lab box: 5tgb6yhn", "5tgb6yhn"),
+    "walk-shifted": ("the jump host wants !QAZ2wsx again", "!QAZ2wsx"),
+    "clause-any-language": ("Nové heslo do adminu je knedlik-se-zelim-5, změň si ho", "knedlik-se-zelim-5"),
+    "clause-greek": ("Ο νέος κωδικός για το Grafana είναι Pagoto_Fraoula7, άλλαξέ τον", "Pagoto_Fraoula7"),
+    "four-words-joined": (
+        "backup archive password is mamaliga_cu_branza_si_smantana",
+        "mamaliga_cu_branza_si_smantana",
+    ),
+    "code-in-groups": ("Your verification code is: 905-341", "905-341"),
+    "code-after-clause": ("here's the code from the SMS so you can log in: 284 617", "284 617"),
+    "short-code": ("Steam Guard code for the build account: R7K2D", "R7K2D"),
+    "recovery-groups-below": ("Your recovery code:\nQ7KG M2XR 9PLT 4WNB YC8H 3JDV F6A1 ZE5U\n", "Q7KG M2XR 9PLT"),
+    "yubikey-otp": (
+        "oops: cccjgjgkhcbbirdrfdnlnghhfgrtnnlgedjlftrbdeut",
+        "cccjgjgkhcbbirdrfdnlnghhfgrtnnlgedjlftrbdeut",
+    ),
+    "sql-identified-with": (
+        "CREATE USER etl IDENTIFIED WITH sha256_password BY 'Ausweis-Fluss-93';",
+        "Ausweis-Fluss-93",
+    ),
+    "sql-identified-by-word": ("ALTER USER 'app'@'%' IDENTIFIED BY 'gulasch';", "gulasch"),
+    "securestring": ("ConvertTo-SecureString 'Ostsee.Welle.9' -AsPlainText -Force", "Ostsee.Welle.9"),
+    "chpasswd": ("echo 'root:Zitronen-Falter-3' | chpasswd", "Zitronen-Falter-3"),
+    "mosquitto": ("mosquitto_pub -h broker -u iot -P bluegecko88 -t x -m 1", "bluegecko88"),
+    "schtasks": ("schtasks /Create /TN Export /RU ACME\\svc /RP Mond-Licht-61", "Mond-Licht-61"),
+    "expect-send": ('expect "password:"\nsend "Leuchtturm77\\r"', "Leuchtturm77"),
+    "smtp-auth-login": (
+        "AUTH LOGIN\n334 VXNlcm5hbWU6\nYWxlcnRz\n334 UGFzc3dvcmQ6\nR2V3aXR0ZXItNzc=\n235 ok",
+        "R2V3aXR0ZXItNzc=",
+    ),
+}
+_KEPT_V13 = {
+    "typed-field": "class Login(BaseModel):\n    password: str\n    token: SecretStr",
+    "kwarg-variable": "conn = psycopg.connect(host=host, user=user, password=redis_pass)",
+    "object-variable": "const opts = {\n  user: dbUser,\n  password: dbPassword,\n}",
+    "assigned-variable": "    password = candidate.strip()",
+    "dotted-reference": "ssh_password = var.ssh_password",
+    "field-kind": "auth:\n  method: password\n  password: required",
+    "documented-default": "POSTGRES_PASSWORD: example",
+    "test-role": 'client.post("/login", json={"user": "alice", "password": "wrong"})',
+    "label-translation": '{"password": "Пароль", "password_hint": "Не менее 8 символов"}',
+    "validation-message": '{"password": ["Ensure this field has at least 8 characters."]}',
+    "prompt-prose": "C:\\> set /p DB_PASS=Enter DB password: ",
+    "constant-name": "       IF WS-INPUT-PASS = SPACES",
+    "host-after-preposition": "the password for redis-master-0 is in the vault",
+    "host-in-prose": "I changed the password yesterday and rotated web-app-3 keys",
+    "secret-names-a-store": "helm upgrade api ./chart --set auth.existingSecret=api-db",
+    "k8s-secret-name": "API_TOKEN:  <set to the key 'token' in secret 'api-keys-7g2m9tb4kc'>  Optional: false",
+    "keyboard-row": "keyboard test strings: qwertyuiop asdfghjkl zxcvbnm",
+    "cursor-token": "GET /v1/orders?page_token=Hh-nCboff2kmF31IUEcv4KJG7k9JxcnFyAokncUQHYKTaAb_CubXINQ_bvCR",
+    "scram-verifier": " app | SCRAM-SHA-256$4096:s1O4v89OCMGlSyXLl/PXBuIpVOr/DF/hVIbuzlVn6jI=$da19NhaVjm4A4ytE8Z2b6cl6EOO/o0WXCZBNS4UpOGA=:atVrndwFfb16YlBa6qch+3xvpbGe7W8pmrAXGlcL9TY=",
+    "public-key-clause": "signify public key for releases: RWRCSwAAAALmcGrnpf1xRwq4B7qK-Biyif1R9Tto08ym88JZI4iqM",
+    "public-key-type": '"pub_key": {\n  "type": "tendermint/PubKeyEd25519",\n  "value": "CN4s0h4B+Vveh//IeIUAwXWUsxW0AZBszPrOx1UMvCM="\n}',
+    "pattern-alternatives": "printenv | cut -d= -f1 | grep -E 'KEY|TOKEN|SECRET|PASS'",
+    "markdown-body-far-below": "| Name | Description |\n|---------------------|--------------------------------------|\n"
+    + "| `DB_PASSWORD`       | password of the `app` database user  |\n| `JWT_SIGNING_KEY`   | 32 random bytes, base64"
+    + "              |\n| `SMTP_HOST`         | the relay                            |",
+    "bang-call": 'password: System.fetch_env!("DB_PASSWORD"),',
+    "id-label": "BitLocker: Recovery key ID 6E5441A8-2CC8-3599-46F2-FFE710179E7F is backed up",
+    "go-verdict": "    --- PASS: TestLedger/fixture_638e647e (0.00s)",
+    "explorer-path": "https://explorer.solana.com/address/Qmz3PK4LCn2LdaWVUXgmfgWNRuhrvpDbevR2BhMu?cluster=devnet",
+    "tezos-address": "Tezos baker address tz1cHwAPjURNXUF1vFdkSQauBQOZozeU9, fee 8%",
+    "object-id": '    return "ord_test_Qe9gZEjaPqRwyH"',
+    "plugin-no-password": "CREATE USER app IDENTIFIED WITH caching_sha2_password;",
+    "irc-bare-is-not-go": "NICK liwei",
+}
+
 CAUGHT = {
     f"v{v}-{name}": case
-    for v, table in ((10, _CAUGHT_V10), (11, _CAUGHT_V11), (12, _CAUGHT_V12))
+    for v, table in ((10, _CAUGHT_V10), (11, _CAUGHT_V11), (12, _CAUGHT_V12), (13, _CAUGHT_V13))
     for name, case in table.items()
 }
 KEPT = {
     f"v{v}-{name}": text
-    for v, table in ((10, _KEPT_V10), (11, _KEPT_V11), (12, _KEPT_V12))
+    for v, table in ((10, _KEPT_V10), (11, _KEPT_V11), (12, _KEPT_V12), (13, _KEPT_V13))
     for name, text in table.items()
 }
 
