@@ -462,6 +462,8 @@ variable holds it, or a documented default (rules v13)."""
 _ASSIGNED_PLAIN = lazy(r"[^\s'\"`()\[\]{}<>,;|]{4,64}")
 """A value assigned whole: no blank, no quote, no bracket, no list separator."""
 _VERSION_LIKE = lazy(r"[\d.\-+_:]+")
+"""Digits and the marks versions, dates and numbers join them with (`3.0-`, `2026-12-05`): no password's name
+makes one a password (a list of modules' versions, `pwd: 3.0-`)."""
 _ASSIGNED_QUOTED = lazy(r"[^\s'\"`]{4,128}")
 """A quoted value assigned whole: no blank (a message, "This field is required."), any symbol (`Preis$9,99`)."""
 _IDENTIFIER_ONLY = lazy(r"[A-Za-z_]+|[a-z]+(?:[A-Z][a-z]+)+|(?:[A-Z][a-z]+){2,}|[A-Z][A-Za-z]*(?:\.[A-Za-z_]+)+")

@@ -47,7 +47,7 @@ proportion to its length (200 KB of `u@h ` costs 1.35 times what the rules befor
 
 from __future__ import annotations
 
-from memory_core.firewall.values import is_placeholder, password_hash
+from memory_core.firewall.values import is_placeholder, password_hash, token_around
 from memory_core.lazyre import lazy
 
 __all__ = ["find_password_shaped", "password_shaped", "SHAPED_TRIGGERS", "KIND"]
@@ -153,12 +153,7 @@ def find_password_shaped(text: str, folded: str) -> list[tuple[int, int, str]]:
         at = symbol.start()
         if at < judged_to:
             continue  # a symbol of a token already judged
-        start = at
-        while start > 0 and at - start <= _LONGEST and text[start - 1] not in _DELIMITERS:
-            start -= 1
-        end = at + 1
-        while end < len(text) and end - at <= _LONGEST and text[end] not in _DELIMITERS:
-            end += 1
+        start, end = token_around(text, at, _LONGEST, _DELIMITERS)
         judged_to = end
         if (start > 0 and text[start - 1] not in _DELIMITERS) or (end < len(text) and text[end] not in _DELIMITERS):
             continue  # the token runs past the window: longer than a password (a blob, a minified line)

@@ -30,6 +30,7 @@ __all__ = [
     "trim_value",
     "is_placeholder",
     "is_reference",
+    "token_around",
     "looks_like_code",
     "line_prefix",
     "under_encrypted_heading",
@@ -318,6 +319,19 @@ def password_hash(token: str) -> bool:
     """
     escaped = token.rfind("\\n")
     return _PASSWORD_HASH.fullmatch(token, escaped + 2 if escaped >= 0 else 0) is not None
+
+
+def token_around(text: str, at: int, longest: int, delimiters: frozenset[str]) -> tuple[int, int]:
+    """Where the token holding `text[at]` starts and ends: from the delimiter before it to the one after
+    it, at most `longest` characters either way (a token cut there has no delimiter at that end).
+    """
+    start = at
+    while start > 0 and at - start <= longest and text[start - 1] not in delimiters:
+        start -= 1
+    end = at + 1
+    while end < len(text) and end - at <= longest and text[end] not in delimiters:
+        end += 1
+    return start, end
 
 
 def occurrences(text: str, word: str) -> Iterator[int]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 
+from memory_core.firewall.values import token_around
 from memory_core.lazyre import lazy
 
 __all__ = ["KIND", "find_keyboard_walks", "keyboard_walk"]
@@ -82,12 +83,7 @@ def find_keyboard_walks(text: str, folded: str) -> list[tuple[int, int, str]]:
         at = candidate.start()
         if at < judged_to:
             continue
-        start = at
-        while start > 0 and at - start <= _LONGEST and text[start - 1] not in _DELIMITERS:
-            start -= 1
-        end = at + 1
-        while end < len(text) and end - at <= _LONGEST and text[end] not in _DELIMITERS:
-            end += 1
+        start, end = token_around(text, at, _LONGEST, _DELIMITERS)
         judged_to = end
         while end > start and text[end - 1] in ".,;!?":
             end -= 1  # a sentence's stop after the value
