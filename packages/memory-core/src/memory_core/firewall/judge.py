@@ -492,14 +492,20 @@ _ACCOUNT_PAIR = lazy(
 _ARGUMENT_QUOTES = ("'", '"')
 
 
+def _key_start(text: str, name_start: int) -> int:
+    """Where the key a name ends or stands in starts (`PGPASSWORD`, `db.password`, `smtp-pass`)."""
+    key_start = name_start
+    while key_start > 0 and (text[key_start - 1].isalnum() or text[key_start - 1] in "_.-"):
+        key_start -= 1
+    return key_start
+
+
 def _quoted_argument(text: str, name_start: int, value_start: int) -> tuple[int, int] | None:
     """The value of a quoted `'name=value'` argument, up to its closing quote on the line, when the quote
     opens right before the name (`-d 'password=Morgen Rot 44'`) and the value has a letter and a digit
     or symbol, six words at most.
     """
-    key_start = name_start
-    while key_start > 0 and (text[key_start - 1].isalnum() or text[key_start - 1] in "_.-"):
-        key_start -= 1
+    key_start = _key_start(text, name_start)
     quote = text[key_start - 1 : key_start]
     if quote not in _ARGUMENT_QUOTES or text[key_start - 2 : key_start - 1] not in (" ", "\t", "="):
         return None
@@ -546,9 +552,7 @@ def _assigned(
         return False  # `password: getPassword()`, `password: cfg.pw`: code
     if quoted:
         return True  # a literal, quoted: its writer says where it starts and ends
-    key_start = name_start
-    while key_start > 0 and (text[key_start - 1].isalnum() or text[key_start - 1] in "_.-"):
-        key_start -= 1
+    key_start = _key_start(text, name_start)
     upper = text[key_start:name_start].isupper() or text[name_start : name_start + 1].isupper()
     if _CLAUSE_GOES_ON.match(text, token_end) and not (upper and value.islower()):
         return False  # `set /p DB_PASS=Enter DB password:`: a word the line's prose goes on from (not a
@@ -579,6 +583,7 @@ VPN mới là X`: "password VPN new is"), where no list of copulas and prepositi
 
 
 _CLAUSE_END = lazy(r"[ \t]*(?:[,;!?)»」\]]|\.(?!\w)|\r?\n|$)")
+"""What ends a clause after a value: a comma, a stop, a bracket that closes, the line's end."""
 _PLACES = frozenset(
     {"for", "of", "on", "to", "at", "in", "into", "onto", "with", "from", "by", "via", "per", "about", "behind"}
     | {"de", "du", "für", "del", "da", "di", "van", "для", "от", "auf", "an", "zu", "von", "pour", "sur", "para"}
@@ -603,7 +608,7 @@ def _loose_link(text: str, link: str, end: int) -> bool:
 def _chosen(text: str, start: int, end: int) -> bool:
     """Whether `text[start:end]` has the look of a password a person chose, strongly enough to be read
     after a name in any language: words and a number joined (`knedlik-se-zelim-5`), capitalised words and
-    a number (`Pagoto_Fraoula7`), a keyboard walk, or case switching like a random run's.
+    a number (`Pagoto_Fraoula7`), or a keyboard walk with a digit or a symbol (`asdfjkl;1234`).
     """
     value = text[start:end]
     if names_a_credential(value) or is_placeholder(value):
@@ -1133,7 +1138,7 @@ def _after_name(
             score = 1  # `MYSQL_ROOT_PASSWORD=r00t`: short, but what the name assigns, a letter with a digit or a symbol
         if not score and strength > 1 and direct and _random_letters(value):
             score = 1  # `SESSION_SECRET=hqpdouldfzydaftdkhdrdi`: one case, letters only, but not a word
-        if not score and strength > 1 and index == 0 and link in ("=", "="):
+        if not score and strength > 1 and index == 0 and link == "=":
             argument = _quoted_argument(text, start, token_start)
             if argument is not None:
                 return [argument]  # `curl -d 'password=Morgen Rot 44'`: a quoted argument's value runs to its quote
