@@ -3,6 +3,8 @@ leak and how many of its near-misses change.
 
     python bench/firewall_round.py secret_round14 fresh14 30     # module, tag, token length
     python bench/firewall_round.py secret_round13 fresh13 28 --json
+    python bench/firewall_round.py secret_round15 fresh15 30     # rounds 15 and 16: not in generate()
+    python bench/firewall_round.py secret_round16 fresh16 29
 
 A round module (`memory_testing.secret_roundNN`) holds `SECRETS` (templates the generator fills),
 `LITERAL_SECRETS` (texts with their writer's own values, from round 13 on) and `BENIGN`; the tag
