@@ -85,8 +85,8 @@ _SAMBA = ("smbclient", "rpcclient", "smbmap", "smbget", "smbcacls", "net")
 _OPERAND: dict[str, int] = {"isql": 2, "iusql": 2}
 """Program -> which operand (0 = the first) is the password when no flag names it: unixODBC's
 `isql DSN USER PASSWORD` (rules v11)."""
-_PROGRAMS = tuple(dict.fromkeys((*_SPACED, *_ATTACHED, *_SAMBA, *_OPERAND, "htpasswd", "sqlplus", "rabbitmqctl")))
-FLAG_TRIGGERS = ("-", "/p:", "sqlplus", "rabbitmqctl", "net use", " using ", " USING ", "schtasks", "chpasswd")
+_PROGRAMS = tuple(dict.fromkeys((*_SPACED, *_ATTACHED, *_SAMBA, *_OPERAND, "htpasswd", "sqlplus", "rabbitmqctl", "mc")))
+FLAG_TRIGGERS = ("-", "/p:", "sqlplus", "rabbitmqctl", "net use", " using ", " USING ", "schtasks", "chpasswd", "mc ")
 """Every password flag has a dash but FreeRDP's `/p:`, `sqlplus user/password@db` and `net use`'s password."""
 _NAME_SOURCE = rf"(?P<p>{alternation(_PROGRAMS)})(?![\w\-])"
 _PROGRAM_NAME = lazy(_NAME_SOURCE)
@@ -124,6 +124,7 @@ _CHPASSWD = lazy(
 )
 """`echo 'root:X' | chpasswd`: `chpasswd` reads `user:password` lines, so what follows the `:` is the password."""
 _POSITIONAL: dict[tuple[str, str], int] = {
+    ("mc", "alias"): 5,  # MinIO's `mc alias set NAME URL ACCESS_KEY SECRET_KEY` (rules v13)
     ("rabbitmqctl", "add_user"): 2,
     ("rabbitmqctl", "change_password"): 2,
     ("rabbitmqctl", "authenticate_user"): 2,

@@ -500,6 +500,14 @@ def _key_start(text: str, name_start: int) -> int:
     return key_start
 
 
+def _alone(text: str, start: int, end: int) -> bool:
+    """Whether the name at `text[start:end]` is a word of its own, longer than `pass` (a verb too), and
+    not glued into an identifier or a quoted string (`resource "random_password" "x"` names a type).
+    """
+    before = text[start - 1 : start]
+    return end - start > len("pass") and _key_start(text, start) == start and before not in ("'", '"', "`")
+
+
 def _quoted_argument(text: str, name_start: int, value_start: int) -> tuple[int, int] | None:
     """The value of a quoted `'name=value'` argument, up to its closing quote on the line, when the quote
     opens right before the name (`-d 'password=Morgen Rot 44'`) and the value has a letter and a digit
@@ -563,8 +571,10 @@ def _assigned(
         return False  # `--- PASS: TestLedger/fixture_1`, `password: secrets/db`: a path or a test's name
     if _IDENTIFIER_ONLY.fullmatch(value) is None:
         return True  # `kiwi_Fjord_81`, `lagerhaus2`: a digit or a symbol, no name of code
-    if value.isupper():
-        return False  # `WS-PASS = SPACES`, `PASSWORD = DEFAULT`: a constant's name
+    if value.isupper() and not (upper and text[name_end:token_start] == "="):
+        return (
+            False  # `WS-PASS = SPACES`, `PASSWORD = DEFAULT`: a constant's name (an env file's `PASS=LIVERPOOL` is not)
+        )
     if upper:
         return "_" not in value  # `PGPASSWORD=lagerhaus`: an environment's key (`DB_PASS=db_pass` names one)
     if not value.isalpha() or not value.islower():
@@ -577,7 +587,10 @@ def _assigned(
     return _PAIR_BEFORE.search(before) is not None  # `user=ledger password=lagerhaus`: a DSN's pairs
 
 
-_LOOSE_WORDS = 4
+_TWO_WORDS_NUMBER = lazy(r"[^\W\d_]{3,12}([.\-_])[^\W\d_]{3,12}(?:\1?\d{1,4})")
+"""Two words and a number (`ilish-maach-7`, `tabarnak-Poutine9`): a host's shape too (`web-app-3`), so read only
+where a clause states it and ends with it, never after a preposition."""
+_LOOSE_WORDS = 5
 """Words a password's name and its value may have between them in a clause of any language (`mật khẩu
 VPN mới là X`: "password VPN new is"), where no list of copulas and prepositions reaches."""
 
@@ -598,7 +611,7 @@ def _loose_link(text: str, link: str, end: int) -> bool:
     `rotated web-app-3 keys`), not what the password is.
     """
     words = link.split()
-    if len(words) > _LOOSE_WORDS or any(c in link for c in ".!?;,\n()[]{}<>=\"'`"):
+    if len(words) > _LOOSE_WORDS or any(c in link for c in '.!?;,:\n()[]{}<>="`') or "'" in link.replace("'", ""):
         return False
     if words and words[-1].lower() in _PLACES:
         return False
@@ -613,7 +626,7 @@ def _chosen(text: str, start: int, end: int) -> bool:
     value = text[start:end]
     if names_a_credential(value) or is_placeholder(value):
         return False
-    if _JOINED_WORDS.fullmatch(value) or _TITLED_WORDS.fullmatch(value):
+    if _JOINED_WORDS.fullmatch(value) or _TITLED_WORDS.fullmatch(value) or _TWO_WORDS_NUMBER.fullmatch(value):
         return True
     return len(value) >= _MIN_STATED and keyboard_walk(value) and not value.isalpha()
 
@@ -867,6 +880,10 @@ def _braced(text: str, start: int, limit: int) -> int | None:
     return None
 
 
+_CHANGED_TO = lazy(r"[ \t]*(?:->|=>|→)[ \t]*(?:\"([^\"\n]{1,128})\"|'([^'\n]{1,128})'|([^\s\"'(]{1,128}))")
+"""A change's arrow and the new value after it (`terraform plan`'s `"old" -> "new"`) (rules v13)."""
+_PROMPT_DEFAULT = lazy(r"\[[^\]\n]{1,40}\](?=[ \t]*:)")
+"""What a prompt shows in brackets before its `:` (`aws configure`'s `[None]`, `[****ABCD]`): the value it has now."""
 _Step = tuple[tuple[int, int] | None, int]
 """What reading from one position found: a token or none, and where reading goes on (-1: the line ended)."""
 
@@ -912,6 +929,8 @@ def _step(text: str, position: int) -> _Step:
         braced = _braced(text, position + 1, min(size, position + _MAX_VALUE))
         if braced is not None:
             return (position + 1, braced), braced + 1  # ODBC's `Pwd={...}`: braces quote a value, `}}` is a brace
+    if char == "[" and (shown := _PROMPT_DEFAULT.match(text, position)) is not None:
+        return None, shown.end()  # `AWS Secret Access Key [None]: X`: a prompt's current value is part of its label
     if char in "{[":
         member = _DEFAULT_MEMBER.match(text, position)
         if member is None:
@@ -1151,7 +1170,7 @@ def _after_name(
             and index == 0
             and (
                 link in ("=", ":", ":=", "：")
-                or (not link and (account_pair or (text[token_start - 1] in "'\"`" and end - start > len("pass"))))
+                or (not link and (account_pair or (text[token_start - 1] in "'\"`" and _alone(text, start, end))))
             )
             and _assigned(text, start, end, token_start, token_end, paired=account_pair)
         ):
@@ -1184,6 +1203,9 @@ def _after_name(
         if score and _OBJECT_NAME.fullmatch(value) and (text[start:end].lower() == "secret" or link.endswith("secret")):
             return []  # `in secret 'api-keys-7g2m9tb4kc'`: a Kubernetes Secret's name, words and a generated suffix
         if score and score + strength >= _BAR:
+            changed = _CHANGED_TO.match(text, token_end + (text[token_end : token_end + 1] in ("'", '"')))
+            if changed is not None:  # `password = "old" -> "new"`: a plan's or a diff's change, both the name's
+                return [(token_start, token_end), changed.span(changed.lastindex or 0)]
             return [(token_start, token_end)]
         if score:
             return []  # a value-like token that does not reach the bar ends the search

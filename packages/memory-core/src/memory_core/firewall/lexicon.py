@@ -29,7 +29,9 @@ __all__ = ["GLUABLE", "MODERATE", "PASSWORD", "STRONG"]
 _PASSWORD: dict[str, tuple[str, ...]] = {
     # English and its informal spellings
     "en": ("password", "passwd", "passphrase", "pass phrase", "pass-phrase", "passcode", "pwd", "pw", "p/w"),
-    "en-informal": ("pswd", "pword", "pass", "u/p", "login details", "access code", "unlock code"),
+    "en-informal": ("pswd", "pword", "pass", "u/p", "login details", "access code", "unlock code", "cred", "creds"),
+    # an `expect` script matches a password prompt by its tail, so case and a capital do not matter
+    "en-expect": ("assword:",),
     # where one types a password: "try X at the sudo prompt"
     "en-prompts": ("sudo prompt", "login prompt"),
     # what takes a password as its argument: SQL's `IDENTIFIED BY '...'` (and `IDENTIFIED WITH plugin BY`),

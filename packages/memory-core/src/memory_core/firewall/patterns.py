@@ -589,9 +589,11 @@ _HEADER_RULES = [
     ),
     Rule(
         "basic-auth",
-        (" -u ", " -u\t", " --user", " -a ", " --auth"),
-        # HTTPie's `-a user:pass` and `--auth` say the same as curl's `-u`: a flag whose value is a pair
-        rf"[ \t](?P<flag>-u|--user|-a|--auth)[ =][\"']?[^\s:,\"'\[]+(?P<sep>[:,])(?!//){_NOT_MARKER}(?P<s>[^\s\"']+)",
+        (" -u ", " -u\t", " --user", " -a ", " --auth", " -su ", " -ku ", " -sSu ", " -sku ", " -ksu "),
+        # HTTPie's `-a user:pass` and `--auth` say the same as curl's `-u`: a flag whose value is a pair;
+        # curl's `-u` in a cluster of short options (`-su`, `-ku`: rules v13)
+        rf"[ \t](?P<flag>-u|-[sSk]{{1,2}}u|--user|-a|--auth)[ =][\"']?[^\s:,\"'\[]+(?P<sep>[:,])(?!//)"
+        rf"{_NOT_MARKER}(?P<s>[^\s\"']+)",
         anchored=True,
         judge=_judge_basic,
     ),

@@ -65,7 +65,10 @@ _ORDINARY = lazy(
     r"|\d+(?:[.,:]\d+)*[a-zA-Z%]{0,3}"  # a number, a time, a size (`512MB`)
 )
 """Words and identifiers in one case style with maybe a digit or two, versions, numbers."""
-_REFERENCE_PREFIXES = ("/", "~", "./", "../", "arn:", "urn:", "file:", "env:", "vault:", "secret:", "op://")
+_REFERENCE_PREFIXES = (
+    *("/", "~", "./", "../", "arn:", "urn:", "file:", "env:", "vault:", "secret:", "op://"),
+    *("ssm:", "awssm:", "secretsmanager:", "gcpsm:", "azkv:"),  # secret stores' schemes (SOPS, chamber, helm-secrets)
+)
 _CODE = lazy(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*(?:\([^()]*\)|\[[^\[\]]*\])?")
 _COLOR = lazy(r"#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})")
 """A CSS colour (`#ff6600`): `--secret-color` names a colour."""
