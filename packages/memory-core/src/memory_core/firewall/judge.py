@@ -508,6 +508,26 @@ def _alone(text: str, start: int, end: int) -> bool:
     return end - start > len("pass") and _key_start(text, start) == start and before not in ("'", '"', "`")
 
 
+def _properties_value(text: str, name_start: int, name_end: int, value_start: int) -> tuple[int, int] | None:
+    r"""A Java `.properties` line's value, to the line's end with its escapes (`db.password=ab\=cd\:ef`): the
+    key is dotted and starts its line, `=` joins it to the value with no blank, and the value holds a `\`.
+    """
+    key_start = _key_start(text, name_start)
+    line_start = text.rfind("\n", 0, key_start) + 1
+    if (
+        text[line_start:key_start].strip()
+        or "." not in text[key_start:name_start]
+        or text[name_end : name_end + 1] != "="
+    ):
+        return None
+    line_end = text.find("\n", value_start)
+    value_end = len(text) if line_end < 0 else line_end
+    value = text[value_start:value_end].rstrip()
+    if "\\" not in value or " " in value or value.startswith(("$", "[REDACTED:")) or is_placeholder(value):
+        return None
+    return value_start, value_start + len(value)
+
+
 def _quoted_argument(text: str, name_start: int, value_start: int) -> tuple[int, int] | None:
     """The value of a quoted `'name=value'` argument, up to its closing quote on the line, when the quote
     opens right before the name (`-d 'password=Morgen Rot 44'`) and the value has a letter and a digit
@@ -1158,9 +1178,11 @@ def _after_name(
         if not score and strength > 1 and direct and _random_letters(value):
             score = 1  # `SESSION_SECRET=hqpdouldfzydaftdkhdrdi`: one case, letters only, but not a word
         if not score and strength > 1 and index == 0 and link == "=":
-            argument = _quoted_argument(text, start, token_start)
+            argument = _quoted_argument(text, start, token_start) or _properties_value(text, start, end, token_start)
             if argument is not None:
-                return [argument]  # `curl -d 'password=Morgen Rot 44'`: a quoted argument's value runs to its quote
+                return [
+                    argument
+                ]  # `curl -d 'password=Morgen Rot 44'`, `db.password=ab\=cd`: to its quote, its line's end
         account_pair = index == 0 and not link and pair_before
         if index == 0 and not link and not account_pair and set_before:
             link = "="  # fish's and tcsh's `set -x PGPASSWORD kirschbaum`, `setenv DB_PASS x`: an assignment
@@ -1767,12 +1789,15 @@ _PRINTERS = (
     r"|vault[ \t]+(?:kv[ \t]+get|read)[ \t][^\n]{0,200}?-field[ =]"
     r"|aws[ \t]+secretsmanager[ \t]+get-secret-value\b[^\n]{0,300}?text)",
     r"|[^\n]{0,300}?\|[ \t]*base64[ \t]+(?:-d|--decode|-D)\b",
-    r")(?:[ \t][^\n|;&]{0,300})?\r?\n(?P<v>[^\n]{6,200})",
+    r")(?:[ \t][^\n|;&]{0,300})?(?:[ \t]*;[ \t]*echo[ \t]*)?\r?\n(?P<v>[^\n]{6,200})",  # `; echo`: a line break after
 )
 _PRINTER = lazy("".join(_PRINTERS), re.MULTILINE)
 _NAMED_PRINTER = lazy(_PRINTERS[0] + _PRINTERS[2], re.MULTILINE)
 """`_PRINTER` less the decode, for a text without `base64` (where it cannot match): its walk along each line
 to a `|` cost 0.05 ms of the bench's typical 2 KB turn."""
+_PRINTED_PASSWORD = (".password", "=password", "-password", "_password", " password", "passwd", "passphrase")
+"""A printer's command line that names a password field (`jsonpath='{.data.password}'`, `-field=password`,
+`find-generic-password`)."""
 PRINTED_TRIGGERS: tuple[str, ...] = (
     *("pass", "op read", "bw get", "find-generic", "find-internet", "auth token", "print-", "get-access-token"),
     *("-field", "get-secret-value", "base64 -d", "base64 --decode", "base64 -D"),
@@ -1787,7 +1812,16 @@ def find_printed(text: str, folded: str) -> list[tuple[int, int, str]]:
     edits: list[tuple[int, int, str]] = []
     for found in (_PRINTER if "base64" in text else _NAMED_PRINTER).finditer(text):
         value = found.group("v").strip()
-        if value and not value.startswith(("$", ">", "#", "[REDACTED:")) and "(" not in value and value_score(value):
+        command = folded[found.start() : found.start("v")]
+        # a command that names a password as what it prints (`{.data.password}`, `-field=password`) printed
+        # the password, whatever it looks like (`ruokala`): rules v13, round 16
+        named = " " not in value and any(word in command for word in _PRINTED_PASSWORD)
+        if (
+            value
+            and not value.startswith(("$", ">", "#", "[REDACTED:"))
+            and "(" not in value
+            and (named or value_score(value))
+        ):
             start = found.start("v") + len(found.group("v")) - len(found.group("v").lstrip())
             edits.append((start, start + len(value), KIND))
     return edits

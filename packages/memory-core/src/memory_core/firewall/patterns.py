@@ -588,6 +588,12 @@ _HEADER_RULES = [
         judge=_judge_cookie,
     ),
     Rule(
+        "url-password",
+        ("oracle:thin:",),
+        r"oracle:thin:[\w.$#]+/(?P<s>[^\s@/\"']{1,128})@",  # JDBC's Oracle thin `user/password@//host` (v13)
+        anchored=True,
+    ),
+    Rule(
         "basic-auth",
         (" -u ", " -u\t", " --user", " -a ", " --auth", " -su ", " -ku ", " -sSu ", " -sku ", " -ksu "),
         # HTTPie's `-a user:pass` and `--auth` say the same as curl's `-u`: a flag whose value is a pair;
