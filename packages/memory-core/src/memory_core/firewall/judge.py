@@ -175,7 +175,10 @@ _ASCII_ANCHORS = _Anchors(_ASCII_NAMES)
 _ALL_ANCHORS = _Anchors(_NAMES)
 JUDGED_TRIGGERS = ("",)
 """The finder looks for its own names; it runs on every text."""
-_PUBLIC_WORDS = ("public", "pub", "publickey", "recipient", "fingerprint", "kid", "client_id", "clientid")
+_PUBLIC_WORDS = (
+    *("public", "pub", "publickey", "recipient", "fingerprint", "kid", "client_id", "clientid"),
+    *("sitekey", "site_key", "site-key"),  # a CAPTCHA's site key is in every page's HTML by design (rules v14)
+)
 """A name that also says one of these names something public: `PublicKey`, `public_key`."""
 
 _NOT_SECRET_TAIL = frozenset(  # a last word that says what else the value is: `token_url`
@@ -464,6 +467,9 @@ _ASSIGNED_PLAIN = lazy(r"[^\s'\"`()\[\]{}<>,;|]{4,64}")
 _VERSION_LIKE = lazy(r"[\d.\-+_:]+")
 """Digits and the marks versions, dates and numbers join them with (`3.0-`, `2026-12-05`): no password's name
 makes one a password (a list of modules' versions, `pwd: 3.0-`)."""
+_LINE_END = lazy(r"[ \t]*(?:\r?\n|$)")
+_ASSIGNED_PHRASE = lazy(r"[^'\"`\n]{4,128}")
+"""A quoted value an environment's key is assigned: blanks too, no line break."""
 _ASSIGNED_QUOTED = lazy(r"[^\s'\"`]{4,128}")
 """A quoted value assigned whole: no blank (a message, "This field is required."), any symbol (`Preis$9,99`)."""
 _IDENTIFIER_ONLY = lazy(r"[A-Za-z_]+|[a-z]+(?:[A-Z][a-z]+)+|(?:[A-Z][a-z]+){2,}|[A-Z][A-Za-z]*(?:\.[A-Za-z_]+)+")
@@ -500,12 +506,29 @@ def _key_start(text: str, name_start: int) -> int:
     return key_start
 
 
+_SHORT_NAMES = frozenset({"pass", "pw", "pwd", "cred", "creds"})
+"""Names that are also verbs or abbreviations in prose (`when I pass 'Groceries'`): a quoted word after one is not
+its value."""
+
+
+def _label_line(text: str, start: int, end: int) -> bool:
+    """Whether a password's name starts its line and one value ends it (`Password kavarna-Presern-7` in a
+    settings screen's text, a two-column listing): the value is the label's, as after a `:` (rules v14).
+    """
+    line_start = text.rfind("\n", 0, start) + 1
+    return not text[line_start:start].strip() and _LINE_END.match(text, end) is not None
+
+
 def _alone(text: str, start: int, end: int) -> bool:
-    """Whether the name at `text[start:end]` is a word of its own, longer than `pass` (a verb too), and
-    not glued into an identifier or a quoted string (`resource "random_password" "x"` names a type).
+    """Whether the name at `text[start:end]` is a word of its own, not a short one (`pass` is a verb too),
+    and not glued into an identifier or a quoted string (`resource "random_password" "x"` names a type).
     """
     before = text[start - 1 : start]
-    return end - start > len("pass") and _key_start(text, start) == start and before not in ("'", '"', "`")
+    return (
+        text[start:end].lower() not in _SHORT_NAMES
+        and _key_start(text, start) == start
+        and before not in ("'", '"', "`")
+    )
 
 
 def _properties_value(text: str, name_start: int, name_end: int, value_start: int) -> tuple[int, int] | None:
@@ -549,12 +572,20 @@ def _quoted_argument(text: str, name_start: int, value_start: int) -> tuple[int,
 
 
 def _assigned(
-    text: str, name_start: int, name_end: int, token_start: int, token_end: int, *, paired: bool = False
+    text: str,
+    name_start: int,
+    name_end: int,
+    token_start: int,
+    token_end: int,
+    *,
+    paired: bool = False,
+    labelled: bool = False,
 ) -> bool:
     """Whether the value a password's name is assigned (`name=`, `name:`) is its secret whatever its
     look: a quoted literal, a value with a digit or a symbol, or a bare word where configs write one
     (an UPPER_CASE key, a YAML or INI line's own key, a `key=value key=value` list, the second half of
-    an account's pair: `user esp / pass tomato`, `paired`), never a variable,
+    an account's pair: `user esp / pass tomato`, `paired`; with a digit or a symbol, the lone value of a line
+    the name starts: `Password kavarna-Presern-7`, `labelled`), never a variable,
     a reference or a type in code. Rules v13: people choose words (`RABBITMQ_DEFAULT_PASS: gulasch`,
     `password: 'sunflower-Taco-2'`), and what names a value this plainly names nothing else. Only the
     words for password (`lexicon.PASSWORD`): a word for secret names where secrets are kept as often.
@@ -564,8 +595,13 @@ def _assigned(
     value = text[token_start:token_end]
     opener = text[token_start - 1 : token_start]
     quoted = opener in ("'", '"', "`") and text[token_end : token_end + 1] == opener
+    key_start = _key_start(text, name_start)
+    upper = text[key_start:name_end].isupper()  # `PGPASSWORD`, `DB_PASS`: an environment's key (not `Password`)
+    # an environment's quoted value may hold blanks (`ADMIN_PASSPHRASE="the owl flies at midnight"`): an env
+    # file holds values, not messages; elsewhere a quoted phrase is more often a message ("is required.")
+    shape = _ASSIGNED_PHRASE if quoted and upper and text[name_end:token_start] in ('="', "='") else None
     if (
-        (_ASSIGNED_QUOTED if quoted else _ASSIGNED_PLAIN).fullmatch(value) is None
+        (shape or (_ASSIGNED_QUOTED if quoted else _ASSIGNED_PLAIN)).fullmatch(value) is None
         or value.lower() in _FIELD_WORDS
         or is_placeholder(value)
         or (is_reference(value) and not value.replace("_", "").isalnum())  # `var.ssh_password`, `op://...`
@@ -580,13 +616,13 @@ def _assigned(
         return False  # `password: getPassword()`, `password: cfg.pw`: code
     if quoted:
         return True  # a literal, quoted: its writer says where it starts and ends
-    key_start = _key_start(text, name_start)
-    upper = text[key_start:name_start].isupper() or text[name_start : name_start + 1].isupper()
     if _CLAUSE_GOES_ON.match(text, token_end) and not (upper and value.islower()):
         return False  # `set /p DB_PASS=Enter DB password:`: a word the line's prose goes on from (not a
         # command after its environment: `PGPASSWORD=lagerhaus psql -h db`)
     if paired:
         return value.isalnum()  # `user esp / pass tomato`: the second half of an account's pair
+    if labelled:
+        return _IDENTIFIER_ONLY.fullmatch(value) is None  # `Password kavarna-Presern-7`; "Password reset" is a title
     if "/" in value:
         return False  # `--- PASS: TestLedger/fixture_1`, `password: secrets/db`: a path or a test's name
     if _IDENTIFIER_ONLY.fullmatch(value) is None:
@@ -610,6 +646,7 @@ def _assigned(
 _TWO_WORDS_NUMBER = lazy(r"[^\W\d_]{3,12}([.\-_])[^\W\d_]{3,12}(?:\1?\d{1,4})")
 """Two words and a number (`ilish-maach-7`, `tabarnak-Poutine9`): a host's shape too (`web-app-3`), so read only
 where a clause states it and ends with it, never after a preposition."""
+_WORD_AND_NUMBER = lazy(r"[^\W\d_]{5,20}\d{2,4}")
 _LOOSE_WORDS = 5
 """Words a password's name and its value may have between them in a clause of any language (`mật khẩu
 VPN mới là X`: "password VPN new is"), where no list of copulas and prepositions reaches."""
@@ -648,6 +685,8 @@ def _chosen(text: str, start: int, end: int) -> bool:
         return False
     if _JOINED_WORDS.fullmatch(value) or _TITLED_WORDS.fullmatch(value) or _TWO_WORDS_NUMBER.fullmatch(value):
         return True
+    if _WORD_AND_NUMBER.fullmatch(value):
+        return True  # `nasilemak88`: a word and a number (not `sha256`, `base64`: a short name and its size)
     return len(value) >= _MIN_STATED and keyboard_walk(value) and not value.isalpha()
 
 
@@ -1160,7 +1199,11 @@ def _after_name(
         if value.isdigit() and strength < 2:
             score = 0  # digits are a code only where a code, PIN or password is named: `tokens: 200000` is a count
         # a long option named for the password (`--password X`) gives its value as a link states it
-        flagged = index == 0 and text[start - 2 : start] == "--" and text[end:token_start] in (" ", "=")
+        flagged = (
+            index == 0
+            and text[end:token_start] in (" ", "=")
+            and (text[start - 2 : start] == "--" or text[_key_start(text, start) - 2 : _key_start(text, start)] == "--")
+        )  # `--password X`, `--admin-pass X` (rules v14: the option's last word names it)
         # a word of letters alone is worth nothing stated either: ask the link of the others only
         if not score and strength > 1 and not value.isalpha() and (flagged or _stated(text, end, token_start, link)):
             score = _stated_score(text, token_start, token_end)
@@ -1184,6 +1227,7 @@ def _after_name(
                     argument
                 ]  # `curl -d 'password=Morgen Rot 44'`, `db.password=ab\=cd`: to its quote, its line's end
         account_pair = index == 0 and not link and pair_before
+        labelled = index == 0 and not link and not account_pair and _label_line(text, start, token_end)
         if index == 0 and not link and not account_pair and set_before:
             link = "="  # fish's and tcsh's `set -x PGPASSWORD kirschbaum`, `setenv DB_PASS x`: an assignment
         if (
@@ -1192,9 +1236,12 @@ def _after_name(
             and index == 0
             and (
                 link in ("=", ":", ":=", "：")
-                or (not link and (account_pair or (text[token_start - 1] in "'\"`" and _alone(text, start, end))))
+                or (
+                    not link
+                    and (account_pair or labelled or (text[token_start - 1] in "'\"`" and _alone(text, start, end)))
+                )
             )
-            and _assigned(text, start, end, token_start, token_end, paired=account_pair)
+            and _assigned(text, start, end, token_start, token_end, paired=account_pair, labelled=labelled)
         ):
             score = 1  # rules v13: what a password's name is assigned is its value, a word too (`_assigned`)
         if text.startswith("[REDACTED:", token_end) or (
@@ -1795,7 +1842,10 @@ _PRINTER = lazy("".join(_PRINTERS), re.MULTILINE)
 _NAMED_PRINTER = lazy(_PRINTERS[0] + _PRINTERS[2], re.MULTILINE)
 """`_PRINTER` less the decode, for a text without `base64` (where it cannot match): its walk along each line
 to a `|` cost 0.05 ms of the bench's typical 2 KB turn."""
-_PRINTED_PASSWORD = (".password", "=password", "-password", "_password", " password", "passwd", "passphrase")
+_PRINTED_PASSWORD = (
+    *(".password", "=password", "-password", "_password", " password", "passwd", "passphrase"),
+    *("pass show", "gopass show"),  # `pass`'s first line is the password, by its convention
+)
 """A printer's command line that names a password field (`jsonpath='{.data.password}'`, `-field=password`,
 `find-generic-password`)."""
 PRINTED_TRIGGERS: tuple[str, ...] = (
@@ -2004,7 +2054,8 @@ def _spans(
     left = at
     while left > 0 and (text[left - 1].isalnum() or text[left - 1] in "_-") and at - left < 80:
         left -= 1
-    query = text[left - 1 : left] in ("?", "&", "#")  # a fragment's parameters too: `#access_token=...`
+    # a fragment's parameters too (`#access_token=...`), and a query written in XML or HTML (`&amp;password=`)
+    query = text[left - 1 : left] in ("?", "&", "#") or text.endswith("&amp;", 0, left)
     head = folded[max(0, left - 80) : left]
     label = head.rstrip(" \t\"'")
     field = (

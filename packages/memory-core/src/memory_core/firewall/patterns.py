@@ -718,7 +718,7 @@ def _judge_entropy(match: re.Match[str], context: _Context | None = None) -> Edi
     label = _LABEL.search(before) or (_ELEMENT.search(before) if before.endswith(">") else None)
     if label is not None and _public_label(label.group("label")):
         return None  # `PublicKey = ...`, `"kid": ...`, `X-Request-Id: ...`, `ETag: ...`
-    if context.holds("pub") and (_PUBLIC_CLAUSE.search(before) or _public_member(match.string, match.start(), label)):
+    if (context.holds("pub") and _PUBLIC_CLAUSE.search(before)) or _public_member(match.string, match.start(), label):
         return None  # `signify public key for releases: ...`; `{"type": ".../PubKeyEd25519", "value": ...}`
     if label is not None and label.group("label").lower() in _CIPHER_LABELS:
         return None  # `- secure: "..."` in `.travis.yml`: encrypted to the repository's public key, ciphertext
@@ -902,13 +902,16 @@ def _under_digest_heading(text: str, start: int) -> bool:
     return False
 
 
-_PUBLIC_WORDS = frozenset({"public", "pub", "publickey", "recipient", "recipients", "peer", "cert", "certificate"})
+_PUBLIC_WORDS = frozenset(
+    {"public", "pub", "publickey", "recipient", "recipients", "peer", "cert", "certificate", "sitekey"}
+)
 _CURSOR_HEADS = frozenset(
     {"page", "next", "prev", "previous", "continuation", "cursor", "resume", "sync", "pagination"}
 )
 """What a token is when these words head its name: a position in a listing (rules v13)."""
 _PUBLIC_CLAUSE = lazy(r"\bpub(?:lic)?[ _\-]?key\b[^\n:=]{0,40}[:=][ \t]*[\"'`]?$", re.IGNORECASE)
 """A label's clause that says public key before its `:` (`signify public key for releases: ...`) (rules v13)."""
+_SIBLING_NAME = lazy(r"[\"']name[\"'][ \t]*:[ \t]*[\"']([A-Za-z][\w.\-]{0,40})[\"']")
 _PUBLIC_TYPE = lazy(r"[\"']type[\"'][ \t]*:[ \t]*[\"'][^\"'\n]{0,60}(?:pubkey|public)", re.IGNORECASE)
 """A JSON object whose `type` says public key (`"type": "tendermint/PubKeyEd25519"`): its `value` is that key."""
 _ID_TAILS = frozenset(
@@ -970,13 +973,18 @@ _CIPHER_LABELS = frozenset({"secure", "encrypted", "ciphertext", "sealed", "enc"
 
 
 def _public_member(text: str, start: int, label: re.Match[str] | None) -> bool:
-    """Whether the value is the `value` member of a JSON object whose `type` says public key (the object
-    opens at the nearest `{` before it: `"pub_key": {"type": ".../PubKeyEd25519", "value": ...}`).
+    """Whether the value is the `value` member of a JSON object whose `type` says public key, or whose `name`
+    is a public label (a header's in a HAR file); the object opens at the nearest `{` before it.
     """
     if label is None or label.group("label").lower() != "value":
         return False
     opening = text.rfind("{", max(0, start - 300), start)
-    return opening >= 0 and _PUBLIC_TYPE.search(text, opening, start) is not None
+    if opening < 0:
+        return False
+    named = _SIBLING_NAME.search(text, opening, start)  # HAR's `{"name": "x-amz-id-2", "value": ...}` (rules v14)
+    return _PUBLIC_TYPE.search(text, opening, start) is not None or (
+        named is not None and _public_label(named.group(1))
+    )
 
 
 def _public_label(label: str) -> bool:
