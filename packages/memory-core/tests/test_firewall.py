@@ -419,6 +419,13 @@ _ADVERSARIAL = {
     "inline-envelopes": '{"iv": "QUJDabc1QUJDabc1QUJD", "ciphertext": "' * 4_000,
     "service-logins": "nickserv identify a " * 10_000 + "acl setuser u >x " * 5_000,
     "name-value-fields": "- name: DB_PASSWORD\n  value: " * 7_000,
+    # rules v13 and v14's readers: a key's start, a line's start, a clause, a code, a walk, a change's arrow
+    "label-lines-no-break": "Password k9x-7 " * 13_000,
+    "properties-lines": "a.password=x\\y " * 12_000,
+    "clauses-any-language": "heslo do adminu je knedlik-se-5, " * 6_000,
+    "codes-in-groups": "verification code is: 905-341 " * 6_500,
+    "walk-candidates": "1q2w" * 50_000,
+    "changes": 'password = "a1" -> ' * 10_000,
 }
 
 
@@ -437,6 +444,22 @@ def test_a_200_kb_adversarial_turn_costs_linear_time(text: str) -> None:
     # 300: rules v12 read more about each token after a name; the name-dense inputs cost 155-203
     # times the pass at rest (docs/firewall.md, "What it costs"), and a loaded machine adds to that
     assert big_ms < 300 * baseline + 50, (baseline, big_ms)
+
+
+_NAME_EVERY_FEW_CHARACTERS = {
+    # a name every 20 to 70 characters, each read in full: linear, but 340 to 570 times one regex pass
+    # (v12 the same: docs/firewall.md, "What it costs"); held to linear time alone
+    "long-keys": ("a" * 60 + "_password=x ") * 2_800,
+    "assigned-words": "PGPASSWORD=lagerhaus " * 9_500,
+}
+
+
+@pytest.mark.parametrize("text", _NAME_EVERY_FEW_CHARACTERS.values(), ids=_NAME_EVERY_FEW_CHARACTERS.keys())
+def test_a_200_kb_turn_dense_with_names_costs_linear_time(text: str) -> None:
+    small = text[: len(text) // 10]
+    FIREWALL.scrub(small)
+    small_ms, big_ms = _best_ms(lambda: FIREWALL.scrub(small)), _best_ms(lambda: FIREWALL.scrub(text))
+    assert big_ms < 40 * small_ms + 20, (small_ms, big_ms)
 
 
 # -- cost on the hook path ----------------------------------------------------------------------

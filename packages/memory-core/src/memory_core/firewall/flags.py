@@ -124,7 +124,7 @@ _CHPASSWD = lazy(
 )
 """`echo 'root:X' | chpasswd`: `chpasswd` reads `user:password` lines, so what follows the `:` is the password."""
 _POSITIONAL: dict[tuple[str, str], int] = {
-    ("mc", "alias"): 5,  # MinIO's `mc alias set NAME URL ACCESS_KEY SECRET_KEY` (rules v13)
+    ("mc", "alias"): 5,  # MinIO's `mc alias set NAME URL ACCESS_KEY SECRET_KEY` (rules v14)
     ("rabbitmqctl", "add_user"): 2,
     ("rabbitmqctl", "change_password"): 2,
     ("rabbitmqctl", "authenticate_user"): 2,

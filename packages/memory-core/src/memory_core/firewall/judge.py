@@ -498,10 +498,13 @@ _ACCOUNT_PAIR = lazy(
 _ARGUMENT_QUOTES = ("'", '"')
 
 
+_MAX_KEY = 64
+
+
 def _key_start(text: str, name_start: int) -> int:
     """Where the key a name ends or stands in starts (`PGPASSWORD`, `db.password`, `smtp-pass`)."""
-    key_start = name_start
-    while key_start > 0 and (text[key_start - 1].isalnum() or text[key_start - 1] in "_.-"):
+    key_start, least = name_start, max(0, name_start - _MAX_KEY)  # bounded: a name in a long run costs no more
+    while key_start > least and (text[key_start - 1].isalnum() or text[key_start - 1] in "_.-"):
         key_start -= 1
     return key_start
 
@@ -515,7 +518,9 @@ def _label_line(text: str, start: int, end: int) -> bool:
     """Whether a password's name starts its line and one value ends it (`Password kavarna-Presern-7` in a
     settings screen's text, a two-column listing): the value is the label's, as after a `:` (rules v14).
     """
-    line_start = text.rfind("\n", 0, start) + 1
+    line_start = text.rfind("\n", max(0, start - _WINDOW), start) + 1  # a window: a line is read in linear time
+    if line_start == 0 and start > _WINDOW:
+        return False  # the line starts farther back than any label's indent
     return not text[line_start:start].strip() and _LINE_END.match(text, end) is not None
 
 
@@ -536,15 +541,16 @@ def _properties_value(text: str, name_start: int, name_end: int, value_start: in
     key is dotted and starts its line, `=` joins it to the value with no blank, and the value holds a `\`.
     """
     key_start = _key_start(text, name_start)
-    line_start = text.rfind("\n", 0, key_start) + 1
+    line_start = text.rfind("\n", max(0, key_start - _WINDOW), key_start) + 1  # a window: linear time
     if (
-        text[line_start:key_start].strip()
+        (line_start == 0 and key_start > _WINDOW)
+        or text[line_start:key_start].strip()
         or "." not in text[key_start:name_start]
         or text[name_end : name_end + 1] != "="
     ):
         return None
-    line_end = text.find("\n", value_start)
-    value_end = len(text) if line_end < 0 else line_end
+    line_end = text.find("\n", value_start, value_start + _MAX_VALUE)
+    value_end = min(len(text), value_start + _MAX_VALUE) if line_end < 0 else line_end
     value = text[value_start:value_end].rstrip()
     if "\\" not in value or " " in value or value.startswith(("$", "[REDACTED:")) or is_placeholder(value):
         return None
@@ -635,7 +641,7 @@ def _assigned(
         return "_" not in value  # `PGPASSWORD=lagerhaus`: an environment's key (`DB_PASS=db_pass` names one)
     if not value.isalpha() or not value.islower():
         return False  # `password: redisPassword`, `password: Secret`: a variable or a type
-    line_start = text.rfind("\n", 0, key_start) + 1
+    line_start = text.rfind("\n", max(0, key_start - _WINDOW), key_start) + 1  # a window: linear time
     before = text[line_start:key_start]
     link = text[name_end:token_start]
     if not before.strip(" \t-#;") and (":" in link or " " not in link):
@@ -1202,7 +1208,7 @@ def _after_name(
         flagged = (
             index == 0
             and text[end:token_start] in (" ", "=")
-            and (text[start - 2 : start] == "--" or text[_key_start(text, start) - 2 : _key_start(text, start)] == "--")
+            and (text[start - 2 : start] == "--" or text.startswith("--", _key_start(text, start)))
         )  # `--password X`, `--admin-pass X` (rules v14: the option's last word names it)
         # a word of letters alone is worth nothing stated either: ask the link of the others only
         if not score and strength > 1 and not value.isalpha() and (flagged or _stated(text, end, token_start, link)):
@@ -1864,7 +1870,7 @@ def find_printed(text: str, folded: str) -> list[tuple[int, int, str]]:
         value = found.group("v").strip()
         command = folded[found.start() : found.start("v")]
         # a command that names a password as what it prints (`{.data.password}`, `-field=password`) printed
-        # the password, whatever it looks like (`ruokala`): rules v13, round 16
+        # the password, whatever it looks like (`ruokala`): rules v14
         named = " " not in value and any(word in command for word in _PRINTED_PASSWORD)
         if (
             value

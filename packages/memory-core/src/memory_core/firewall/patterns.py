@@ -59,7 +59,7 @@ from memory_core.urls import MAX_URL, URL_END, find_userinfo
 
 __all__ = ["Rule", "RULES", "RULES_VERSION", "MARKER_PREFIX", "marker", "Edit"]
 
-RULES_VERSION = 13
+RULES_VERSION = 14
 """The rule set's version: raise it whenever a change makes the rules catch something they
 did not (1: vendor prefixes, assignments and entropy; 2: the RFC 3986 userinfo parser,
 password flags, named keys, stated passwords, `.pgpass`; 3: the judgement of a name and a
@@ -99,7 +99,12 @@ keyboard walks by the keys' geometry and down the columns by look alone; a passw
 clause of a few words before a chosen-looking value; one-time codes in groups, after a clause, a YubiKey
 OTP; `IDENTIFIED WITH ... BY`, `ConvertTo-SecureString`, `chpasswd`, Mosquitto's `-P`, `schtasks /RP`,
 `expect` answers, SMTP's base64 prompt; kept: cursor tokens, public-key clauses and JSON types, SCRAM
-verifiers, explorers' paths, payment APIs' object ids, Go's `--- PASS:`, a Secret's generated name).
+verifiers, explorers' paths, payment APIs' object ids, Go's `--- PASS:`, a Secret's generated name; 14:
+round 16 read by principle: a prompt's bracketed current value, a change's arrow, an env file's capitals,
+curl's `-u` in a cluster, `mc alias set`, `expect`'s `assword:`, `cred`, a word and a number in a stated
+clause, what a printer naming a password printed, `.properties` escapes, Oracle's thin URL, a label line's
+lone value, an env key's quoted phrase, a long option's last word; kept: a type's name in quotes, secret
+stores' schemes, CAPTCHA site keys, a HAR header's value named by its sibling).
 `memory scrub` records the version
 it ran with, captures record the version that scrubbed them, and `doctor` says when stored
 records were last scrubbed by an older rule set."""
@@ -590,14 +595,14 @@ _HEADER_RULES = [
     Rule(
         "url-password",
         ("oracle:thin:",),
-        r"oracle:thin:[\w.$#]+/(?P<s>[^\s@/\"']{1,128})@",  # JDBC's Oracle thin `user/password@//host` (v13)
+        r"oracle:thin:[\w.$#]+/(?P<s>[^\s@/\"']{1,128})@",  # JDBC's Oracle thin `user/password@//host` (v14)
         anchored=True,
     ),
     Rule(
         "basic-auth",
         (" -u ", " -u\t", " --user", " -a ", " --auth", " -su ", " -ku ", " -sSu ", " -sku ", " -ksu "),
         # HTTPie's `-a user:pass` and `--auth` say the same as curl's `-u`: a flag whose value is a pair;
-        # curl's `-u` in a cluster of short options (`-su`, `-ku`: rules v13)
+        # curl's `-u` in a cluster of short options (`-su`, `-ku`: rules v14)
         rf"[ \t](?P<flag>-u|-[sSk]{{1,2}}u|--user|-a|--auth)[ =][\"']?[^\s:,\"'\[]+(?P<sep>[:,])(?!//)"
         rf"{_NOT_MARKER}(?P<s>[^\s\"']+)",
         anchored=True,

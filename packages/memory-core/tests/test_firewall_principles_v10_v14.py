@@ -1,5 +1,5 @@
 # ruff: noqa: E501, RUF001 - a case is a turn's line (kept on one line), in the script it is written in
-"""The principles rules v10 to v13 read, each on text no generated round holds: what each round's
+"""The principles rules v10 to v14 read, each on text no generated round holds: what each round's
 study added, by version.
 
 v10 (round 12's folds A then B): a credential by where it stands (a CLI's `-u USER -p VALUE` pair, a
@@ -44,6 +44,14 @@ SQL's `IDENTIFIED WITH plugin BY`, `ConvertTo-SecureString`, `chpasswd`, Mosquit
 clause or a JSON type that says public key, a SCRAM verifier, a Markdown body row far below its
 separator, a pattern's alternatives, a bang call, an ID label, Go's `--- PASS:`, a Secret's generated
 name, an explorer's path, a payment API's object id.
+
+v14 (round 16, fold A then B): a prompt's bracketed current value belongs to its label, a change's arrow
+gives the new value too, an env file's capitals, curl's `-u` in a cluster, MinIO's `mc alias set`,
+`expect`'s `assword:`, `cred`, two words and a number or a word and a number where a clause states and ends
+with them, what a printer that names a password printed, a `.properties` value with its escapes, Oracle's
+thin `user/password@`, a label line's lone value, a quoted value after a name in any script, an env key's
+quoted phrase, a long option whose last word names the password; kept: a type's name in quotes
+(`random_password`), secret stores' schemes, CAPTCHA site keys, a HAR header's value named by its sibling.
 """
 
 from __future__ import annotations
@@ -307,14 +315,54 @@ _KEPT_V13 = {
     "irc-bare-is-not-go": "NICK liwei",
 }
 
+_CAUGHT_V14 = {
+    "prompt-default": (
+        "AWS Secret Access Key [None]: Yd+6Vuy9aVKX\nDefault region name [None]: eu-west-1",
+        "Yd+6Vuy9aVKX",
+    ),
+    "change-arrow": ('      ~ password = "marmota2022" -> "marmota2023"', "marmota2023"),
+    "env-capitals": ("RABBITMQ_DEFAULT_USER=shop\nRABBITMQ_DEFAULT_PASS=LIVERPOOL", "LIVERPOOL"),
+    "curl-cluster": ("$ curl -su ops:kaktus77 https://jenkins.acme.dev/job/", "kaktus77"),
+    "mc-alias": ("$ mc alias set nas http://10.0.0.5:9000 minio reykjavik", "reykjavik"),
+    "expect-tail": ('expect -c \'spawn ssh a@h; expect "assword:"; send "Lofoten-Kyst3\\r"\'', "Lofoten-Kyst3"),
+    "cred-key": ("LDAP_BIND_CRED=vikingskip", "vikingskip"),
+    "clause-two-words": ("স্টেজিং সার্ভারের পাসওয়ার্ড হলো ilish-maach-7, লগইন করো", "ilish-maach-7"),
+    "clause-word-number": ("Kata laluan pangkalan data ujian ialah nasilemak88, tolong semak", "nasilemak88"),
+    "printer-names-password": (
+        "$ kubectl get secret x -o jsonpath='{.data.password}' | base64 -d; echo\nruokala",
+        "ruokala",
+    ),
+    "pass-show": ("$ pass show email/noreply\nIkeja-Market-44\nsmtp: smtp.acme.ng:587", "Ikeja-Market-44"),
+    "properties-escapes": ("spring.datasource.password=ab\\=cd\\:ef\\\\gh#1\nspring.x=y", "ab\\=cd\\:ef"),
+    "oracle-thin": ("jdbc:oracle:thin:scott/tiger99x@//ora01.acme.lan:1521/ORCLPDB", "tiger99x"),
+    "label-line": ("Network  ACME-Guest\nPassword kavarna-Presern-7\nShow password [x]", "kavarna-Presern-7"),
+    "quoted-any-script": ("스테이징 DB 비밀번호 '한강라면2024!' 로 바꿨어요", "한강라면2024!"),
+    "env-phrase": ('ADMIN_PASSPHRASE="the owl flies at midnight over Riga"', "the owl flies at midnight"),
+    "long-option-tail": (
+        "> node seed.js --admin-email a@acme.dev --admin-pass Zagorje-Kajkavski3",
+        "Zagorje-Kajkavski3",
+    ),
+}
+_KEPT_V14 = {
+    "type-in-quotes": '  + resource "random_password" "grafana_admin" {',
+    "secret-store-scheme": "smtp_password: ssm:/prod/shop/smtp_password",
+    "captcha-site-key": '<div class="g-recaptcha" data-sitekey="6Lcs1YILVUzhb3D0whJFkUATUC1AAAAr1Jz76wR9IrTRC"></div>',
+    "captcha-env": "HCAPTCHA_SITEKEY=52509320-35d5-49a8-a4a1-c1928db0b5f5",
+    "har-header": '{ "name": "x-amz-id-2", "value": "JkZeqLQ3xG44NoWAKLa7t6Ep" }',
+    "title-line": "Password reset\nEnter your email below",
+    "verb-pass": "The category filter returns nothing when I pass 'Groceries'.",
+    "hash-name": "we hash the password with sha256 now, not md5",
+    "hint-phrase": 'PASSWORD_HINT="must be 12 characters"',
+}
+
 CAUGHT = {
     f"v{v}-{name}": case
-    for v, table in ((10, _CAUGHT_V10), (11, _CAUGHT_V11), (12, _CAUGHT_V12), (13, _CAUGHT_V13))
+    for v, table in ((10, _CAUGHT_V10), (11, _CAUGHT_V11), (12, _CAUGHT_V12), (13, _CAUGHT_V13), (14, _CAUGHT_V14))
     for name, case in table.items()
 }
 KEPT = {
     f"v{v}-{name}": text
-    for v, table in ((10, _KEPT_V10), (11, _KEPT_V11), (12, _KEPT_V12), (13, _KEPT_V13))
+    for v, table in ((10, _KEPT_V10), (11, _KEPT_V11), (12, _KEPT_V12), (13, _KEPT_V13), (14, _KEPT_V14))
     for name, text in table.items()
 }
 
