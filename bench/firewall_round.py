@@ -5,6 +5,7 @@ leak and how many of its near-misses change.
     python bench/firewall_round.py secret_round13 fresh13 28 --json
     python bench/firewall_round.py secret_round15 fresh15 30     # rounds 15 and 16: not in generate()
     python bench/firewall_round.py secret_round16 fresh16 29
+    python bench/firewall_round.py secret_round17 fresh17 31     # unread: its figure on v14 is the held-out one
 
 A round module (`memory_testing.secret_roundNN`) holds `SECRETS` (templates the generator fills),
 `LITERAL_SECRETS` (texts with their writer's own values, from round 13 on) and `BENIGN`; the tag
