@@ -470,6 +470,16 @@ makes one a password (a list of modules' versions, `pwd: 3.0-`)."""
 _LINE_END = lazy(r"[ \t]*(?:\r?\n|$)")
 _ASSIGNED_PHRASE = lazy(r"[^'\"`\n]{4,128}")
 """A quoted value an environment's key is assigned: blanks too, no line break."""
+_HASHER_CALLS = (
+    *("hash::make", "bcrypt.hash", "bcrypt.hashsync", "make_password", "generate_password_hash", "password_hash"),
+    *("password.create", "argon2.hash", "hashpw", "hash_password", "hashpassword", "encodepassword"),
+)
+"""Calls that hash a password given as a literal: the literal is the plain password (seeds, fixtures; rules v15)."""
+_ENV_NAMES = frozenset({"token", "secret"})
+"""Names an environment's key ends in whose value is the credential (`NPM_PUBLISH_TOKEN=`, `APP_SECRET=`)."""
+_DATE_DIGITS = 6
+"""Digits from which a value of digits and `.-/+:` is a date or a phone number a person chose (`17-03-1988`),
+not a version (`3.0-`, `1.2.3`): rules v15, round 17."""
 _ASSIGNED_QUOTED = lazy(r"[^\s'\"`]{4,128}")
 """A quoted value assigned whole: no blank (a message, "This field is required."), any symbol (`Preis$9,99`)."""
 _IDENTIFIER_ONLY = lazy(r"[A-Za-z_]+|[a-z]+(?:[A-Z][a-z]+)+|(?:[A-Z][a-z]+){2,}|[A-Z][A-Za-z]*(?:\.[A-Za-z_]+)+")
@@ -499,6 +509,29 @@ _ARGUMENT_QUOTES = ("'", '"')
 
 
 _MAX_KEY = 64
+
+
+def _properties_key(text: str, key_start: int, name_end: int) -> bool:
+    """Whether a dotted key starts its line and `=` follows it with no blank (`spring.datasource.password=`):
+    a `.properties` file's, whose values are never a type's or a variable's name.
+    """
+    line_start = text.rfind("\n", max(0, key_start - _WINDOW), key_start) + 1
+    return (
+        not text[line_start:key_start].strip()
+        and "." in text[key_start:name_end]
+        and text[name_end : name_end + 1] == "="
+    )
+
+
+def _quoted_end(text: str, start: int, end: int) -> int:
+    """Where a quoted value read from `start` ends: at its closing quote when only punctuation that reading
+    trimmed stands before it (`'Chocolate!'`), else `end`.
+    """
+    opener = text[start - 1 : start]
+    if opener not in ("'", '"', "`"):
+        return end
+    close = text.find(opener, end, end + 3)
+    return close if close >= 0 and not text[end:close].strip(".,;:!?") else end
 
 
 def _key_start(text: str, name_start: int) -> int:
@@ -586,6 +619,7 @@ def _assigned(
     *,
     paired: bool = False,
     labelled: bool = False,
+    query: bool = False,
 ) -> bool:
     """Whether the value a password's name is assigned (`name=`, `name:`) is its secret whatever its
     look: a quoted literal, a value with a digit or a symbol, or a bare word where configs write one
@@ -596,7 +630,8 @@ def _assigned(
     `password: 'sunflower-Taco-2'`), and what names a value this plainly names nothing else. Only the
     words for password (`lexicon.PASSWORD`): a word for secret names where secrets are kept as often.
     """
-    if text[name_start:name_end].lower() not in _PASSWORD_WORDS:
+    name = text[name_start:name_end].lower()
+    if name not in _PASSWORD_WORDS and name not in _ENV_NAMES:
         return False
     value = text[token_start:token_end]
     opener = text[token_start - 1 : token_start]
@@ -616,10 +651,14 @@ def _assigned(
         return False
     if value[0] in "$%&*!@#/.~-+=:" or (value.isdigit() and len(value) < _SHORTEST_VALUE):
         return False  # a variable, a path, a flag; a short number is a count more often than a PIN
-    if _VERSION_LIKE.fullmatch(value):
-        return False  # `pwd: 3.0-` in a list of modules: a version, a date, a number
+    if _VERSION_LIKE.fullmatch(value) and sum(c.isdigit() for c in value) < _DATE_DIGITS:
+        return False  # `pwd: 3.0-` in a list of modules: a version (a date or a phone number may be the password)
     if text[token_end : token_end + 1] in ("(", "[", "."):
         return False  # `password: getPassword()`, `password: cfg.pw`: code
+    if name in _ENV_NAMES and name not in _PASSWORD_WORDS:
+        # `NPM_PUBLISH_TOKEN=ember47607`: a token's or a secret's name assigns its value only in an environment,
+        # and only one with a digit or a symbol (`CACHE_SECRET=enabled` is a switch): rules v15
+        return upper and text[name_end:token_start] == "=" and _IDENTIFIER_ONLY.fullmatch(value) is None
     if quoted:
         return True  # a literal, quoted: its writer says where it starts and ends
     if _CLAUSE_GOES_ON.match(text, token_end) and not (upper and value.islower()):
@@ -639,7 +678,9 @@ def _assigned(
         )
     if upper:
         return "_" not in value  # `PGPASSWORD=lagerhaus`: an environment's key (`DB_PASS=db_pass` names one)
-    if not value.isalpha() or not value.islower():
+    if query:
+        return True  # `?user=app&password=ottersleep`: a URL's query holds values, never a variable
+    if not value.isalpha() or not (value.islower() or _properties_key(text, key_start, name_end)):
         return False  # `password: redisPassword`, `password: Secret`: a variable or a type
     line_start = text.rfind("\n", max(0, key_start - _WINDOW), key_start) + 1  # a window: linear time
     before = text[line_start:key_start]
@@ -658,7 +699,7 @@ _LOOSE_WORDS = 5
 VPN mới là X`: "password VPN new is"), where no list of copulas and prepositions reaches."""
 
 
-_CLAUSE_END = lazy(r"[ \t]*(?:[,;!?)»」\]]|\.(?!\w)|\r?\n|$)")
+_CLAUSE_END = lazy(r"[ \t]*(?:[,;!?)»」\]—–]|\.(?!\w)|\r?\n|$)")
 """What ends a clause after a value: a comma, a stop, a bracket that closes, the line's end."""
 _PLACES = frozenset(
     {"for", "of", "on", "to", "at", "in", "into", "onto", "with", "from", "by", "via", "per", "about", "behind"}
@@ -1207,7 +1248,7 @@ def _after_name(
         # a long option named for the password (`--password X`) gives its value as a link states it
         flagged = (
             index == 0
-            and text[end:token_start] in (" ", "=")
+            and text[end:token_start] in (" ", "=", '", "', "', '", '","', "','")
             and (text[start - 2 : start] == "--" or text.startswith("--", _key_start(text, start)))
         )  # `--password X`, `--admin-pass X` (rules v14: the option's last word names it)
         # a word of letters alone is worth nothing stated either: ask the link of the others only
@@ -1236,26 +1277,37 @@ def _after_name(
         labelled = index == 0 and not link and not account_pair and _label_line(text, start, token_end)
         if index == 0 and not link and not account_pair and set_before:
             link = "="  # fish's and tcsh's `set -x PGPASSWORD kirschbaum`, `setenv DB_PASS x`: an assignment
+        argv = flagged and link == "," and text[token_start - 1 : token_start] in ("'", '"')  # `["--db-pass", "X"]`
         if (
             not score
             and strength > 1
             and index == 0
             and (
                 link in ("=", ":", ":=", "：")
+                or argv
                 or (
                     not link
                     and (account_pair or labelled or (text[token_start - 1] in "'\"`" and _alone(text, start, end)))
                 )
             )
-            and _assigned(text, start, end, token_start, token_end, paired=account_pair, labelled=labelled)
         ):
-            score = 1  # rules v13: what a password's name is assigned is its value, a word too (`_assigned`)
+            whole = _quoted_end(text, token_start, token_end)  # `'Chocolate!'`: a quote keeps what prose would trim
+            if _assigned(text, start, end, token_start, whole, paired=account_pair, labelled=labelled, query=query):
+                score, token_end, value = 1, whole, text[token_start:whole]
+                # rules v13: what a password's name is assigned is its value, a word too (`_assigned`)
         if text.startswith("[REDACTED:", token_end) or (
             text[token_end : token_end + 1] in (".", ":", "-", "_", "/")
             and text.startswith("[REDACTED:", token_end + 1)
         ):
             return []  # the rest of this token was already removed: judged as one, it was not this name's
         call = text[token_end : token_end + 1] in ("(", "[")
+        if call and strength > 1 and value.lower().endswith(_HASHER_CALLS):
+            hashed = _literals(text, token_end, limit)[:1]  # `'password' => Hash::make('Kangaroo2')`: what is hashed
+            return [  # a literal of a few characters is a test's filler (`make_password("x" * 12)`)
+                h
+                for h in hashed
+                if h[1] - h[0] >= _SHORT_STATED and not is_placeholder(text[h[0] : h[1]]) and text[h[0]] != "$"
+            ]
         if call and value.rsplit(".", 1)[-1].replace("_", "").lower() in _TYPED_INTO:
             typed = _literals(text, token_end, limit)[:1]  # `find_element(By.ID, "pass").send_keys("X")`
             return [s for s in typed if (sc := value_score(text[s[0] : s[1]])) and sc + strength >= _BAR]
@@ -1813,7 +1865,11 @@ def _public(text: str, folded: str, start: int, end: int, *, encrypted: bool = F
     blank = max(blank, escaped + 1 if escaped >= 0 else -1)  # an escaped line break ends a URL too (a repr, JSON)
     # so does a quote (RFC 3986 has none): a JSON string's end
     blank = max(blank, folded.rfind('"', max(0, start - 200), start))
-    if "://" in folded[blank + 1 : start] and folded[left - 1 : left] not in ("?", "&", "#"):
+    if (
+        "://" in folded[blank + 1 : start]
+        and folded[left - 1 : left] not in ("?", "&", "#")
+        and not folded.endswith("&amp;", 0, left)  # a query written in XML or HTML: a parameter too (rules v15)
+    ):
         return True  # inside a URL: its userinfo is the URL rule's to judge
     if "rn:" in folded[blank + 1 : start] and _IN_ARN.search(folded, blank + 1, start):
         return True  # inside an ARN or a URN (`arn:aws:secretsmanager:...:secret:prod/db/password`): it names a place
