@@ -85,7 +85,11 @@ _SAMBA = ("smbclient", "rpcclient", "smbmap", "smbget", "smbcacls", "net")
 _OPERAND: dict[str, int] = {"isql": 2, "iusql": 2}
 """Program -> which operand (0 = the first) is the password when no flag names it: unixODBC's
 `isql DSN USER PASSWORD` (rules v11)."""
-_PROGRAMS = tuple(dict.fromkeys((*_SPACED, *_ATTACHED, *_SAMBA, *_OPERAND, "htpasswd", "sqlplus", "rabbitmqctl", "mc")))
+_BATCH_PASSWD = ("htpasswd", "mosquitto_passwd")
+"""`-b FILE USER PASSWORD`: Apache's and Mosquitto's password files, in batch mode (mosquitto: rules v15)."""
+_PROGRAMS = tuple(
+    dict.fromkeys((*_SPACED, *_ATTACHED, *_SAMBA, *_OPERAND, *_BATCH_PASSWD, "sqlplus", "rabbitmqctl", "mc"))
+)
 FLAG_TRIGGERS = ("-", "/p:", "sqlplus", "rabbitmqctl", "net use", " using ", " USING ", "schtasks", "chpasswd", "mc ")
 """Every password flag has a dash but FreeRDP's `/p:`, `sqlplus user/password@db` and `net use`'s password."""
 _NAME_SOURCE = rf"(?P<p>{alternation(_PROGRAMS)})(?![\w\-])"
@@ -191,7 +195,7 @@ def _read_command(text: str, program: str, start: int, end: int) -> list[tuple[i
             cut = value.index("%") + 1
             if _password(value[cut:]):
                 edits.append((value_at + cut, value_end, KIND))
-        if program == "htpasswd" and word.startswith("-") and "b" in word[1:]:
+        if program in _BATCH_PASSWD and word.startswith("-") and "b" in word[1:]:
             operands = [w for w in words[i + 1 :] if not w[2].startswith("-")]
             if len(operands) >= 3 and _password(operands[2][2]):  # htpasswd -b FILE USER PASSWORD
                 edits.append((operands[2][0], operands[2][1], KIND))

@@ -694,6 +694,9 @@ _TWO_WORDS_NUMBER = lazy(r"[^\W\d_]{3,12}([.\-_])[^\W\d_]{3,12}(?:\1?\d{1,4})")
 """Two words and a number (`ilish-maach-7`, `tabarnak-Poutine9`): a host's shape too (`web-app-3`), so read only
 where a clause states it and ends with it, never after a preposition."""
 _WORD_AND_NUMBER = lazy(r"[^\W\d_]{5,20}\d{2,4}")
+_SOV_END = lazy(r"(?:[ \t]+[^\W\d_]{1,6})?[ \t]*(?:[,;!?)»」\]—–։।]|\.(?!\w)|\r?\n|$)")
+"""After a value that follows its name directly: the clause's end, maybe after a short word (the copula of a
+language that puts it last: Armenian `է`, Kannada `ಆಗಿದೆ` is longer and not read)."""
 _LOOSE_WORDS = 5
 """Words a password's name and its value may have between them in a clause of any language (`mật khẩu
 VPN mới là X`: "password VPN new is"), where no list of copulas and prepositions reaches."""
@@ -1263,6 +1266,17 @@ def _after_name(
             and _chosen(text, token_start, token_end)
         ):
             score = 1  # rules v13: `heslo do adminu je X`, `κωδικός για το Grafana είναι X`: any language's clause
+        if (
+            not score
+            and strength > 1
+            and index == 0
+            and not link
+            and not value.isalpha()
+            and not text[start:end].isascii()  # a name in a script whose languages put the verb last
+            and _SOV_END.match(text, token_end) is not None
+            and _chosen(text, token_start, token_end)
+        ):
+            score = 1  # `పాస్‌వర్డ్ Biryani_Hyd_91,`, `գաղտնաբառը Ararat-5165 է`: the value, then the copula or the end
         if not score and strength > 1 and direct and _short_password(value):
             score = 1  # `MYSQL_ROOT_PASSWORD=r00t`: short, but what the name assigns, a letter with a digit or a symbol
         if not score and strength > 1 and direct and _random_letters(value):
@@ -1278,6 +1292,8 @@ def _after_name(
         if index == 0 and not link and not account_pair and set_before:
             link = "="  # fish's and tcsh's `set -x PGPASSWORD kirschbaum`, `setenv DB_PASS x`: an assignment
         argv = flagged and link == "," and text[token_start - 1 : token_start] in ("'", '"')  # `["--db-pass", "X"]`
+        if index == 0 and link in ("=>", "] =", "]=", "] =>", "]=>", "] :", "]:"):
+            link = "="  # Puppet's and PHP's `=>`, a subscript's key: `['password'] = 'X'` (rules v15)
         if (
             not score
             and strength > 1

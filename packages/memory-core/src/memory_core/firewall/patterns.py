@@ -604,7 +604,7 @@ _HEADER_RULES = [
         # HTTPie's `-a user:pass` and `--auth` say the same as curl's `-u`: a flag whose value is a pair;
         # curl's `-u` in a cluster of short options (`-su`, `-ku`: rules v14)
         rf"[ \t](?P<flag>-u|-[sSk]{{1,2}}u|--user|-a|--auth)[ =][\"']?[^\s:,\"'\[]+(?P<sep>[:,])(?!//)"
-        rf"{_NOT_MARKER}(?P<s>[^\s\"']+)",
+        rf"[\"']?{_NOT_MARKER}(?P<s>[^\s\"']+)",  # a quoted password after the user: `-u drop,'x'` (v15)
         anchored=True,
         judge=_judge_basic,
     ),
