@@ -59,7 +59,7 @@ from memory_core.urls import MAX_URL, URL_END, find_userinfo
 
 __all__ = ["Rule", "RULES", "RULES_VERSION", "MARKER_PREFIX", "marker", "Edit"]
 
-RULES_VERSION = 14
+RULES_VERSION = 15
 """The rule set's version: raise it whenever a change makes the rules catch something they
 did not (1: vendor prefixes, assignments and entropy; 2: the RFC 3986 userinfo parser,
 password flags, named keys, stated passwords, `.pgpass`; 3: the judgement of a name and a
@@ -104,7 +104,10 @@ round 16 read by principle: a prompt's bracketed current value, a change's arrow
 curl's `-u` in a cluster, `mc alias set`, `expect`'s `assword:`, `cred`, a word and a number in a stated
 clause, what a printer naming a password printed, `.properties` escapes, Oracle's thin URL, a label line's
 lone value, an env key's quoted phrase, a long option's last word; kept: a type's name in quotes, secret
-stores' schemes, CAPTCHA site keys, a HAR header's value named by its sibling).
+stores' schemes, CAPTCHA site keys, a HAR header's value named by its sibling; 15: round 17 read by
+principle: a quoted value whole, an argv list's value, a URL query's value, dates and phone numbers, a
+`.properties` word, a hasher's literal, an environment's token or secret, a subscript's key and `=>`,
+`mosquitto_passwd -b`, `lftp -u`, a value after a non-Latin name).
 `memory scrub` records the version
 it ran with, captures record the version that scrubbed them, and `doctor` says when stored
 records were last scrubbed by an older rule set."""

@@ -1,5 +1,5 @@
 # ruff: noqa: E501, RUF001 - a case is a turn's line (kept on one line), in the script it is written in
-"""The principles rules v10 to v14 read, each on text no generated round holds: what each round's
+"""The principles rules v10 to v15 read, each on text no generated round holds: what each round's
 study added, by version.
 
 v10 (round 12's folds A then B): a credential by where it stands (a CLI's `-u USER -p VALUE` pair, a
@@ -52,6 +52,14 @@ with them, what a printer that names a password printed, a `.properties` value w
 thin `user/password@`, a label line's lone value, a quoted value after a name in any script, an env key's
 quoted phrase, a long option whose last word names the password; kept: a type's name in quotes
 (`random_password`), secret stores' schemes, CAPTCHA site keys, a HAR header's value named by its sibling.
+
+v15 (round 17, fold A then B): a quoted value keeps what prose would trim, an argv list's value after an
+option named for the password, a URL query's value and an XML-escaped query, dates and phone numbers of six
+digits or more, a `.properties` key's word in any case, a hasher's literal (`Hash::make('X')`), an
+environment's `*_TOKEN`/`*_SECRET` value with a digit or a symbol, a clause ending at a dash, a subscript's
+key and `=>`, `mosquitto_passwd -b`, `lftp -u user,'X'`, a value right after a non-Latin name; kept: a
+version after a password's name, a switch's word after `*_SECRET=`, a test's filler hashed, an English name
+before a host.
 """
 
 from __future__ import annotations
@@ -355,14 +363,51 @@ _KEPT_V14 = {
     "hint-phrase": 'PASSWORD_HINT="must be 12 characters"',
 }
 
+_CAUGHT_V15 = {
+    "quoted-keeps-bang": ("  u.password = 'Chocolate!'", "Chocolate"),
+    "argv-list": ('"args": ["--db-pass", "Lemonade"]', "Lemonade"),
+    "xml-query": ("<jdbc-url>jdbc:postgresql://db:5432/o?user=ro&amp;password=ottersleep</jdbc-url>", "ottersleep"),
+    "date-password": ('{"host": "box", "username": "rita", "password": "17-03-1988"}', "17-03-1988"),
+    "properties-word": ("spring.datasource.password=Peppermint\nspring.x=y", "Peppermint"),
+    "hasher-literal": ("    'password' => Hash::make('Kangaroo2'),", "Kangaroo2"),
+    "env-token": ("NPM_TOKEN=ember47607\nNPM_CONFIG_REGISTRY=https://npm.internal/", "ember47607"),
+    "clause-dash": ("It wachtwurd fan de testserver is Fryslan-boppe-1 — net trochjaan", "Fryslan-boppe-1"),
+    "subscript-key": ("default['app']['smtp']['password'] = 'Gingerbread'", "Gingerbread"),
+    "hash-rocket": ("class { 'rabbitmq':\n  default_pass => 'Popcorn-Tuesday',\n}", "Popcorn-Tuesday"),
+    "mosquitto-passwd": ("$ mosquitto_passwd -b /etc/mosquitto/passwd sensor7 'Garden Gnome 5'", "Garden Gnome 5"),
+    "lftp-pair": ("$ lftp -u drop,'semi;colon;life' sftp://files.partner", "semi;colon;life"),
+    "value-then-end": ("టెస్ట్ సర్వర్ పాస్\u200cవర్డ్ Biryani_Hyd_91, ఎవరికీ చెప్పకండి.", "Biryani_Hyd_91"),
+}
+_KEPT_V15 = {
+    "module-version": "pty: 3.0-\npwd: 3.0-\npy_compile: 3.0-",
+    "switch-word": "CACHE_SECRET=enabled",
+    "test-filler-hashed": 'user = user_factory(password=make_password("x" * 12))',
+    "host-after-name": "reset the password web-app-3 later",
+    "xml-link-named-reset": '<a href="https://x.example/login?next=/a&amp;password_reset=1">reset</a>',
+}
+
 CAUGHT = {
     f"v{v}-{name}": case
-    for v, table in ((10, _CAUGHT_V10), (11, _CAUGHT_V11), (12, _CAUGHT_V12), (13, _CAUGHT_V13), (14, _CAUGHT_V14))
+    for v, table in (
+        (10, _CAUGHT_V10),
+        (11, _CAUGHT_V11),
+        (12, _CAUGHT_V12),
+        (13, _CAUGHT_V13),
+        (14, _CAUGHT_V14),
+        (15, _CAUGHT_V15),
+    )
     for name, case in table.items()
 }
 KEPT = {
     f"v{v}-{name}": text
-    for v, table in ((10, _KEPT_V10), (11, _KEPT_V11), (12, _KEPT_V12), (13, _KEPT_V13), (14, _KEPT_V14))
+    for v, table in (
+        (10, _KEPT_V10),
+        (11, _KEPT_V11),
+        (12, _KEPT_V12),
+        (13, _KEPT_V13),
+        (14, _KEPT_V14),
+        (15, _KEPT_V15),
+    )
     for name, text in table.items()
 }
 
