@@ -476,7 +476,7 @@ _HASHER_CALLS = (
 )
 """Calls that hash a password given as a literal: the literal is the plain password (seeds, fixtures; rules v15)."""
 _ENV_NAMES = frozenset({"token", "secret"})
-"""Names an environment's key ends in whose value is the credential (`NPM_PUBLISH_TOKEN=`, `APP_SECRET=`)."""
+"""Names an environment's key ends in whose value is the credential (`NPM_TOKEN=`, `APP_SECRET=`)."""
 _DATE_DIGITS = 6
 """Digits from which a value of digits and `.-/+:` is a date or a phone number a person chose (`17-03-1988`),
 not a version (`3.0-`, `1.2.3`): rules v15, round 17."""
@@ -656,7 +656,7 @@ def _assigned(
     if text[token_end : token_end + 1] in ("(", "[", "."):
         return False  # `password: getPassword()`, `password: cfg.pw`: code
     if name in _ENV_NAMES and name not in _PASSWORD_WORDS:
-        # `NPM_PUBLISH_TOKEN=ember47607`: a token's or a secret's name assigns its value only in an environment,
+        # `NPM_TOKEN=ember47607`: a token's or a secret's name assigns its value only in an environment,
         # and only one with a digit or a symbol (`CACHE_SECRET=enabled` is a switch): rules v15
         return upper and text[name_end:token_start] == "=" and _IDENTIFIER_ONLY.fullmatch(value) is None
     if quoted:
