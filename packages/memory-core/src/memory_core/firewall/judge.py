@@ -673,9 +673,8 @@ def _assigned(
     if _IDENTIFIER_ONLY.fullmatch(value) is None:
         return True  # `kiwi_Fjord_81`, `lagerhaus2`: a digit or a symbol, no name of code
     if value.isupper() and not (upper and text[name_end:token_start] == "="):
-        return (
-            False  # `WS-PASS = SPACES`, `PASSWORD = DEFAULT`: a constant's name (an env file's `PASS=LIVERPOOL` is not)
-        )
+        # `WS-PASS = SPACES`, `PASSWORD = DEFAULT`: a constant's name (an env file's `PASS=LIVERPOOL` is not)
+        return False
     if upper:
         return "_" not in value  # `PGPASSWORD=lagerhaus`: an environment's key (`DB_PASS=db_pass` names one)
     if query:
@@ -990,7 +989,7 @@ def _braced(text: str, start: int, limit: int) -> int | None:
 
 
 _CHANGED_TO = lazy(r"[ \t]*(?:->|=>|→)[ \t]*(?:\"([^\"\n]{1,128})\"|'([^'\n]{1,128})'|([^\s\"'(]{1,128}))")
-"""A change's arrow and the new value after it (`terraform plan`'s `"old" -> "new"`) (rules v13)."""
+"""A change's arrow and the new value after it (`terraform plan`'s `"old" -> "new"`) (rules v14)."""
 _PROMPT_DEFAULT = lazy(r"\[[^\]\n]{1,40}\](?=[ \t]*:)")
 """What a prompt shows in brackets before its `:` (`aws configure`'s `[None]`, `[****ABCD]`): the value it has now."""
 _Step = tuple[tuple[int, int] | None, int]
@@ -1284,9 +1283,8 @@ def _after_name(
         if not score and strength > 1 and index == 0 and link == "=":
             argument = _quoted_argument(text, start, token_start) or _properties_value(text, start, end, token_start)
             if argument is not None:
-                return [
-                    argument
-                ]  # `curl -d 'password=Morgen Rot 44'`, `db.password=ab\=cd`: to its quote, its line's end
+                # `curl -d 'password=Morgen Rot 44'`, `db.password=ab\=cd`: to its quote, to its line's end
+                return [argument]
         account_pair = index == 0 and not link and pair_before
         labelled = index == 0 and not link and not account_pair and _label_line(text, start, token_end)
         if index == 0 and not link and not account_pair and set_before:
