@@ -25,8 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "packages/memory-testing/src"))
 
 from memory_core.firewall import Firewall  # noqa: E402
-from memory_testing.secret_corpus import Sample  # noqa: E402
-from memory_testing.secret_generators import FOLDS, _round  # noqa: E402
+from memory_testing.secret_generators import FOLDS, _literal_round, _round  # noqa: E402
 
 
 def main() -> None:
@@ -38,16 +37,12 @@ def main() -> None:
     args = parser.parse_args()
     round_ = importlib.import_module(f"memory_testing.{args.module}")
     secrets, benign = _round(args.tag, round_.SECRETS, round_.BENIGN, args.token_length)
-    literal = [
-        (fold, Sample(f"{args.tag}/{variant}", f"lit-{args.tag}-{variant}-{i}", text, secret, "?"))
-        for variant, (fold, items) in getattr(round_, "LITERAL_SECRETS", {}).items()
-        for i, (text, secret) in enumerate(items)
-    ]
+    literal = _literal_round(args.tag, getattr(round_, "LITERAL_SECRETS", {}))
     firewall = Firewall()
     failures: dict[str, list[dict[str, str]]] = {}
     for fold in FOLDS:
         drawn = [g.sample for g in secrets if g.fold == fold]
-        written = [s for f, s in literal if f == fold]
+        written = [g.sample for g in literal if g.fold == fold]
         kept = [g.sample for g in benign if g.fold == fold]
         leaked = [s for s in drawn + written if s.secret in firewall.scrub(s.text).text]
         changed = [s for s in kept if firewall.scrub(s.text).text != s.text]
