@@ -108,23 +108,7 @@ def prf() -> dict[tuple[Any, str], Any]:
                 if t not in asked and not retriever._IDENTIFIER.search(t):
                     weights[t] = weights.get(t, 0.0) + scores[rec.id] / total * tf / length
                     held[t] = held.get(t, 0) + 1
-        weights = {t: w for t, w in weights.items() if held[t] >= least}
-        stats = self.store.index_stats(scopes)
-        docs = stats.documents
-        cands = sorted(weights, key=lambda t: (-weights[t], t))[: 4 * m]
-        probe = self.store.postings(scopes, cands, max_df=0)
-        cands = [t for t in cands if 1 < probe[t].df <= docs // int(env("PRF_DF", 20))][:m]
-        if not cands:
-            return lex
-        top_w = max(weights[t] for t in cands)
-        read = self.store.postings(scopes, cands)
-        average = stats.average_length or 1.0
-        for t in cands:
-            idf = retriever._idf(docs, probe[t].df)
-            for p in read[t].postings:
-                scores[p.record_id] = scores.get(p.record_id, 0.0) + alpha * weights[t] / top_w * retriever._bm25(
-                    idf, p.tf, p.length, average
-                )
+        feed(self, scores, scopes, {t: w for t, w in weights.items() if held[t] >= least}, m, alpha)
         return lex
 
     return {(retriever.Retriever, "_lexical"): lexical}
@@ -186,6 +170,14 @@ def expand(
         for t, tf in counts.items():
             if t not in asked and not retriever._IDENTIFIER.search(t):
                 weights[t] = weights.get(t, 0.0) + share * tf / length
+    feed(self, lex.scores, scopes, weights, m, alpha)
+
+
+def feed(
+    self: retriever.Retriever, scores: dict[str, float], scopes: Any, weights: dict[str, float], m: int, alpha: float
+) -> None:
+    """Add to `scores` the BM25 of the `m` best-weighted feedback terms (df above 1 and at most the store's
+    1/PRF_DF), each at alpha * its weight / the best weight: the one expansion both PRF variants apply."""
     stats = self.store.index_stats(scopes)
     docs = stats.documents
     cands = sorted(weights, key=lambda t: (-weights[t], t))[: 4 * m]
@@ -202,7 +194,7 @@ def expand(
         idf = retriever._idf(docs, probe[t].df)
         for p in read[t].postings:
             gain = alpha * weights[t] / top_w * retriever._bm25(idf, p.tf, p.length, average)
-            lex.scores[p.record_id] = lex.scores.get(p.record_id, 0.0) + gain
+            scores[p.record_id] = scores.get(p.record_id, 0.0) + gain
 
 
 def prf_fused() -> dict[tuple[Any, str], Any]:
