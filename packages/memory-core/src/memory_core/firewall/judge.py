@@ -2099,7 +2099,8 @@ def _spans(
     while end < limit and (text[end].isalnum() or text[end] in "_-.") and ord(text[end]) < 0x2E80:
         end += 1
     newline = text.find("\n", end, limit)
-    if newline > 0 and text[end:newline].rstrip().endswith(":") and any(stem in word for stem in _CODE_STEMS):
+    coded = any(stem in word for stem in _CODE_STEMS)  # the name labels codes: blocks, groups, one-time codes
+    if newline > 0 and coded and text[end:newline].rstrip().endswith(":"):
         block = _code_block(text, end, min(len(text), end + 40 * _WINDOW))
         if block:
             return block  # `Recovery codes:`, `Códigos de recuperación:` and the lines below
@@ -2164,7 +2165,7 @@ def _spans(
         group = 1 if literal.group(1) is not None else 2  # `... BY '...'`: the plugin, then the password
         value = literal.group(group)
         return [literal.span(group)] if value and not is_placeholder(value) and not value.startswith("$") else []
-    if any(stem in word for stem in _CODE_STEMS):
+    if coded:
         groups = _GROUPED_CODE.search(text, end, min(limit, end + _WINDOW))
         between = text[end : groups.start()] if groups is not None else ""
         if groups is not None and ("\n" not in between or between.rstrip().endswith(":")):
@@ -2180,7 +2181,7 @@ def _spans(
             if strength > 1
             else (_printed_below(text, end, strength, steps) if printed else [])
         )
-        or (_code_after_clause(text, folded, end, word) if any(stem in word for stem in _CODE_STEMS) else [])
+        or (_code_after_clause(text, folded, end, word) if coded else [])
     )
 
 
